@@ -1,0 +1,31 @@
+# The README's two commands: `make reproduce` and `make test`. Each creates .venv from pyproject.toml pins.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CORES ?= 8
+# Local copy of the public datasets (see ../shared/datasets/MANIFEST.md). Used when the directory exists;
+# otherwise every file is downloaded from its canonical URL and checked against its sha256.
+DATA_MIRROR ?= $(wildcard ../shared/datasets)
+MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
+
+.PHONY: install reproduce test report bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+install: $(BIN)/.installed
+
+reproduce: install
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG)
+	$(BIN)/snakemake --cores $(CORES) $(MIRROR_ARG) --report results/report.html
+	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/results/report.html"
+
+test: install
+	$(BIN)/python -m pytest
+	$(BIN)/snakemake --lint
+	$(BIN)/snakefmt --check .
+	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
+		--config data_mirror=$(abspath ../shared/datasets)

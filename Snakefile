@@ -1,0 +1,26 @@
+from snakemake.utils import min_version, validate
+
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+validate(config, "workflow/schemas/config.schema.yaml")
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/paper_a.smk"
+include: "workflow/rules/paper_b.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        data_targets(),
+        paper_a_targets(),
+        paper_b_targets(),
+        report_targets(),
+    default_target: True

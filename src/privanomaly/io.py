@@ -1,0 +1,99 @@
+"""Atomic output helpers: every file is written to a temporary sibling and renamed into place.
+
+A job killed half-way therefore never leaves a file that Snakemake (or a reader) would take as complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+import pandas as pd
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; rename it onto ``path`` only if the block succeeds."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp" + target.suffix, dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+
+
+def write_json(path: str | os.PathLike, obj: Any) -> None:
+    """Write ``obj`` as indented, key-sorted JSON atomically (byte-stable across runs)."""
+    write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_json_default) + "\n")
+
+
+def _json_default(o: Any) -> Any:
+    import numpy as np
+
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, Path):
+        return str(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def write_table(df: pd.DataFrame, path: str | os.PathLike, float_format: str = "%.10g") -> None:
+    """Write a tidy table atomically; the format follows the suffix (.csv, .parquet, .md).
+
+    CSV floats use a fixed ``float_format`` so that equal numbers give byte-identical files.
+    """
+    target = Path(path)
+    with atomic_path(target) as tmp:
+        if target.suffix == ".csv":
+            df.to_csv(tmp, index=False, float_format=float_format, lineterminator="\n")
+        elif target.suffix == ".parquet":
+            df.to_parquet(tmp, index=False)
+        elif target.suffix == ".md":
+            tmp.write_text(to_markdown(df) + "\n", encoding="utf-8")
+        else:
+            raise ValueError(f"{target}: unsupported table suffix {target.suffix!r} (expected .csv, .parquet or .md)")
+
+
+def to_markdown(df: pd.DataFrame, float_digits: int = 4) -> str:
+    """Render ``df`` as a GitHub-flavoured Markdown table without needing ``tabulate``."""
+
+    def fmt(v: Any) -> str:
+        if isinstance(v, float):
+            if v != v:  # NaN
+                return "—"
+            return f"{v:.{float_digits}g}"
+        return str(v).replace("|", "\\|")
+
+    header = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    rule = "| " + " | ".join("---" for _ in df.columns) + " |"
+    rows = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([header, rule, *rows])
+
+
+def save_figure(fig: Any, *paths: str | os.PathLike, dpi: int = 150) -> None:
+    """Save a matplotlib figure to each path (PNG/PDF by suffix) atomically, with stable metadata."""
+    for path in paths:
+        target = Path(path)
+        with atomic_path(target) as tmp:
+            fmt = target.suffix.lstrip(".")
+            metadata = {"CreationDate": None} if fmt == "pdf" else ({"Software": None} if fmt == "png" else None)
+            fig.savefig(tmp, format=fmt, dpi=dpi, bbox_inches="tight", metadata=metadata)

@@ -29,3 +29,9 @@ test: install
 	$(BIN)/snakefmt --check .
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
 		--config data_mirror=$(abspath ../shared/datasets)
+
+bench: install
+	$(BIN)/python benchmarks/run_all.py
+
+report: install
+	$(BIN)/snakemake --cores 1 $(MIRROR_ARG) --report results/report.html

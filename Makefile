@@ -8,7 +8,7 @@ CORES ?= 8
 DATA_MIRROR ?= $(wildcard ../shared/datasets)
 MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
 
-.PHONY: install reproduce test report bench clean
+.PHONY: install reproduce test report bench
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -1,6 +1,5 @@
 from snakemake.utils import min_version, validate
 
-
 min_version("9.0")
 
 
@@ -18,9 +17,9 @@ include: "workflow/rules/report.smk"
 
 
 rule all:
+    default_target: True
     input:
         data_targets(),
         paper_a_targets(),
         paper_b_targets(),
         report_targets(),
-    default_target: True

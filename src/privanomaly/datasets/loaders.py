@@ -1,0 +1,200 @@
+"""Parse raw files into a table of columns plus a 0/1 label (1 = anomaly/outlier, 0 = normal).
+
+Formats (``datasets.<name>.format``):
+
+* ``npz``      — numpy archive with a feature matrix (key ``read.features_key``, default ``X``) and a label
+                 vector (key ``label.column``, e.g. ``y``); the ADBench copies of ODDS data.
+* ``mat``      — MATLAB v5 file with the same two keys (the ODDS ``.mat`` downloads), via ``scipy.io.loadmat``.
+* ``csv``      — delimited text with a header row (e.g. Kaggle ``creditcard.csv``: quoted header, ``"0"``/``"1"``
+                 quoted class); may be read from inside a zip with ``read.member``.
+* ``parquet``  — a Parquet table.
+* ``uci_data`` — UCI ``.data`` files: no header, comma separated, blanks after commas, ``?`` = missing.
+                 Columns are named ``read.names`` if given, else ``x0..x{n-1}``.
+* ``aps_csv``  — UCI APS Failure at Scania Trucks: a licence preamble (20 lines) before the header line that
+                 starts with ``class,``, ``na`` = missing; read directly or from the UCI zip (``read.member``).
+* ``zip_csv``  — a ``csv`` inside a zip archive (``read.member`` required).
+
+Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CONVENTIONS.md).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .validation import DataError
+
+
+def _zip_member(path: Path, member: str) -> tuple[zipfile.ZipFile, str]:
+    """Open ``path`` as a zip and resolve ``member`` (exact name, else the unique member with that basename)."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise DataError(f"{path}: not a zip archive ({exc})") from exc
+    names = zf.namelist()
+    if member in names:
+        return zf, member
+    matches = [n for n in names if Path(n).name == Path(member).name]
+    if len(matches) != 1:
+        zf.close()
+        raise DataError(f"{path}: member {member!r} not found in the zip (members: {', '.join(names)})")
+    return zf, matches[0]
+
+
+def _read_text(path: Path, member: str | None, encoding: str = "utf-8") -> str:
+    if member is None and not zipfile.is_zipfile(path):
+        return path.read_text(encoding=encoding)
+    if member is None:
+        raise DataError(f"{path}: is a zip archive; set read.member to the file inside it")
+    zf, name = _zip_member(path, member)
+    with zf:
+        return zf.read(name).decode(encoding)
+
+
+def _csv_source(path: Path, read: Mapping[str, Any]) -> Any:
+    member = read.get("member")
+    if member is None and not zipfile.is_zipfile(path):
+        return path
+    return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8")))
+
+
+def _read_csv(path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], **kw: Any) -> pd.DataFrame:
+    names = read.get("names")
+    opts: dict[str, Any] = dict(
+        sep=read.get("sep", ","),
+        header=0 if read.get("header", header) else None,
+        na_values=list(read.get("na_values", na_values)),
+        skipinitialspace=bool(read.get("skipinitialspace", True)),
+        skiprows=read.get("skiprows", 0) or None,
+        comment=read.get("comment"),
+        low_memory=False,
+    )
+    opts.update(kw)
+    if names is not None:
+        opts["names"] = list(names)
+    df = pd.read_csv(_csv_source(path, read), **opts)
+    if opts["header"] is None and names is None:
+        df.columns = [f"x{i}" for i in range(df.shape[1])]
+    df.columns = [str(c).strip() for c in df.columns]
+    return df
+
+
+def _read_aps(path: Path, read: Mapping[str, Any]) -> pd.DataFrame:
+    """APS csv: skip the licence preamble up to the line starting with ``read.header_prefix`` (``class,``)."""
+    prefix = read.get("header_prefix", "class,")
+    text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"))
+    max_pre = int(read.get("max_preamble_lines", 100))
+    lines = text.split("\n", max_pre + 1)
+    header = next((i for i, line in enumerate(lines[: max_pre + 1]) if line.startswith(prefix)), None)
+    if header is None:
+        raise DataError(
+            f"{path}: no header line starting with {prefix!r} in the first {max_pre + 1} lines (is this the APS csv?)"
+        )
+    df = pd.read_csv(
+        io.StringIO("\n".join(lines[header:])),
+        sep=",",
+        na_values=list(read.get("na_values", ["na"])),
+        keep_default_na=False,
+        low_memory=False,
+    )
+    df.attrs["preamble_lines"] = header
+    return df
+
+
+def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd.DataFrame:
+    X = np.asarray(X)
+    y = np.asarray(y).reshape(-1) if np.asarray(y).ndim > 1 and min(np.asarray(y).shape) == 1 else np.asarray(y)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
+        raise DataError(f"{path}: expected X (n x d) and {label_key} (n), got shapes {X.shape} and {y.shape}")
+    df = pd.DataFrame(X.astype(np.float64), columns=[f"x{i}" for i in range(X.shape[1])])
+    df[label_key] = y
+    return df
+
+
+def load_table(path: str | os.PathLike, fmt: str, read: Mapping[str, Any] | None, label_column: str | int) -> pd.DataFrame:
+    """Parse ``path`` in format ``fmt`` into a DataFrame holding the features and the label column."""
+    path = Path(path)
+    read = dict(read or {})
+    if not path.is_file():
+        raise DataError(f"{path}: file not found")
+    if fmt in ("npz", "mat"):
+        fkey = read.get("features_key", "X")
+        lkey = str(label_column)
+        if fmt == "npz":
+            with np.load(path, allow_pickle=False) as d:
+                keys = list(d.keys())
+                if fkey not in keys or lkey not in keys:
+                    raise DataError(f"{path}: needs arrays {fkey!r} and {lkey!r}, has {keys}")
+                return _read_arrays(d[fkey], d[lkey], lkey, path)
+        import scipy.io
+
+        try:
+            d = scipy.io.loadmat(path)
+        except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
+            raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
+        if fkey not in d or lkey not in d:
+            raise DataError(f"{path}: needs variables {fkey!r} and {lkey!r}, has {[k for k in d if not k.startswith('__')]}")
+        return _read_arrays(d[fkey], d[lkey], lkey, path)
+    if fmt == "csv":
+        return _read_csv(path, read, header=True, na_values=[])
+    if fmt == "zip_csv":
+        if not read.get("member"):
+            raise DataError(f"{path}: format zip_csv needs read.member")
+        return _read_csv(path, read, header=True, na_values=[])
+    if fmt == "uci_data":
+        return _read_csv(path, read, header=False, na_values=["?"])
+    if fmt == "aps_csv":
+        return _read_aps(path, read)
+    if fmt == "parquet":
+        return pd.read_parquet(path)
+    raise DataError(f"{path}: unknown format {fmt!r}")
+
+
+def _matches(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
+    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text)."""
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        nums = []
+        for w in wanted:
+            try:
+                nums.append(float(w))
+            except (TypeError, ValueError):
+                continue
+        return np.isin(values.to_numpy(dtype=np.float64), np.asarray(nums, dtype=np.float64))
+    text = values.astype("string").str.strip()
+    return text.isin([str(w).strip() for w in wanted]).fillna(False).to_numpy(dtype=bool)
+
+
+def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> tuple[pd.DataFrame, np.ndarray]:
+    """Separate the label column; return (other columns, int8 labels with 1 = anomaly/outlier).
+
+    ``label.anomaly_values`` are the raw values meaning anomaly; with ``label.normal_values`` any other value
+    is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
+    """
+    col = label["column"]
+    name = df.columns[col] if isinstance(col, int) and col not in df.columns else str(col)
+    if name not in df.columns:
+        raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
+    raw = df[name]
+    if raw.isna().any():
+        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} rows have no label")
+    is_anom = _matches(raw, label["anomaly_values"])
+    if label.get("normal_values") is not None:
+        is_norm = _matches(raw, label["normal_values"])
+        bad = ~(is_anom | is_norm)
+        if bad.any():
+            seen = sorted(map(str, raw[bad].unique()))[:10]
+            raise DataError(f"{where}label: values {seen} are in neither anomaly_values nor normal_values")
+    if not is_anom.any():
+        seen = sorted(map(str, raw.unique()))[:10]
+        raise DataError(
+            f"{where}label.anomaly_values: {list(label['anomaly_values'])} match no row of {name!r} "
+            f"(values seen: {seen})"
+        )
+    return df.drop(columns=[name]), is_anom.astype(np.int8)

@@ -1,0 +1,135 @@
+"""Raw files: download from the canonical URL or copy from a local mirror, always checking sha256.
+
+Every raw file has a *relpath* in the mirror layout (e.g. ``thyroid/38_thyroid.npz``, the layout of
+``../shared/datasets``). The pipeline stores it at ``{resources_dir}/raw/<relpath>``. A file is written to a
+temporary sibling, its sha256 checked, and only then renamed into place: a failed or killed transfer
+never leaves a file that looks complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import urllib.request
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from privanomaly.io import atomic_path
+
+from .validation import ChecksumError, DataError, is_local_file
+
+USER_AGENT = "privanomaly-data/0.1 (+https://github.com/; reproducibility pipeline)"
+
+
+def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def verify_sha256(path: str | os.PathLike, expected: str | None, what: str | None = None) -> str:
+    """Return the file's sha256; raise ``ChecksumError`` (expected vs got) if ``expected`` is set and differs."""
+    got = sha256_file(path)
+    if expected and got.lower() != expected.lower():
+        raise ChecksumError(
+            f"{what or path}: sha256 mismatch — expected {expected.lower()}, got {got} "
+            f"({Path(path).stat().st_size} bytes); the file was not kept"
+        )
+    return got
+
+
+def check_mirror_dir(mirror: str | os.PathLike) -> Path:
+    """The mirror directory as a Path; raise a clear ``DataError`` if it does not exist."""
+    root = Path(mirror)
+    if not root.is_dir():
+        raise DataError(
+            f"data_mirror: directory {str(mirror)!r} does not exist (set data_mirror to the directory holding "
+            f"the raw files, e.g. ../shared/datasets, or to null to download from the canonical URLs)"
+        )
+    return root
+
+
+def mirror_path(mirror: str | os.PathLike, relpath: str) -> Path:
+    """Where ``relpath`` lives in the mirror (the mirror directory must exist)."""
+    return check_mirror_dir(mirror) / relpath
+
+
+def copy_from_mirror(mirror: str | os.PathLike, relpath: str, dest: str | os.PathLike, sha256: str | None) -> str:
+    """Copy ``<mirror>/<relpath>`` to ``dest`` atomically after checking its sha256; return the sha256."""
+    src = mirror_path(mirror, relpath)
+    if not src.is_file():
+        raise DataError(f"{relpath}: not found in data_mirror {str(mirror)!r} (looked for {src})")
+    with atomic_path(dest) as tmp:
+        shutil.copyfile(src, tmp)
+        got = verify_sha256(tmp, sha256, what=f"{relpath} (copied from {src})")
+    return got
+
+
+def download_url(url: str, dest: str | os.PathLike, sha256: str | None, timeout: float = 60.0) -> str:
+    """Download ``url`` to ``dest`` atomically after checking its sha256; return the sha256.
+
+    On a mismatch nothing is left at ``dest`` and ``ChecksumError`` names the URL, expected and got.
+    """
+    req = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    with atomic_path(dest) as tmp:
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp, open(tmp, "wb") as out:
+                shutil.copyfileobj(resp, out, length=1 << 20)
+        except OSError as exc:  # URLError, HTTPError and socket timeouts are OSErrors
+            raise DataError(f"{url}: download failed ({exc}); set data_mirror to use a local copy") from exc
+        got = verify_sha256(tmp, sha256, what=url)
+    return got
+
+
+def fetch(
+    relpath: str,
+    dest: str | os.PathLike,
+    url: str | None,
+    sha256: str | None,
+    mirror: str | os.PathLike | None = None,
+    timeout: float = 60.0,
+) -> dict[str, Any]:
+    """Bring one raw file to ``dest``: from ``mirror`` if given, else from ``url``; return provenance."""
+    if mirror:
+        got = copy_from_mirror(mirror, relpath, dest, sha256)
+        origin = str(Path(mirror) / relpath)
+    else:
+        if not url:
+            raise DataError(f"{relpath}: no url configured and data_mirror is null; cannot obtain the file")
+        got = download_url(url, dest, sha256, timeout=timeout)
+        origin = url
+    return {"relpath": relpath, "origin": origin, "sha256": got, "bytes": Path(dest).stat().st_size}
+
+
+def raw_path(spec: Mapping[str, Any], resources_dir: str) -> str:
+    """Path the pipeline reads a file entry from: the raw cache for downloaded files, else the local path."""
+    if is_local_file(spec):
+        return str(spec["path"])
+    return f"{resources_dir}/raw/{spec['path']}"
+
+
+def availability(
+    files: list[Mapping[str, Any]], mirror: str | None, resources_dir: str
+) -> tuple[bool, str]:
+    """Whether every file of a dataset can be obtained in this run, and if not, why (one line).
+
+    With ``mirror`` set, a downloaded file is available when it is in the raw cache or in the mirror.
+    Without a mirror every file is attempted for download (always "available"); local files must exist.
+    """
+    for spec in files:
+        rp = raw_path(spec, resources_dir)
+        if is_local_file(spec):
+            if not Path(rp).is_file():
+                return False, f"local file {rp} does not exist"
+            continue
+        if mirror and not Path(rp).is_file() and not (Path(mirror) / spec["path"]).is_file():
+            return False, (
+                f"not in mirror {mirror} and not cached; skipped — run with internet (data_mirror: null) "
+                f"to include it"
+            )
+    return True, ""

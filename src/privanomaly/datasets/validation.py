@@ -1,0 +1,93 @@
+"""Clear errors for the data layer: bad files, bad dataset entries, unknown dataset names.
+
+The JSON schema (workflow/schemas/config.schema.yaml) checks types and bounds; the checks here cover what
+a schema cannot say well (e.g. a mean vector whose length must equal ``dim``) and name the config key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+FORMATS = ("npz", "mat", "csv", "parquet", "uci_data", "aps_csv", "zip_csv")
+GENERATORS = ("gaussian_mixture", "gaussian_outliers")
+MISSING_MODES = ("error", "drop", "impute_median")
+
+
+class DataError(ValueError):
+    """A data file or dataset entry is not what the config says it is."""
+
+
+class ChecksumError(DataError):
+    """A file's sha256 differs from the one pinned in the config."""
+
+
+def check_dataset_names(names: Iterable[Any], known: Iterable[str], key: str) -> list[str]:
+    """Return ``names`` as a list, or raise naming the first unknown one and its config key.
+
+    ``key`` is the config path of the list, e.g. ``"paper_a.datasets"``; the message reads
+    ``paper_a.datasets[2]: unknown dataset 'foo'; known: adult, thyroid``.
+    """
+    known_sorted = sorted(known)
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise DataError(f"{key}: expected a list of dataset names, got {names!r}")
+    out = list(names)
+    for i, name in enumerate(out):
+        if name not in known_sorted:
+            raise DataError(f"{key}[{i}]: unknown dataset {name!r}; known: {', '.join(known_sorted)}")
+    return out
+
+
+def is_local_file(spec: Mapping[str, Any]) -> bool:
+    """A file entry without ``url`` is a local file used in place (absolute or relative to the workdir)."""
+    return not spec.get("url")
+
+
+def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
+    """Semantic checks of one ``datasets.<name>`` entry that the schema cannot express; raise ``DataError``."""
+    key = f"datasets.{name}"
+    has_files = bool(entry.get("files"))
+    has_gen = "generator" in entry
+    if has_files == has_gen:
+        raise DataError(f"{key}: give exactly one of 'files' (a real dataset) or 'generator' (synthetic)")
+    if has_files:
+        fmt = entry.get("format")
+        if fmt not in FORMATS:
+            raise DataError(f"{key}.format: {fmt!r} is not one of {', '.join(FORMATS)}")
+        if "label" not in entry or "column" not in entry["label"]:
+            raise DataError(f"{key}.label.column: required for a dataset read from files")
+        if len(entry["files"]) != 1:
+            raise DataError(f"{key}.files: exactly one file is read per dataset, got {len(entry['files'])}")
+        for i, spec in enumerate(entry["files"]):
+            path = str(spec.get("path", ""))
+            if not path:
+                raise DataError(f"{key}.files[{i}].path: required")
+            if spec.get("url") and (path.startswith("/") or ".." in path.split("/")):
+                raise DataError(
+                    f"{key}.files[{i}].path: a downloaded file needs a relative path inside the mirror layout "
+                    f"(e.g. 'thyroid/38_thyroid.npz'), got {path!r}"
+                )
+        if fmt == "zip_csv" and not entry.get("read", {}).get("member"):
+            raise DataError(f"{key}.read.member: format zip_csv needs the name of the CSV inside the zip")
+    else:
+        gen = entry["generator"]
+        gname = gen.get("name")
+        if gname not in GENERATORS:
+            raise DataError(f"{key}.generator.name: {gname!r} is not one of {', '.join(GENERATORS)}")
+        if gname == "gaussian_outliers":
+            dim = gen["dim"]
+            for part in ("normal", "anomaly"):
+                for field in ("mean", "var"):
+                    vec = gen[part][field]
+                    if len(vec) != dim:
+                        raise DataError(
+                            f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}"
+                        )
+        if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
+            raise DataError(f"{key}.generator: mean_low must be < mean_high")
+    pre = entry.get("preprocess", {}) or {}
+    pca = pre.get("pca")
+    if pca is not None and pca < 1:
+        raise DataError(f"{key}.preprocess.pca: must be a positive integer or null, got {pca!r}")
+    if pre.get("missing", "error") not in MISSING_MODES:
+        raise DataError(f"{key}.preprocess.missing: {pre.get('missing')!r} is not one of {', '.join(MISSING_MODES)}")

@@ -17,14 +17,25 @@ import pandas as pd
 
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
-    """Yield a temporary path next to ``path``; rename it onto ``path`` only if the block succeeds."""
+    """Yield a temporary path next to ``path``; rename it onto ``path`` only if the block succeeds.
+
+    On an exception the temporary file is removed and an existing ``path`` keeps its old content. A process
+    killed inside the block (SIGKILL) can leave only a hidden ``.<name>.*.tmp<suffix>`` sibling, never a
+    partial ``path``. The rename is atomic because the temporary file is in the same directory.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp" + target.suffix, dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
+    # mkstemp creates the file 0600; give the result the permissions a plain open() would (0666 & ~umask).
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o666 & ~umask)
     try:
         yield tmp
+        if not tmp.exists():
+            raise FileNotFoundError(f"{target}: the writer did not create the temporary file {tmp}")
         os.replace(tmp, target)
     finally:
         if tmp.exists():

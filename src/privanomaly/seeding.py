@@ -12,6 +12,9 @@ import numpy as np
 
 
 def _key_entropy(key: object) -> int:
+    """64 bits of sha256(repr(key)); numpy scalars count as the equal Python scalar (np.float64(0.5) ≡ 0.5)."""
+    if isinstance(key, np.generic):
+        key = key.item()
     digest = hashlib.sha256(repr(key).encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "little")
 

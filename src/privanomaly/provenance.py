@@ -1,0 +1,160 @@
+"""Run provenance: what produced ``results/``: Python and package versions, the config hash, the sha256 of
+every raw dataset file read, and the git commit of the code.
+
+Everything here is deterministic for a given environment, config, data and commit (no timestamps, no host
+names), so two runs of the same code on the same data give the same ``provenance.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import subprocess
+import sys
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+KEY_PACKAGES: tuple[str, ...] = (
+    "privanomaly",
+    "numpy",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "scikit-learn",
+    "matplotlib",
+    "networkx",
+    "miniball",
+    "pyod",
+    "snakemake",
+    "jsonschema",
+    "pyyaml",
+)
+"""Distributions whose versions are recorded (the ones whose behaviour can change a number or a file)."""
+
+
+def package_versions(names: Iterable[str] = KEY_PACKAGES) -> dict[str, str | None]:
+    """Installed version of each distribution (``None`` if it is not installed)."""
+    out: dict[str, str | None] = {}
+    for name in names:
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            out[name] = None
+    return out
+
+
+def canonical_json(obj: Any) -> str:
+    """The canonical text of a JSON-like object: sorted keys, no whitespace, non-JSON values as ``str``."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def config_sha256(config: Mapping[str, Any]) -> str:
+    """sha256 of the resolved config (after ``--configfile`` / ``--config`` merges), key-order independent."""
+    if not isinstance(config, Mapping):
+        raise TypeError(f"config must be a mapping, got {type(config).__name__}")
+    return hashlib.sha256(canonical_json(_plain(config)).encode("utf-8")).hexdigest()
+
+
+def _plain(obj: Any) -> Any:
+    """Snakemake's config is a dict subclass with extras; turn it (recursively) into plain dicts/lists."""
+    if isinstance(obj, Mapping):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def git_commit(repo_dir: str | os.PathLike) -> str:
+    """``git rev-parse HEAD`` of the checkout at ``repo_dir``, with ``+dirty`` if tracked files were modified;
+    ``"unknown"`` when ``repo_dir`` is not a git checkout or git is not installed."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(repo_dir), "rev-parse", "--verify", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.strip()
+        top = subprocess.run(
+            ["git", "-C", str(repo_dir), "rev-parse", "--show-toplevel"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.strip()
+        if Path(top).resolve() != Path(repo_dir).resolve():
+            return "unknown"  # repo_dir is not itself a checkout, just inside another one
+        dirty = subprocess.run(
+            ["git", "-C", str(repo_dir), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if len(head) != 40:
+        return "unknown"
+    return head + ("+dirty" if dirty else "")
+
+
+def dataset_record(prov: Mapping[str, Any]) -> dict[str, Any]:
+    """The provenance facts of one dataset from its ``results/data/<name>.json``: the raw file's sha256 (or the
+    generator and seed keys of a synthetic set), and the shape of the prepared table."""
+    src = prov.get("source", {}) or {}
+    rec: dict[str, Any] = {
+        "rows": prov.get("rows"),
+        "dims": prov.get("dims"),
+        "n_anomalies": prov.get("n_anomalies"),
+    }
+    if "sha256" in src:
+        rec.update(kind="file", path=src.get("path"), url=src.get("url"), sha256=src["sha256"])
+    elif "generator" in src:
+        rec.update(kind="synthetic", generator=src["generator"], seed_keys=src.get("seed_keys"))
+    else:
+        rec.update(kind="unknown")
+    for key in ("available", "reason"):
+        if key in prov:
+            rec[key] = prov[key]
+    return rec
+
+
+def dataset_records(json_paths: Iterable[str | os.PathLike]) -> dict[str, dict[str, Any]]:
+    """``{dataset: dataset_record}`` for each provenance JSON (name from ``"dataset"``, else the file stem)."""
+    out: dict[str, dict[str, Any]] = {}
+    for path in sorted(map(str, json_paths)):
+        try:
+            prov = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path}: cannot read dataset provenance JSON ({exc})") from exc
+        if not isinstance(prov, Mapping):
+            raise ValueError(f"{path}: dataset provenance must be a JSON object, got {type(prov).__name__}")
+        name = str(prov.get("dataset") or Path(path).stem)
+        rec = dataset_record(prov)
+        rec["provenance_file"] = Path(path).name
+        out[name] = rec
+    return out
+
+
+def collect(
+    config: Mapping[str, Any],
+    dataset_jsons: Iterable[str | os.PathLike],
+    commit: str,
+) -> dict[str, Any]:
+    """The whole ``provenance.json`` document."""
+    return {
+        "python": {
+            "version": platform.python_version(),
+            "implementation": platform.python_implementation(),
+        },
+        "platform": {"system": platform.system(), "machine": platform.machine()},
+        "packages": package_versions(),
+        "config_sha256": config_sha256(config),
+        "seed": config.get("seed"),
+        "git_commit": commit,
+        "datasets": dataset_records(dataset_jsons),
+    }

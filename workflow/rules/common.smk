@@ -8,3 +8,68 @@ RESULTS = config["results_dir"]
 RESOURCES = config["resources_dir"]
 LOGS = f"{RESULTS}/logs"
 BENCH = f"{RESULTS}/benchmarks"
+
+
+# ---- Datasets (issue 3): names, entries, availability. Rule files use these to refer to datasets. ----
+from privanomaly.datasets import sources as _data_sources
+from privanomaly.datasets import validation as _data_validation
+
+
+def dataset_names():
+    """Every dataset configured under `datasets:`, in config order."""
+    return list(config["datasets"])
+
+
+def check_dataset_names(names, key):
+    """Return `names` as a list; raise before any job runs if one is not a configured dataset.
+
+    `key` is the config path of the list, used in the message, e.g.
+    check_dataset_names(config["paper_a"]["datasets"], "paper_a.datasets") ->
+    "paper_a.datasets[2]: unknown dataset 'foo'; known: adult, ...".
+    """
+    return _data_validation.check_dataset_names(names, config["datasets"], key)
+
+
+def dataset_cfg(name):
+    """The config entry `datasets.<name>` (an unknown name raises, listing the known ones)."""
+    check_dataset_names([name], "dataset")
+    return config["datasets"][name]
+
+
+def dataset_parquet(name):
+    """Path of the prepared table of dataset `name` (float64 features + int8 `label`)."""
+    return f"{RESULTS}/data/{name}.parquet"
+
+
+_UNAVAILABLE_DATASETS = None
+
+
+def unavailable_datasets():
+    """{name: one-line reason} for datasets whose raw file cannot be obtained in this run.
+
+    Only with `data_mirror` set: a downloaded file that is neither in the mirror nor in the raw cache makes
+    its dataset unavailable (credit card, APS). Without a mirror every file is attempted for download.
+    """
+    global _UNAVAILABLE_DATASETS
+    if _UNAVAILABLE_DATASETS is None:
+        mirror = config.get("data_mirror")
+        if mirror:
+            _data_sources.check_mirror_dir(mirror)
+        result = {}
+        for name, entry in config["datasets"].items():
+            ok, why = _data_sources.availability(entry.get("files", []), mirror, RESOURCES)
+            if not ok:
+                result[name] = why
+        _UNAVAILABLE_DATASETS = result
+    return _UNAVAILABLE_DATASETS
+
+
+def available_datasets(names=None):
+    """The given dataset names (default: all configured) that can be built in this run, order kept.
+
+    Downstream rules expand over `available_datasets(check_dataset_names(names, key))` so that the DAG
+    still builds when a dataset is unavailable offline.
+    """
+    names = dataset_names() if names is None else list(names)
+    unavailable = unavailable_datasets()
+    return [n for n in names if n not in unavailable]

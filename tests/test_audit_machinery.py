@@ -168,6 +168,24 @@ def test_hockey_stick_matches_analytic_gaussian():
     assert audit.exact_epsilon(p, q, delta=analytic) == pytest.approx(eps, abs=1e-3)
 
 
+@pytest.mark.parametrize(
+    "m1, s1, m2, s2, eps",
+    [(0.0, 1.3, 1.0, 1.3, 0.8), (0.0, 1.0, 0.5, 2.0, 0.3), (2.0, 3.0, 0.0, 1.5, 0.1), (0.0, 1.0, 0.0, 1.2, 0.05)],
+)
+def test_gaussian_hockey_stick_closed_form_matches_integration(m1, s1, m2, s2, eps):
+    x = np.linspace(-40, 40, 800_001)
+    p, q = stats.norm.pdf(x, m1, s1), stats.norm.pdf(x, m2, s2)
+    numeric = np.trapezoid(np.maximum(0.0, p - math.exp(eps) * q), x)
+    assert audit.gaussian_hockey_stick(m1, s1, m2, s2, eps) == pytest.approx(numeric, rel=1e-6, abs=1e-12)
+    if s1 == s2:  # Balle & Wang closed form
+        a, b = abs(m2 - m1) / (2 * s1), eps * s1 / abs(m2 - m1)
+        bw = stats.norm.cdf(a - b) - math.exp(eps) * stats.norm.cdf(-a - b)
+        assert audit.gaussian_hockey_stick(m1, s1, m2, s2, eps) == pytest.approx(bw, rel=1e-9)
+    d = audit.gaussian_hockey_stick(m1, s1, m2, s2, eps)
+    if d > 1e-9:
+        assert audit.gaussian_epsilon(m1, s1, m2, s2, d, symmetric=False) == pytest.approx(eps, abs=1e-6)
+
+
 def test_worst_edge_on_a_path_graph():
     """States 0..5 on a path; a mechanism whose 'noise level' drops at state 3 has its worst edge at (2,3)."""
     eps_of = {0: 0.1, 1: 0.1, 2: 0.1, 3: 0.9, 4: 0.9, 5: 0.9}

@@ -29,6 +29,7 @@ audit is reproducible bit for bit from its seed and label.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
@@ -292,6 +293,68 @@ def exact_epsilon(p: np.ndarray, q: np.ndarray, delta: float = 0.0, symmetric: b
     return worst
 
 
+def _phi(x: float) -> float:
+    """Standard normal CDF (erfc form: accurate in both tails)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def gaussian_hockey_stick(m1: float, s1: float, m2: float, s2: float, epsilon: float) -> float:
+    """Exact δ(ε) = sup_E P1(E) − e^ε P2(E) for P1 = N(m1, s1²), P2 = N(m2, s2²) (s1, s2 > 0).
+
+    The optimal event is A = {x : ln p1(x) − ln p2(x) > ε}, where the log-ratio is the quadratic
+    a x² + b x + c with a = 1/(2 s2²) − 1/(2 s1²), b = m1/s1² − m2/s2², c = m2²/(2 s2²) − m1²/(2 s1²)
+    + ln(s2/s1); so A is a half-line (a = 0), an interval (a < 0) or the complement of one (a > 0).
+    """
+    if not (s1 > 0 and s2 > 0):
+        raise ValueError(f"gaussian_hockey_stick: standard deviations must be > 0, got {s1}, {s2}")
+    a = 0.5 / s2**2 - 0.5 / s1**2
+    b = m1 / s1**2 - m2 / s2**2
+    c = 0.5 * m2**2 / s2**2 - 0.5 * m1**2 / s1**2 + math.log(s2 / s1) - epsilon
+    e = math.exp(epsilon)
+
+    def mass(lo: float, hi: float) -> float:  # P1((lo, hi)) − e^ε P2((lo, hi))
+        p1 = _phi((hi - m1) / s1) - _phi((lo - m1) / s1)
+        p2 = _phi((hi - m2) / s2) - _phi((lo - m2) / s2)
+        return p1 - e * p2
+
+    inf = math.inf
+    if abs(a) <= 1e-15 * max(1 / s1**2, 1 / s2**2):
+        if b == 0:
+            return max(0.0, 1.0 - e) if c > 0 else 0.0  # constant log-ratio: A is everything or nothing
+        t = -c / b
+        return max(0.0, mass(t, inf) if b > 0 else mass(-inf, t))
+    disc = b * b - 4 * a * c
+    if disc <= 0:
+        # the quadratic has one sign everywhere: A is everything (a > 0) or nothing (a < 0)
+        return max(0.0, 1.0 - e) if a > 0 else 0.0
+    r = math.sqrt(disc)
+    x1, x2 = sorted(((-b - r) / (2 * a), (-b + r) / (2 * a)))
+    if a < 0:
+        return max(0.0, mass(x1, x2))
+    return max(0.0, mass(-inf, x1) + mass(x2, inf))
+
+
+def gaussian_epsilon(m1: float, s1: float, m2: float, s2: float, delta: float, symmetric: bool = True) -> float:
+    """The smallest ε ≥ 0 with δ(ε) ≤ ``delta`` for N(m1, s1²) vs N(m2, s2²) (both directions if symmetric)."""
+    if not (0.0 < delta < 1.0):
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    pairs = [(m1, s1, m2, s2), (m2, s2, m1, s1)] if symmetric else [(m1, s1, m2, s2)]
+    worst = 0.0
+    for p in pairs:
+        if gaussian_hockey_stick(*p, 0.0) <= delta:
+            continue
+        lo, hi = 0.0, 1.0
+        while gaussian_hockey_stick(*p, hi) > delta:
+            hi *= 2.0
+            if hi > 1e4:
+                return math.inf
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            lo, hi = (mid, hi) if gaussian_hockey_stick(*p, mid) > delta else (lo, mid)
+        worst = max(worst, hi)
+    return worst
+
+
 def worst_edge(
     edges: Iterable[tuple[Any, Any]],
     distribution: Callable[[Any], np.ndarray],
@@ -320,6 +383,54 @@ def worst_edge(
     if best_edge is None:
         raise ValueError("worst_edge: no edges")
     return best_edge, float(best)
+
+
+def worst_binary_edge(
+    p_one: np.ndarray, u: np.ndarray, v: np.ndarray, *, n: int | None = None, alpha: float = 1e-3
+) -> tuple[int, float]:
+    """Vectorised :func:`worst_edge` for a binary mechanism: ``p_one[s]`` = P(M(s) = 1) for every state,
+    edges ``(u[e], v[e])``. Returns (index of the worst edge, its exact loss max |ln P(o|u)/P(o|v)|).
+
+    With ``n`` (samples per side) the edges are ranked instead by :func:`detectable_loss`, the ε̂ an audit
+    with n samples can be expected to reach there: the exact worst edge often sits in a far tail where
+    both probabilities are tiny and no affordable sample size resolves the ratio.
+    """
+    p1 = np.asarray(p_one, dtype=float)
+    u, v = np.asarray(u), np.asarray(v)
+    if u.shape != v.shape or u.size == 0:
+        raise ValueError("worst_binary_edge: need equally long, non-empty edge arrays u and v")
+    if np.any((p1 < 0) | (p1 > 1)):
+        raise ValueError("worst_binary_edge: p_one must lie in [0, 1]")
+    if n is not None:
+        pu, pv = p1[u], p1[v]
+        loss = np.max(
+            [
+                detectable_loss(pu, pv, n, alpha),
+                detectable_loss(pv, pu, n, alpha),
+                detectable_loss(1 - pu, 1 - pv, n, alpha),
+                detectable_loss(1 - pv, 1 - pu, n, alpha),
+            ],
+            axis=0,
+        )
+    else:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            l1 = np.abs(np.log(p1[u]) - np.log(p1[v]))
+            l0 = np.abs(np.log1p(-p1[u]) - np.log1p(-p1[v]))
+        loss = np.fmax(np.nan_to_num(l1, nan=0.0), np.nan_to_num(l0, nan=0.0))  # 0/0 (both impossible) -> 0
+    e = int(np.argmax(loss))
+    return e, float(loss[e])
+
+
+def detectable_loss(p: np.ndarray, q: np.ndarray, n: int, alpha: float = 1e-3, n_bounds: int = 8) -> np.ndarray:
+    """Roughly the ε̂ that :func:`audit` reaches for an event of probability ``p`` under x and ``q`` under y
+    with ``n`` samples each (normal approximation of the Clopper–Pearson bounds at level α/n_bounds):
+    ln((p − z·sd_p) / (q + z·sd_q)), −inf where the lower bound is ≤ 0."""
+    p, q = np.asarray(p, float), np.asarray(q, float)
+    z = stats.norm.isf(alpha / n_bounds)
+    lo = p - z * np.sqrt(p * (1 - p) / n)
+    hi = q + z * np.sqrt(q * (1 - q) / n) + 1.0 / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(lo > 0, np.log(np.maximum(lo, 1e-300) / hi), -np.inf)
 
 
 def _hashable(s: Any) -> Hashable:

@@ -1,0 +1,245 @@
+"""Compiled (numba) KD-tree for weighted, capped ball counts: the engine of :func:`ball_counts`.
+
+Tree: median splits on the widest coordinate, tight bounding boxes, leaves of <= LEAF points, each
+node storing the total weight (multiplicity) of its points. Query for q: depth-first, nearer child
+first; a node whose box is farther than r is skipped, a node whose box lies entirely within r adds its
+weight at once, leaves test points one by one; the walk stops as soon as the count reaches the cap.
+
+Exactness on the boundary: box distances are computed from the same float operations as point
+distances (coordinate differences, then sum over k = 0..d-1 in order). Float subtraction, squaring,
+abs, addition and max are monotone, so for every point p of a box min-dist(q, box) <= dist(q, p) <=
+max-dist(q, box) holds *in floating point*: pruning and bulk inclusion never change a single
+comparison ``dist(q, p) <= r`` relative to the brute force of :func:`pairwise_within`.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+LEAF = 24
+_NOCAP = np.int64(2**62)
+_METRIC_CODE = {"euclidean": 0, "manhattan": 1, "chebyshev": 2}
+
+
+@njit(cache=True)
+def _build(P, w, leaf):
+    n, d = P.shape
+    max_nodes = 2 * (n // max(1, leaf // 2) + 1) + 1
+    perm = np.arange(n)
+    start = np.empty(max_nodes, np.int64)
+    end = np.empty(max_nodes, np.int64)
+    left = np.full(max_nodes, -1, np.int64)
+    right = np.full(max_nodes, -1, np.int64)
+    lo = np.empty((max_nodes, d))
+    hi = np.empty((max_nodes, d))
+    wt = np.zeros(max_nodes, np.int64)
+    stack = np.empty(max_nodes, np.int64)
+    nn = 1
+    start[0] = 0
+    end[0] = n
+    sp = 0
+    stack[sp] = 0
+    sp += 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        s = start[node]
+        e = end[node]
+        for k in range(d):
+            lo[node, k] = np.inf
+            hi[node, k] = -np.inf
+        tot = 0
+        for t in range(s, e):
+            p = perm[t]
+            tot += w[p]
+            for k in range(d):
+                v = P[p, k]
+                if v < lo[node, k]:
+                    lo[node, k] = v
+                if v > hi[node, k]:
+                    hi[node, k] = v
+        wt[node] = tot
+        if e - s <= leaf:
+            continue
+        # widest dimension
+        best = 0
+        bw = -1.0
+        for k in range(d):
+            ww = hi[node, k] - lo[node, k]
+            if ww > bw:
+                bw = ww
+                best = k
+        if bw <= 0.0:
+            continue  # all points identical (cannot happen after dedupe, but be safe)
+        vals = np.empty(e - s)
+        for t in range(s, e):
+            vals[t - s] = P[perm[t], best]
+        order = np.argsort(vals, kind="mergesort")
+        seg = perm[s:e].copy()
+        for t in range(e - s):
+            perm[s + t] = seg[order[t]]
+        mid = s + (e - s) // 2
+        c1 = nn
+        c2 = nn + 1
+        nn += 2
+        start[c1] = s
+        end[c1] = mid
+        start[c2] = mid
+        end[c2] = e
+        left[node] = c1
+        right[node] = c2
+        stack[sp] = c1
+        sp += 1
+        stack[sp] = c2
+        sp += 1
+    return perm, start[:nn], end[:nn], left[:nn], right[:nn], lo[:nn].copy(), hi[:nn].copy(), wt[:nn]
+
+
+@njit(cache=True, inline="always")
+def _box_minmax(q, lo, hi, node, metric):
+    d = q.shape[0]
+    mn = 0.0
+    mx = 0.0
+    for k in range(d):
+        a = lo[node, k] - q[k]
+        b = q[k] - hi[node, k]
+        da = abs(a)
+        db = abs(hi[node, k] - q[k])
+        near = 0.0
+        if a > 0.0:
+            near = a
+        elif b > 0.0:
+            near = b
+        far = da if da > db else db
+        if metric == 0:
+            mn += near * near
+            mx += far * far
+        elif metric == 1:
+            mn += near
+            mx += far
+        else:
+            if near > mn:
+                mn = near
+            if far > mx:
+                mx = far
+    return mn, mx
+
+
+@njit(cache=True, inline="always")
+def _point_dist(q, P, p, metric):
+    d = q.shape[0]
+    acc = 0.0
+    for k in range(d):
+        diff = P[p, k] - q[k]
+        if metric == 0:
+            acc += diff * diff
+        elif metric == 1:
+            acc += abs(diff)
+        else:
+            a = abs(diff)
+            if a > acc:
+                acc = a
+    return acc
+
+
+@njit(cache=True)
+def _count_one(q, P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, stack):
+    cnt = 0
+    sp = 0
+    stack[0] = 0
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        mn, mx = _box_minmax(q, lo, hi, node, metric)
+        if mn > thr:
+            continue
+        if mx <= thr:
+            cnt += wt[node]
+            if cnt >= cap:
+                return cap
+            continue
+        l = left[node]
+        if l < 0:
+            for t in range(start[node], end[node]):
+                p = perm[t]
+                if _point_dist(q, P, p, metric) <= thr:
+                    cnt += w[p]
+            if cnt >= cap:
+                return cap
+            continue
+        rgt = right[node]
+        # push the farther child first so the nearer one is visited first
+        ml, _ = _box_minmax(q, lo, hi, l, metric)
+        mr, _ = _box_minmax(q, lo, hi, rgt, metric)
+        if ml <= mr:
+            stack[sp] = rgt
+            stack[sp + 1] = l
+        else:
+            stack[sp] = l
+            stack[sp + 1] = rgt
+        sp += 2
+    return cnt
+
+
+@njit(cache=True, parallel=True)
+def _count_all(Q, order, P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, depth):
+    m = Q.shape[0]
+    out = np.empty(m, np.int64)
+    nchunks = (m + 255) // 256
+    for c in prange(nchunks):
+        stack = np.empty(2 * depth + 8, np.int64)
+        for t in range(c * 256, min(m, (c + 1) * 256)):
+            qi = order[t]
+            out[qi] = _count_one(Q[qi], P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, stack)
+    return out
+
+
+def _depth(left, right) -> int:
+    depth = np.zeros(left.size, dtype=np.int64)
+    for node in range(left.size):  # children always have larger ids than parents
+        if left[node] >= 0:
+            depth[left[node]] = depth[node] + 1
+            depth[right[node]] = depth[node] + 1
+    return int(depth.max()) + 1
+
+
+class CappedTree:
+    """KD-tree over points P with integer weights w; :meth:`count` returns capped weighted ball counts."""
+
+    def __init__(self, P: np.ndarray, w: np.ndarray, leaf: int = LEAF):
+        self.P = np.ascontiguousarray(P, dtype=np.float64)
+        self.w = np.ascontiguousarray(w, dtype=np.int64)
+        (self.perm, self.start, self.end, self.left, self.right, self.lo, self.hi, self.wt) = _build(
+            self.P, self.w, int(leaf)
+        )
+        self.depth = _depth(self.left, self.right)
+
+    def count(self, Q: np.ndarray, r: float, metric: str, cap=None, workers: int = 1, order=None) -> np.ndarray:
+        Q = np.ascontiguousarray(Q, dtype=np.float64)
+        code = _METRIC_CODE[metric]
+        thr = float(r) * float(r) if code == 0 else float(r)
+        c = _NOCAP if cap is None else np.int64(cap)
+        if order is None:
+            order = np.arange(Q.shape[0], dtype=np.int64)
+        old = numba.get_num_threads()
+        try:
+            numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
+            return _count_all(
+                Q, order, self.P, self.w, self.perm, self.start, self.end, self.left, self.right,
+                self.lo, self.hi, self.wt, thr, c, code, self.depth,
+            )
+        finally:
+            numba.set_num_threads(old)
+
+
+def capped_counts(Q, P, w, r, metric, cap, workers: int = 1) -> np.ndarray:
+    """min(sum of w over points of P within r of each query, cap) (cap None = no cap)."""
+    if P.shape[0] == 0:
+        return np.zeros(Q.shape[0], dtype=np.int64)
+    tree = CappedTree(P, w)
+    same = Q is P
+    order = tree.perm.astype(np.int64) if same else None  # spatially coherent query order
+    return tree.count(Q, r, metric, cap=cap, workers=workers, order=order)

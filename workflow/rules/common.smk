@@ -1,4 +1,4 @@
-# Shared helpers for all rule files: paths, logs, benchmarks. No rules here.
+# Shared helpers for the workflow/rules/*.smk files: paths, logs, benchmarks. No rules here.
 import sys
 from pathlib import Path
 
@@ -11,8 +11,11 @@ BENCH = f"{RESULTS}/benchmarks"
 
 
 # ---- Datasets (issue 3): names, entries, availability. Rule files use these to refer to datasets. ----
+import re as _re
+
 from privanomaly.datasets import sources as _data_sources
 from privanomaly.datasets import validation as _data_validation
+from privanomaly.datasets.validation import check_dataset_entry
 
 
 def dataset_names():
@@ -57,7 +60,9 @@ def unavailable_datasets():
             _data_sources.check_mirror_dir(mirror)
         result = {}
         for name, entry in config["datasets"].items():
-            ok, why = _data_sources.availability(entry.get("files", []), mirror, RESOURCES)
+            ok, why = _data_sources.availability(
+                entry.get("files", []), mirror, RESOURCES
+            )
             if not ok:
                 result[name] = why
         _UNAVAILABLE_DATASETS = result
@@ -73,3 +78,41 @@ def available_datasets(names=None):
     names = dataset_names() if names is None else list(names)
     unavailable = unavailable_datasets()
     return [n for n in names if n not in unavailable]
+
+
+def wildcard_choice(values):
+    """A wildcard_constraints regex matching exactly one of `values` (matching nothing if empty)."""
+    return "|".join(_re.escape(str(v)) for v in values) or "(?!)"
+
+
+_DATA_DOWNLOADS = None
+
+
+def data_downloads():
+    """{relpath: file entry} of every raw file fetched by URL (rule `download`), from config `datasets`."""
+    global _DATA_DOWNLOADS
+    if _DATA_DOWNLOADS is None:
+        _DATA_DOWNLOADS = _data_validation.download_specs(config["datasets"])
+    return _DATA_DOWNLOADS
+
+
+def dataset_raw_files(wildcards):
+    """Input of the `prepare` step: raw cache path (or local path) of each file of the dataset."""
+    return [
+        _data_sources.raw_path(spec, RESOURCES)
+        for spec in dataset_cfg(wildcards.dataset).get("files", [])
+    ]
+
+
+def data_targets():
+    """Prepared tables and provenance of every available dataset, plus the data summary tables."""
+    return [
+        *expand(
+            f"{RESULTS}/data/{{dataset}}.{{ext}}",
+            dataset=available_datasets(),
+            ext=["parquet", "json"],
+        ),
+        f"{RESULTS}/data/summary.csv",
+        f"{RESULTS}/data/summary.md",
+        f"{RESULTS}/data/unavailable.csv",
+    ]

@@ -91,3 +91,18 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
         raise DataError(f"{key}.preprocess.pca: must be a positive integer or null, got {pca!r}")
     if pre.get("missing", "error") not in MISSING_MODES:
         raise DataError(f"{key}.preprocess.missing: {pre.get('missing')!r} is not one of {', '.join(MISSING_MODES)}")
+
+
+def download_specs(datasets: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """{relpath: file entry} of every file fetched by URL; entries sharing a path must agree on its sha256."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for name, entry in datasets.items():
+        for i, spec in enumerate(entry.get("files") or []):
+            if not spec.get("url"):
+                continue
+            seen = out.setdefault(spec["path"], spec)
+            if seen.get("sha256") != spec.get("sha256"):
+                raise DataError(
+                    f"datasets.{name}.files[{i}].sha256: differs from another entry with path {spec['path']!r}"
+                )
+    return out

@@ -96,8 +96,11 @@ def mdd_dp(x_i, B, beta, *, cap=None) -> np.ndarray:
 def mdd_sp_lower(x_i, B, beta, k, *, cap=None) -> np.ndarray:
     """L(i, x): a 1-Lipschitz (on G_S) lower bound of Delta_GS, the mdd in the k-sensitive graph.
 
-    Construction 1 with L is (eps, k)-SP (Lemma 4.5 / Thm 4.6). L >= Delta_G >= 1 everywhere, and
-    L = Delta_G for k-sensitive records. int64. ``cap``: as in :func:`mdd_dp`.
+    Construction 1 with L is (eps, k)-SP (Lemma 4.5 / Thm 4.6). L >= Delta_G >= 1 everywhere; L = 1
+    wherever a G_S neighbour has the other label. L can exceed Delta_G even for a k-sensitive record
+    (e.g. x_i = 2, B = 2, beta = 5, k = 4: L = 3, Delta_G = 2: after one removal i is no longer
+    sensitive), but the big gains are for non-sensitive records (B <= beta - k). int64.
+    ``cap``: as in :func:`mdd_dp`.
     """
     x_i, B, beta = _prep(x_i, B, beta, k, cap=cap)
     k = as_int_array(k, "k")

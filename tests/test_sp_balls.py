@@ -1,0 +1,99 @@
+"""Ball counts: the capped numba KD-tree equals brute force exactly (duplicates, boundary points, caps)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy.spatial import cKDTree
+
+from privanomaly import sp
+
+_P = {"euclidean": 2, "manhattan": 1, "chebyshev": np.inf}
+
+grid_points = st.integers(1, 3).flatmap(
+    lambda d: arrays(np.int64, st.tuples(st.integers(1, 120), st.just(d)), elements=st.integers(-3, 3))
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(X=grid_points, r=st.integers(0, 4), metric=st.sampled_from(sp.METRICS), cap=st.one_of(st.none(), st.integers(1, 20)))
+def test_integer_grid_matches_bruteforce_and_scipy(X, r, metric, cap):
+    """Integer coordinates: many duplicates and many points exactly at distance r (all arithmetic exact)."""
+    X = X.astype(float) / 4.0  # dyadic: still exact, r/4 radii
+    rr = r / 4.0
+    brute = sp.ball_counts_bruteforce(X, rr, metric)
+    fast = sp.ball_counts(X, rr, metric=metric, cap=cap)
+    expect = brute if cap is None else np.minimum(brute, cap)
+    np.testing.assert_array_equal(fast, expect)
+    # an independent implementation agrees (exact arithmetic, so no boundary ambiguity)
+    ref = cKDTree(X).query_ball_point(X, rr, p=_P[metric], return_length=True)
+    np.testing.assert_array_equal(brute, ref)
+    # multiplicities
+    dup = sp.duplicate_counts(X)
+    np.testing.assert_array_equal(dup, (X[:, None, :] == X[None, :, :]).all(axis=2).sum(axis=1))
+    assert np.all(fast >= (dup if cap is None else np.minimum(dup, cap)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    X=arrays(np.float64, st.tuples(st.integers(1, 300), st.integers(1, 6)), elements=st.floats(-2, 2, width=32)),
+    r=st.floats(0, 2.5),
+    metric=st.sampled_from(sp.METRICS),
+    cap=st.one_of(st.none(), st.integers(1, 50)),
+    dup=st.integers(0, 3),
+)
+def test_float_data_matches_bruteforce_bit_for_bit(X, r, metric, cap, dup):
+    X = np.concatenate([X] + [X[: len(X) // 3]] * dup)  # add exact duplicates
+    brute = sp.ball_counts_bruteforce(X, r, metric)
+    fast = sp.ball_counts(X, r, metric=metric, cap=cap)
+    np.testing.assert_array_equal(fast, brute if cap is None else np.minimum(brute, cap))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    X=arrays(np.int64, st.tuples(st.integers(1, 100), st.just(2)), elements=st.integers(-4, 4)),
+    Q=arrays(np.int64, st.tuples(st.integers(1, 30), st.just(2)), elements=st.integers(-5, 5)),
+    r=st.integers(0, 5),
+    metric=st.sampled_from(sp.METRICS),
+    cap=st.one_of(st.none(), st.integers(1, 10)),
+)
+def test_ball_counts_at_queries(X, Q, r, metric, cap):
+    expect = sp.pairwise_within(Q, X, r, metric).sum(axis=1)
+    got = sp.ball_counts_at(Q, X, r, metric=metric, cap=cap)
+    np.testing.assert_array_equal(got, expect if cap is None else np.minimum(expect, cap))
+
+
+def test_points_exactly_on_the_sphere():
+    # 3-4-5 triangles: squared distances 25 exactly; r = 5 must include them, r just below must not
+    X = np.array([[0, 0], [3, 4], [-3, 4], [4, -3], [5, 0], [0, 5.0]])
+    np.testing.assert_array_equal(sp.ball_counts(X, 5.0)[:1], [6])
+    np.testing.assert_array_equal(sp.ball_counts(X, np.nextafter(5.0, 0))[:1], [1])
+    np.testing.assert_array_equal(sp.ball_counts(X, 7.0, metric="manhattan")[:1], [6])
+    np.testing.assert_array_equal(sp.ball_counts(X, 4.0, metric="chebyshev")[:1], [4])
+
+
+def test_larger_random_with_workers_and_caps():
+    rng = np.random.default_rng(7)
+    X = np.round(rng.standard_normal((3000, 4)), 1)  # rounding creates duplicates and ties
+    brute = sp.ball_counts_bruteforce(X, 0.7)
+    for cap in (None, 1, 5, 60, 10**6):
+        for workers in (1, 2):
+            got = sp.ball_counts(X, 0.7, cap=cap, workers=workers)
+            np.testing.assert_array_equal(got, brute if cap is None else np.minimum(brute, cap))
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="metric"):
+        sp.ball_counts(np.zeros((3, 2)), 1.0, metric="cosine")
+    with pytest.raises(ValueError, match="NaN"):
+        sp.ball_counts(np.array([[0.0, np.nan]]), 1.0)
+    with pytest.raises(ValueError, match="radius"):
+        sp.ball_counts(np.zeros((3, 2)), -1.0)
+    with pytest.raises(ValueError, match="cap"):
+        sp.ball_counts(np.zeros((3, 2)), 1.0, cap=0)
+    with pytest.raises(ValueError, match="columns"):
+        sp.ball_counts_at(np.zeros((3, 3)), np.zeros((3, 2)), 1.0)
+    assert sp.ball_counts(np.zeros((0, 2)), 1.0).shape == (0,)

@@ -1,0 +1,72 @@
+"""Samplers match their exact probabilities (binomial bounds; fixed seeds, so deterministic)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privanomaly import seeding, sp
+
+
+def within_binomial(count, n, p, z=5.0):
+    """|count - n p| <= z sd + 1 (a fixed-seed test: z = 5 keeps a correct sampler from failing)."""
+    return abs(count - n * p) <= z * np.sqrt(n * p * (1 - p)) + 1
+
+
+def test_sample_answers_match_error_probabilities():
+    rng = seeding.rng(1, "test_sp_sampling", "answers")
+    x_i = np.array([1, 1, 2, 0, 1, 3])
+    B = np.array([1, 3, 5, 2, 9, 4])
+    beta, k, eps, n = 3, 1, 0.5, 40_000
+    g = sp.is_anomaly(x_i, B, beta)
+    for err in (sp.optimal_dp_error(x_i, B, beta, eps), sp.sp_error(x_i, B, beta, k, eps)):
+        p1 = sp.prob_one(err, g)
+        ans = sp.sample_answers(p1, rng, n)
+        assert ans.dtype == np.int8 and ans.shape == (n, len(B))
+        wrong = (ans != g).sum(axis=0)
+        for c, e in zip(wrong, err):
+            assert within_binomial(c, n, e)
+
+
+@pytest.mark.parametrize("eps", [0.01, 0.1, 1.0, 3.0])
+def test_exact_discrete_laplace_sampler(eps):
+    rng = seeding.rng(2, "test_sp_sampling", "dlap", eps)
+    n = 60_000
+    z = sp.sample_dlap(eps, n, rng)
+    assert z.dtype == np.int64
+    a = sp.rational_rate(eps)
+    for v in (0, 1, -1, 3, -5):
+        assert within_binomial((z == v).sum(), n, float(sp.dlap_pmf(v, a)))
+    for t in (1, 2, int(2 / eps) + 1):
+        assert within_binomial((z >= t).sum(), n, float(sp.dlap_sf(t, a)))
+    assert abs(z.mean()) < 5 * np.sqrt(2 * np.exp(-float(a)) / (1 - np.exp(-float(a))) ** 2 / n) + 1e-9
+
+
+@pytest.mark.parametrize("variant", sp.LAPLACE_VARIANTS)
+def test_laplace_sampler_matches_closed_form(variant):
+    rng = seeding.rng(3, "test_sp_sampling", variant)
+    B = np.array([0, 2, 3, 4, 5, 8])
+    beta, eps, n = 4, 0.7, 30_000
+    ans = sp.laplace_sample(B, beta, eps, rng, n, variant)
+    assert ans.dtype == np.int8 and ans.shape == (n, len(B))
+    p1 = sp.laplace_prob_one(B, beta, eps, variant)
+    for c, p in zip(ans.sum(axis=0), p1):
+        assert within_binomial(c, n, p)
+
+
+def test_samplers_are_reproducible_and_need_a_generator():
+    a = sp.sample_dlap(0.3, 100, seeding.rng(5, "x"))
+    b = sp.sample_dlap(0.3, 100, seeding.rng(5, "x"))
+    np.testing.assert_array_equal(a, b)
+    with pytest.raises(TypeError):
+        sp.sample_dlap(0.3, 10, np.random.RandomState(0))
+    with pytest.raises(TypeError):
+        sp.sample_answers([0.5], 0, 3)
+
+
+def test_bernoulli_exp_exact_rates():
+    rng = seeding.rng(4, "bexp")
+    n = 50_000
+    for num, den in ((0, 1), (1, 1), (1, 3), (7, 10)):
+        got = sp.dlap.bernoulli_exp(rng, np.full(n, num), den)
+        assert within_binomial(got.sum(), n, np.exp(-num / den))

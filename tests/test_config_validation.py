@@ -16,7 +16,7 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
-from privanomaly.datasets import DataError, check_dataset_names
+from privanomaly.datasets import DataError, check_dataset_name, check_dataset_names
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -234,6 +234,13 @@ def test_unknown_dataset_name_names_key_index_and_known_names():
     assert msg.endswith(", ".join(sorted(KNOWN)))
 
 
+def test_check_dataset_name_for_a_single_key():
+    assert check_dataset_name("thyroid", KNOWN, "paper_a.fig2.dataset") == "thyroid"
+    with pytest.raises(DataError) as err:
+        check_dataset_name("foo", KNOWN, "paper_a.fig2.dataset")
+    assert str(err.value) == f"paper_a.fig2.dataset: unknown dataset 'foo'; known: {', '.join(sorted(KNOWN))}"
+
+
 def test_check_dataset_names_rejects_a_bare_string():
     with pytest.raises(DataError, match="paper_a.datasets: expected a list"):
         check_dataset_names("thyroid", KNOWN, "paper_a.datasets")
@@ -273,12 +280,23 @@ def test_snakemake_rejects_unknown_key(tmp_path):
 
 
 @pytest.mark.slow
-def test_snakemake_rejects_unknown_dataset_name(tmp_path):
-    # paper B's rules check their dataset list with check_dataset_names (common.smk)
-    proc = dry_run(tmp_path, overlay={"paper_b": {"datasets": {"nosuchdata": "Mystery"}}})
+@pytest.mark.parametrize(
+    "overlay, expected",
+    [
+        (
+            {"paper_a": {"datasets": [*BASE["paper_a"].get("datasets", []), "nosuchdata"]}},
+            rf"paper_a\.datasets\[{len(BASE['paper_a'].get('datasets', []))}\]: unknown dataset 'nosuchdata'; known: ",
+        ),
+        ({"paper_b": {"datasets": {"nosuchdata": "Mystery"}}}, r"paper_b\.datasets\[\d+\]: unknown dataset 'nosuchdata'; known: "),
+    ],
+    ids=["paper_a.datasets", "paper_b.datasets"],
+)
+def test_snakemake_rejects_unknown_dataset_name(tmp_path, overlay, expected):
+    # the paper rule files check their dataset lists with check_dataset_names (common.smk) at parse time
+    proc = dry_run(tmp_path, overlay=overlay)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
-    assert re.search(r"paper_b\.datasets\[\d+\]: unknown dataset 'nosuchdata'; known: ", out), out[-3000:]
+    assert re.search(expected, out), out[-3000:]
     assert "Job stats" not in out
 
 

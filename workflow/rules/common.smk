@@ -33,9 +33,18 @@ def check_dataset_names(names, key):
     return _data_validation.check_dataset_names(names, config["datasets"], key)
 
 
+def check_dataset_name(name, key):
+    """Return `name`; raise before any job runs if it is not a configured dataset (for single-name keys).
+
+    check_dataset_name(config["paper_a"]["fig2"]["dataset"], "paper_a.fig2.dataset") ->
+    "paper_a.fig2.dataset: unknown dataset 'foo'; known: adult, ...".
+    """
+    return _data_validation.check_dataset_name(name, config["datasets"], key)
+
+
 def dataset_cfg(name):
     """The config entry `datasets.<name>` (an unknown name raises, listing the known ones)."""
-    check_dataset_names([name], "dataset")
+    check_dataset_name(name, "dataset")
     return config["datasets"][name]
 
 

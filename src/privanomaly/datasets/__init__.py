@@ -13,7 +13,7 @@ from .loaders import load_table, split_label
 from .prepare import build, check_schema, preprocess
 from .sources import availability, fetch, raw_path, sha256_file, verify_sha256
 from .synthetic import gaussian_mixture, gaussian_outliers, generate
-from .validation import ChecksumError, DataError, check_dataset_entry, check_dataset_names
+from .validation import ChecksumError, DataError, check_dataset_entry, check_dataset_name, check_dataset_names
 
 __all__ = [
     "ChecksumError",
@@ -21,6 +21,7 @@ __all__ = [
     "availability",
     "build",
     "check_dataset_entry",
+    "check_dataset_name",
     "check_dataset_names",
     "check_schema",
     "fetch",

@@ -38,6 +38,14 @@ def check_dataset_names(names: Iterable[Any], known: Iterable[str], key: str) ->
     return out
 
 
+def check_dataset_name(name: Any, known: Iterable[str], key: str) -> str:
+    """Return ``name`` or raise ``paper_a.fig2.dataset: unknown dataset 'foo'; known: ...`` (a single name)."""
+    known_sorted = sorted(known)
+    if name not in known_sorted:
+        raise DataError(f"{key}: unknown dataset {name!r}; known: {', '.join(known_sorted)}")
+    return name
+
+
 def is_local_file(spec: Mapping[str, Any]) -> bool:
     """A file entry without ``url`` is a local file used in place (absolute or relative to the workdir)."""
     return not spec.get("url")

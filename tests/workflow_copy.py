@@ -1,0 +1,181 @@
+"""Helpers for the slow tests that run Snakemake: copy the workflow, run it, kill it, collect its tables.
+
+Each run happens in its own temporary copy of the checkout (tracked files plus untracked, not ignored ones),
+with results inside the copy, so a test never touches the developer's ``results/`` or ``.snakemake/``.
+Runs are cached per pytest process (``functools.cache``): the uninterrupted reference run is shared by the
+determinism test and the interrupted-run test.
+
+Targets: a small subset of the ``.test`` DAG (``SLOW_TEST_TARGETS`` — a couple of stochastic tables of
+each paper plus what they need), not the whole DAG several times. ``make test`` runs the whole ``.test`` DAG
+once anyway. Override with the environment variable ``PRIVANOMALY_SLOW_TARGETS`` (space-separated paths
+relative to the results directory, or ``all``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+RESULTS = ".test/results"  # results_dir of .test/config.yaml
+
+# Stochastic tables (sampling with seeded generators) of each paper, relative to RESULTS. Chosen because
+# they draw random numbers in several jobs that run in parallel, i.e. where execution order could leak in.
+SLOW_TEST_TARGETS: list[str] = [
+    # data layer: a seeded synthetic generator and a seeded stratified subsample of a real dataset
+    "data/synthetic_a.parquet",
+    "data/mammography.parquet",
+    "data/thyroid.parquet",
+    "data/summary.csv",
+]
+
+
+def targets() -> list[str]:
+    env = os.environ.get("PRIVANOMALY_SLOW_TARGETS")
+    if env:
+        return env.split()
+    return list(SLOW_TEST_TARGETS) or ["all"]
+
+
+def _target_args(copy: Path) -> list[str]:
+    return [t if t == "all" else f"{RESULTS}/{t}" for t in targets()]
+
+
+def tracked_files() -> list[str]:
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    return [f for f in out.decode().split("\0") if f and (ROOT / f).is_file()]
+
+
+def copy_workflow(dest: Path) -> Path:
+    """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for rel in tracked_files():
+        if rel.startswith(f"{RESULTS}/"):
+            continue
+        target = dest / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / rel, target)
+    return dest
+
+
+def snakemake_cmd(cores: int, *extra: str, copy: Path) -> list[str]:
+    # targets first: --config takes every following word as a key=value pair
+    return [
+        SNAKEMAKE,
+        *_target_args(copy),
+        "--cores",
+        str(cores),
+        "--configfile",
+        ".test/config.yaml",
+        "--config",
+        f"data_mirror={MIRROR}",
+        *extra,
+    ]
+
+
+def env_for(copy: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    # the copy's own library, not the editable install of the original checkout
+    env["PYTHONPATH"] = str(copy / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.setdefault("OMP_NUM_THREADS", "1")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    env.setdefault("MKL_NUM_THREADS", "1")
+    return env
+
+
+@dataclass
+class Run:
+    copy: Path
+    seconds: float
+    log: str
+
+    @property
+    def results(self) -> Path:
+        return self.copy / RESULTS
+
+    def csv_bytes(self) -> dict[str, bytes]:
+        """Every table of the run (relative path → bytes): CSV, and the Parquet data tables; logs,
+        benchmarks (timings) and hidden temporary files excluded."""
+        return table_bytes(self.results)
+
+
+def table_bytes(results: Path) -> dict[str, bytes]:
+    out = {}
+    for p in sorted([*results.rglob("*.csv"), *results.rglob("*.parquet")]):
+        rel = p.relative_to(results).as_posix()
+        if rel.startswith(("logs/", "benchmarks/")) or p.name.startswith("."):
+            continue
+        out[rel] = p.read_bytes()
+    return out
+
+
+def run(copy: Path, cores: int, *extra: str, timeout: float = 600) -> Run:
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        snakemake_cmd(cores, *extra, copy=copy),
+        cwd=copy,
+        env=env_for(copy),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    log = proc.stdout + proc.stderr
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake failed in {copy} (exit {proc.returncode}):\n{log[-6000:]}")
+    return Run(copy, time.monotonic() - t0, log)
+
+
+_BASE: list[Path] = []
+
+
+def base_dir() -> Path:
+    if not _BASE:
+        _BASE.append(Path(tempfile.mkdtemp(prefix="privanomaly-wf-")))
+        import atexit
+
+        atexit.register(shutil.rmtree, _BASE[0], True)
+    return _BASE[0]
+
+
+@functools.cache
+def reference_run() -> Run:
+    """The uninterrupted run, --cores 2 (shared by the determinism and the interrupted-run tests)."""
+    return run(copy_workflow(base_dir() / "reference"), 2)
+
+
+@functools.cache
+def cores1_run() -> Run:
+    """A second, independent run with --cores 1 (another copy: nothing is reused from the reference)."""
+    return run(copy_workflow(base_dir() / "cores1"), 1)
+
+
+def start_in_new_group(copy: Path, cores: int) -> subprocess.Popen:
+    """Start a run in its own process group (so SIGKILL reaches Snakemake and every job it started)."""
+    return subprocess.Popen(
+        snakemake_cmd(cores, copy=copy),
+        cwd=copy,
+        env=env_for(copy),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+
+
+def kill_group(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)

@@ -1,0 +1,45 @@
+"""Paper B (Okada, Fukuchi, Kakizaki, Sakuma, "Differentially Private Analysis of Outliers"): subspace
+distance outliers, global and smooth sensitivity of the outlier count, Gaussian mechanisms, and top-h
+subspace discovery with the exponential mechanism.  Resolutions of the paper's inconsistencies:
+``docs/paper_b_resolutions.md``."""
+
+from .distance import all_subspaces, neighbour_counts, outlier_mask, q_count, q_count_subspaces, subspace_coords
+from .exponential import (
+    exp_mech_logits,
+    exp_mech_probs,
+    subspace_utility,
+    top_h_inclusion_probs,
+    top_h_sequence_probs,
+    top_h_subspaces,
+    top_h_trials,
+)
+from .gaussian import CONVENTIONS, NoiseConvention, gaussian_release, sigma_global, sigma_smooth, smooth_parameters
+from .global_sensitivity import (
+    KISSING_EXACT_DIMS,
+    KISSING_LOWER,
+    KISSING_NUMBERS,
+    gs_exact,
+    gs_lower,
+    gs_upper,
+    kissing_cap_bound,
+    kissing_upper,
+)
+from .smooth import (
+    SmoothResult,
+    largest_enclosed_subset,
+    local_sensitivity_bound,
+    local_sensitivity_exact_grid,
+    seb_radius,
+    smooth_sensitivity,
+)
+
+__all__ = [
+    "subspace_coords", "neighbour_counts", "outlier_mask", "q_count", "q_count_subspaces", "all_subspaces",
+    "KISSING_NUMBERS", "KISSING_LOWER", "KISSING_EXACT_DIMS", "kissing_upper", "kissing_cap_bound",
+    "gs_lower", "gs_upper", "gs_exact",
+    "SmoothResult", "seb_radius", "largest_enclosed_subset", "local_sensitivity_bound",
+    "local_sensitivity_exact_grid", "smooth_sensitivity",
+    "sigma_global", "smooth_parameters", "sigma_smooth", "gaussian_release", "NoiseConvention", "CONVENTIONS",
+    "exp_mech_logits", "exp_mech_probs", "top_h_subspaces", "top_h_trials", "top_h_sequence_probs",
+    "top_h_inclusion_probs", "subspace_utility",
+]  # fmt: skip

@@ -1,0 +1,110 @@
+"""Distance-based outliers in subspaces (paper B, Section 3.1, Definitions 7-8, eq. 14).
+
+Conventions fixed here and used by the whole :mod:`privanomaly.outliers` package:
+
+* ``dist_S(x, y) = sqrt(sum_{i in S} (x_i - y_i)^2 / |S|)`` (Sec. 3.1, after HiCS [14]).  It is the plain
+  Euclidean distance between the *scaled* coordinates ``x_S / sqrt(|S|)`` (:func:`subspace_coords`), so
+  KD-trees, balls and smallest enclosing balls are all computed on those coordinates.
+* Neighbourhoods use the closed ball ``dist_S <= r`` (eq. 12) and exclude the point itself; other rows at
+  distance 0 (duplicates) *are* neighbours.  Eq. (12) as printed reads ``{x in X | dist(x, y) <= r, x != y,
+  y in X}``; the intended set is ``{y in X : y != x, dist_S(x, y) <= r}`` (record identity, not value, is
+  what is excluded - see ``docs/paper_b_resolutions.md``).
+* Outlier (Def. 8, eq. 13): fewer than ``k`` neighbours, i.e. degree ``<= k - 1``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+__all__ = [
+    "subspace_coords",
+    "neighbour_counts",
+    "outlier_mask",
+    "q_count",
+    "q_count_subspaces",
+    "all_subspaces",
+]
+
+
+def _as_matrix(X: np.ndarray) -> np.ndarray:
+    X = np.asarray(X, dtype=float)
+    if X.ndim == 1:
+        X = X[:, None]
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_records, n_features), got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values")
+    return X
+
+
+def subspace_coords(X: np.ndarray, S: Iterable[int] | None = None) -> np.ndarray:
+    """Coordinates of ``X`` restricted to subspace ``S`` and scaled by ``1/sqrt(|S|)``.
+
+    Euclidean distance between rows of the result equals ``dist_S`` of Sec. 3.1.  ``S=None`` is the full
+    space (all columns).  Column indices are 0-based.
+    """
+    X = _as_matrix(X)
+    if S is None:
+        cols = np.arange(X.shape[1])
+    else:
+        cols = np.asarray(list(S), dtype=int)
+        if cols.size == 0:
+            raise ValueError("subspace S must contain at least one column")
+        if cols.min() < 0 or cols.max() >= X.shape[1]:
+            raise ValueError(f"subspace {tuple(cols)} out of range for {X.shape[1]} columns")
+        if len(np.unique(cols)) != len(cols):
+            raise ValueError(f"subspace {tuple(cols)} has repeated columns")
+    return X[:, cols] / np.sqrt(len(cols))
+
+
+def _counts_scaled(Z: np.ndarray, r: float) -> np.ndarray:
+    """|N(Z, r, z)| for every row of already-scaled coordinates ``Z`` (closed ball, self excluded)."""
+    if not r > 0:
+        raise ValueError(f"radius r must be > 0, got {r}")
+    if len(Z) == 0:
+        return np.zeros(0, dtype=np.int64)
+    tree = cKDTree(Z)
+    counts = tree.query_ball_point(Z, r, p=2.0, return_length=True, workers=-1)
+    return np.asarray(counts, dtype=np.int64) - 1
+
+
+def neighbour_counts(X: np.ndarray, r: float, S: Iterable[int] | None = None) -> np.ndarray:
+    """``|N_S(X, r, x)|`` (Def. 7, eq. 12) for every record: other rows within ``dist_S <= r``.
+
+    The degree ``deg(X, r, x)`` of eq. (19).  One KD-tree (scipy ``cKDTree``) per subspace.
+    """
+    return _counts_scaled(subspace_coords(X, S), r)
+
+
+def outlier_mask(X: np.ndarray, k: int, r: float, S: Iterable[int] | None = None) -> np.ndarray:
+    """Boolean mask of ``O_S(X, k, r)`` (Def. 8, eq. 13): records with fewer than ``k`` neighbours."""
+    _check_k(k)
+    return neighbour_counts(X, r, S) < k
+
+
+def q_count(X: np.ndarray, k: int, r: float, S: Iterable[int] | None = None) -> int:
+    """``q_count(X, k, r, S) = |O_S(X, k, r)|`` (eq. 14)."""
+    return int(outlier_mask(X, k, r, S).sum())
+
+
+def q_count_subspaces(
+    X: np.ndarray, k: int, r: float, subspaces: Sequence[Iterable[int]]
+) -> np.ndarray:
+    """``q_count`` of eq. (14) for each subspace in ``subspaces`` (int array, same order)."""
+    return np.array([q_count(X, k, r, S) for S in subspaces], dtype=np.int64)
+
+
+def all_subspaces(d: int, size: int) -> list[tuple[int, ...]]:
+    """``F_c`` of Sec. 5.1: all ``size``-dimensional subspaces of ``{0, ..., d-1}`` (lexicographic)."""
+    if not 1 <= size <= d:
+        raise ValueError(f"subspace size must be in [1, d={d}], got {size}")
+    return list(itertools.combinations(range(d), size))
+
+
+def _check_k(k: int) -> None:
+    if int(k) != k or k < 1:
+        raise ValueError(f"threshold k must be a positive integer, got {k!r}")

@@ -1,0 +1,140 @@
+"""Gaussian mechanisms for the outlier count (paper B, Theorems 1 and 2, eqs. 4 and 9).
+
+Formulas as printed (checked against the LaTeX source of paper B):
+
+* Theorem 1 (eq. 4): ``Y ~ N(0, GS^2 * 2 log(2/delta) / eps^2)``; ``log`` is read as the natural log
+  (the same theorem in [10] and Theorem 2 write ``ln``).  Hence ``sigma_Global = GS sqrt(2 ln(2/delta)) / eps``.
+* Theorem 2 (eq. 9, from Nissim-Raskhodnikova-Smith [2], Lemma 2.9): ``alpha = eps / (5 sqrt(2 ln(2/delta)))``,
+  ``beta = eps / (4 (p + ln(2/delta)))`` with ``p`` the output dimension (p = 1 for a count), release
+  ``q(X) + (S_beta(X) / alpha) Y`` with ``Y ~ N(0, 1)``.  Hence ``sigma_Smooth = S_beta(X) / alpha
+  = 5 S sqrt(2 ln(2/delta)) / eps``.
+
+Consequence (NOTES.md B5): ``sigma_Global / sigma_Smooth = GS / (5 S)``; with S >= 1 this is at most GS/5,
+so the paper's "10-30 times" claim cannot come from the printed constants.  :data:`CONVENTIONS` exposes
+the printed convention and a few named, documented *alternative readings* so the pipeline can show which
+one (if any) could produce the paper's Figures 3-4.  None is tuned; only ``"printed"`` is used for the
+privacy guarantee.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "sigma_global",
+    "smooth_parameters",
+    "sigma_smooth",
+    "gaussian_release",
+    "NoiseConvention",
+    "CONVENTIONS",
+]
+
+
+def _check(eps: float, delta: float) -> None:
+    if not (eps > 0 and math.isfinite(eps)):
+        raise ValueError(f"epsilon must be a positive finite number, got {eps!r}")
+    if not (0 < delta < 1):
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+
+
+def sigma_global(gs: float, eps: float, delta: float) -> float:
+    """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian."""
+    _check(eps, delta)
+    return float(gs) * math.sqrt(2.0 * math.log(2.0 / delta)) / eps
+
+
+def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, float]:
+    """Theorem 2: ``(alpha, beta) = (eps / (5 sqrt(2 ln(2/delta))), eps / (4 (p + ln(2/delta))))``."""
+    _check(eps, delta)
+    L = math.log(2.0 / delta)
+    return eps / (5.0 * math.sqrt(2.0 * L)), eps / (4.0 * (p + L))
+
+
+def sigma_smooth(S: float, eps: float, delta: float, p: int = 1) -> float:
+    """Theorem 2 (eq. 9): ``S / alpha`` - std of the smooth-sensitivity Gaussian (S = beta-smooth bound)."""
+    alpha, _ = smooth_parameters(eps, delta, p)
+    return float(S) / alpha
+
+
+def gaussian_release(
+    value: float | np.ndarray, sigma: float, rng: np.random.Generator, size: int | tuple[int, ...] | None = None
+) -> float | np.ndarray:
+    """``value + sigma * N(0, 1)`` drawn from ``rng`` (eqs. 4, 9)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("rng must be a numpy.random.Generator (see privanomaly.seeding.rng)")
+    if not (sigma >= 0 and math.isfinite(sigma)):
+        raise ValueError(f"sigma must be a non-negative finite number, got {sigma!r}")
+    return value + sigma * rng.standard_normal(size)
+
+
+@dataclass(frozen=True)
+class NoiseConvention:
+    """One reading of Theorems 1-2: ``sigma_global(gs, eps, delta)``, ``alpha(eps, delta)``,
+    ``beta(eps, delta, p)``; ``sigma_smooth(S, eps, delta) = S / alpha``.  The smooth bound S must be
+    computed with this convention's ``beta``."""
+
+    name: str
+    description: str
+    sigma_global: Callable[[float, float, float], float]
+    alpha: Callable[[float, float], float]
+    beta: Callable[[float, float, int], float]
+    privacy_proven: bool
+
+    def sigma_smooth(self, S: float, eps: float, delta: float) -> float:
+        return float(S) / self.alpha(eps, delta)
+
+
+def _ln2d(delta: float) -> float:
+    return math.log(2.0 / delta)
+
+
+CONVENTIONS: dict[str, NoiseConvention] = {
+    c.name: c
+    for c in [
+        NoiseConvention(
+            "printed",
+            "Theorems 1-2 as printed (ln): sigma_G = GS sqrt(2 ln(2/d))/eps; alpha = eps/(5 sqrt(2 ln(2/d))); "
+            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here.",
+            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
+            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
+            True,
+        ),
+        NoiseConvention(
+            "log10_global",
+            "Theorem 1's 'log' read as log10 (smooth side as printed).",
+            lambda gs, e, d: gs * math.sqrt(2 * math.log10(2.0 / d)) / e,
+            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
+            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
+            False,
+        ),
+        NoiseConvention(
+            "alpha_without_5",
+            "Smooth side with alpha = eps/sqrt(2 ln(2/d)) (no factor 5), beta as printed.",
+            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
+            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
+            False,
+        ),
+        NoiseConvention(
+            "beta_equals_eps",
+            "Eq. (29) literally: smoothing with e^{-t eps} (beta = eps), alpha as printed.",
+            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
+            lambda e, d, p=1: e,
+            False,
+        ),
+        NoiseConvention(
+            "global_variance_as_std",
+            "Theorem 1's variance GS^2 2 ln(2/d)/eps^2 used as the standard deviation; smooth side printed.",
+            lambda gs, e, d: gs**2 * 2 * _ln2d(d) / e**2,
+            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
+            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
+            False,
+        ),
+    ]
+}

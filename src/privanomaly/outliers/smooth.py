@@ -1,0 +1,508 @@
+r"""Local and smooth sensitivity of the outlier count (paper B, Sections 4.2-4.3).
+
+Notation (paper B, eqs. 19-21, 32): ``deg(x)`` = number of neighbours (eq. 19), ``V(c)`` = records of degree
+exactly ``c`` (eq. 20), ``CV(X, x, c, r) = B(x, r) ∩ V(c)`` (eq. 21).  For a *centre* ``c`` (= k or k - 1)
+and ``t >= 0`` the *window* is ``W_t^c(X) = ∪_{i=-t..t} V(X, c + i) = {x : |deg(x) - c| <= t}`` and
+``M(P) = max_{x in D} |B(x, r) ∩ P|`` is the largest subset of ``P`` enclosed by a closed ball of radius ``r``
+(eqs. 45-46; computed exactly by Algorithm 1, :func:`largest_enclosed_subset`).  Theorem 6 (eq. 31) reads
+
+    LS^(t)(X) <= B_t(X) := max{ M(W_t^k), M(W_t^{k-1}) } + t + 1,
+
+and the smooth bound is ``S(X) = max_{t >= 0} e^{-t beta} min(N, B_t(X))`` (eq. 29 with ``beta`` of Theorem 2
+in place of the printed ``epsilon``; see ``docs/paper_b_resolutions.md``, R3).
+
+Why ``S`` is a beta-smooth upper bound (Def. 4) - the argument used for *both* methods below
+-------------------------------------------------------------------------------------------
+Let ``G_t^c(X)`` be any function of the window with (a) ``G_t^c(X) >= M(W_t^c(X))`` and (b) for all
+neighbouring ``X ~ X'`` (one record ``j`` replaced) ``G_t^c(X) <= G_{t+1}^c(X') + 1``.  Put
+``B_t = min(N, max_c G_t^c + t + 1)``.  Then
+
+1. ``B_0(X) >= LS(X)``: by Theorem 5 (eq. 23, re-derived and checked by brute force in the tests),
+   ``LS(X) <= max{max_{x in X}|CV(X,x,k)|, max_{x in D}|CV(X,x,k-1)|} + 1 <= max_c M(W_0^c) + 1``, and
+   ``LS <= N`` because ``q_count`` takes values in ``[0, N]``.
+2. ``B_t(X) <= B_{t+1}(X')``: from (b), ``max_c G_t^c(X) + t + 1 <= max_c G_{t+1}^c(X') + (t+1) + 1``, and
+   ``min(N, .)`` is monotone.
+3. Hence ``S(X) = max_t e^{-t beta} B_t(X) <= max_t e^{-t beta} B_{t+1}(X') = e^{beta} max_{t>=1}
+   e^{-t beta} B_t(X') <= e^{beta} S(X')`` (eq. 7) and ``S(X) >= B_0(X) >= LS(X)`` (eq. 6).  By symmetry
+   of the neighbour relation also ``S(X') <= e^beta S(X)``.
+
+Property (b) follows from one observation: replacing record ``j`` changes the degree of every *other*
+record by at most one and does not move it, so ``W_t^c(X) \ {j} ⊆ W_{t+1}^c(X')`` with the same positions.
+*Paper method*: ``G = M`` (exact).  (a) is equality; (b) holds because for every fixed ball ``B``,
+``|B ∩ W_t(X)| <= |B ∩ W_{t+1}(X')| + 1`` and taking the max over balls keeps the ``+1``.  (This is the
+content of Lemma 1 / Theorem 6; the early stop of Algorithm 2 (Propositions 1-2) returns exactly
+``max_t e^{-t beta} B_t`` because the Prop. 1 bound ``M(W_{t'}) + |W_t \ W_{t'}|`` dominates ``M(W_t)``.)
+*Fast method*: ``G_t^c = min(|W_t^c|, min_g max_{b in g} |b ∩ W_t^c|)`` where each ``g`` is a fixed
+(data-independent) grid of axis-parallel boxes ("blocks") of 2 x ... x 2 cells of side ``a > 2r`` on a
+fixed set of axes (all axes when m <= ``max_block_dims``, else fixed consecutive chunks of axes; two
+grids per axis set, offset by half a cell).  (a): a set enclosed by a closed ball of radius ``r`` has
+extent ``<= 2r < a`` along every axis, so it meets at most two consecutive cells per axis, i.e. lies in
+one block of every grid; trivially also ``M(P) <= |P|``.  (b): blocks and grids do not depend on the data,
+so for every fixed block ``|b ∩ W_t(X)| <= |b ∩ W_{t+1}(X')| + 1``; max over blocks and min over grids
+preserve this, as does ``|W_t(X)| <= |W_{t+1}(X')| + 1``.  Therefore the fast bound is a valid
+beta-smooth upper bound, and since ``G >= M`` pointwise it is never below the paper's bound.
+
+Note: the tempting "max number of points of P within 2r of a point of P" satisfies (a) but NOT (b) - the
+maximising centre may be the replaced record itself (a "star" whose arms are pairwise > 2r apart), and the
+resulting bound can violate eq. (7); ``tests/test_outliers_smooth.py`` exhibits such a pair.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+import miniball
+import numpy as np
+from scipy.spatial import cKDTree
+
+from .distance import _check_k, _counts_scaled, subspace_coords
+
+__all__ = [
+    "SmoothResult",
+    "seb_radius",
+    "largest_enclosed_subset",
+    "local_sensitivity_bound",
+    "local_sensitivity_exact_grid",
+    "smooth_sensitivity",
+    "smooth_sensitivity_naive_2r",
+    "window_sizes",
+]
+
+#: relative tolerance when testing seb(C) <= r (errs towards "enclosed", i.e. towards a larger bound)
+SEB_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class SmoothResult:
+    """Result of :func:`smooth_sensitivity`.
+
+    ``value``: the beta-smooth upper bound S(X); ``t_max``: the t attaining ``max_t e^{-t beta} B_t``;
+    ``t_stop``: number of distances t evaluated (Algorithm 2 stops at t_stop by Proposition 2; the fast
+    method evaluates every t in closed form, t_stop = N + 1); ``ls_bounds[t]`` = ``min(N, B_t)``, the bound
+    on LS^(t)(X) (Theorem 6 / eq. 31) for t < t_stop; ``method``: "paper" or "fast"; ``beta``: smoothing
+    parameter used; ``m_k``/``m_km1``: the values of M (paper) or G (fast) for the two windows per t.
+    """
+
+    value: float
+    t_max: int
+    t_stop: int
+    ls_bounds: np.ndarray
+    method: str
+    beta: float
+    m_k: np.ndarray = field(repr=False)
+    m_km1: np.ndarray = field(repr=False)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# smallest enclosing ball and Algorithm 1
+# ----------------------------------------------------------------------------------------------------------
+def seb_radius(P: np.ndarray) -> float:
+    """Radius of the smallest enclosing ball of the rows of ``P`` (Fischer-Gaertner-Kutz [20] problem).
+
+    Uses the PyPI ``miniball`` (Welzl's algorithm) on de-duplicated rows with a fixed internal generator;
+    returns the max distance from the returned centre (a valid enclosing radius).  Falls back to a
+    direct minimax solve if ``miniball`` hits a degenerate (affinely dependent) support set.
+    """
+    P = np.unique(np.asarray(P, dtype=float), axis=0)
+    if len(P) <= 1:
+        return 0.0
+    if len(P) == 2:
+        return float(np.linalg.norm(P[0] - P[1]) / 2.0)
+    center = None
+    try:
+        with np.errstate(all="ignore"):
+            c, _ = miniball.get_bounding_ball(P, rng=np.random.default_rng(0))
+        if np.all(np.isfinite(c)):
+            center = c
+    except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+        center = None
+    if center is None:
+        center = _minimax_center(P)
+    return float(np.sqrt(((P - center) ** 2).sum(axis=1)).max())
+
+
+def _minimax_center(P: np.ndarray) -> np.ndarray:
+    from scipy.optimize import minimize
+
+    x0 = P.mean(axis=0)
+    m = P.shape[1]
+
+    def obj(z: np.ndarray) -> float:
+        return float(z[-1])
+
+    cons = {"type": "ineq", "fun": lambda z: z[-1] - ((P - z[:m]) ** 2).sum(axis=1)}
+    z0 = np.append(x0, ((P - x0) ** 2).sum(axis=1).max())
+    res = minimize(obj, z0, constraints=[cons], method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
+    return res.x[:m]
+
+
+def _enclosed(P: np.ndarray, r: float) -> bool:
+    return seb_radius(P) <= r * (1.0 + SEB_RTOL)
+
+
+def _largest_enclosed_paper(P: np.ndarray, r: float) -> int:
+    """Algorithm 1 verbatim (include/exclude recursion over P[i], pruning non-enclosable C)."""
+    n = len(P)
+
+    def E(C: list[int], i: int) -> int:
+        br = 0.0
+        if C:
+            br = seb_radius(P[C])
+        if br <= r * (1.0 + SEB_RTOL):
+            m = len(C)
+            if i < n:
+                b1 = E(C + [i], i + 1)
+                b2 = E(C, i + 1)
+                m = max(m, b1, b2)
+            return m
+        return 0
+
+    return E([], 0)
+
+
+def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float) -> int:
+    order = np.argsort(z)
+    z, w = z[order], w[order]
+    cw = np.concatenate([[0], np.cumsum(w)])
+    hi = np.searchsorted(z, z + 2.0 * r * (1.0 + SEB_RTOL), side="right")
+    return int((cw[hi] - cw[np.arange(len(z))]).max())
+
+
+def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float) -> int:
+    """Exact in the plane: an optimal disc can be moved (covering no fewer points) until two distinct
+    points of P lie on its boundary, or it contains a single location; so it suffices to test the two
+    radius-r discs through every pair at distance <= 2r and the discs centred at the points."""
+    rr = r * (1.0 + SEB_RTOL)
+    tp = cKDTree(P)
+    best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
+    pairs = cKDTree(U).query_pairs(2.0 * r, output_type="ndarray")
+    if len(pairs) == 0:
+        return best
+    a, b = U[pairs[:, 0]], U[pairs[:, 1]]
+    mid = (a + b) / 2.0
+    d = b - a
+    half = np.linalg.norm(d, axis=1) / 2.0
+    h = np.sqrt(np.maximum(r * r - half * half, 0.0))
+    perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
+    for sgn in (1.0, -1.0):
+        c = mid + sgn * h[:, None] * perp
+        best = max(best, int(np.asarray(tp.query_ball_point(c, rr, return_length=True)).max()))
+    return best
+
+
+def _largest_enclosed_pruned(P: np.ndarray, r: float) -> int:
+    """Exact branch and bound: every enclosed set is a clique of the 2r-graph; each set is enumerated
+    once from its first vertex (in a fixed order), supersets of non-enclosed sets are pruned (as in
+    Algorithm 1), and branches that cannot beat the incumbent are cut.  Duplicates are merged (a ball
+    containing one copy contains all)."""
+    U, w = np.unique(P, axis=0, return_counts=True)
+    n = len(U)
+    if n == 0:
+        return 0
+    if n == 1:
+        return int(w[0])
+    if U.shape[1] == 1:
+        return _largest_enclosed_1d(U[:, 0], w, r)
+    if U.shape[1] == 2:
+        return _largest_enclosed_2d(P, U, r)
+    tree = cKDTree(U)
+    nb = tree.query_ball_point(U, 2.0 * r * (1.0 + SEB_RTOL))
+    nbsets = [set(x) for x in nb]
+    # order by weight of 2r-neighbourhood, heaviest first (good incumbents early)
+    nbw = np.array([w[list(s)].sum() for s in nbsets])
+    order = np.argsort(-nbw, kind="stable")
+    rank = np.empty(n, dtype=int)
+    rank[order] = np.arange(n)
+    # incumbent: balls centred at the points and at midpoints of close pairs (all are real balls)
+    tp = cKDTree(P)
+    rr = r * (1.0 + SEB_RTOL)
+    best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
+    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")
+    if len(pairs):
+        mids = (U[pairs[:, 0]] + U[pairs[:, 1]]) / 2.0
+        best = max(best, int(np.asarray(tp.query_ball_point(mids, rr, return_length=True)).max()))
+
+    def expand(C: list[int], wc: int, cand: list[int]) -> None:
+        nonlocal best
+        if wc > best:
+            best = wc
+        if not cand:
+            return
+        tail = np.cumsum(w[cand][::-1])[::-1]  # weight of cand[j:]
+        if wc + tail[0] <= best:
+            return
+        if _enclosed(U[C + cand], r):  # whole candidate set fits: nothing larger in this branch
+            best = max(best, wc + int(tail[0]))
+            return
+        for j, c in enumerate(cand):
+            if wc + tail[j] <= best:
+                return
+            C2 = C + [c]
+            if not _enclosed(U[C2], r):
+                continue
+            rest = [x for x in cand[j + 1 :] if x in nbsets[c]]
+            expand(C2, wc + int(w[c]), rest)
+
+    for v in order:
+        if nbw[v] <= best:
+            continue
+        cand = sorted((x for x in nbsets[v] if rank[x] > rank[v]), key=lambda x: rank[x])
+        expand([int(v)], int(w[v]), cand)
+    return best
+
+
+def largest_enclosed_subset(P: np.ndarray, r: float, method: Literal["pruned", "paper"] = "pruned") -> int:
+    """Size of the largest subset ``C ⊆ P`` with ``seb(C) <= r`` = ``max_{x in D} |B(x, r) ∩ P|``
+    (eqs. 45-46, Algorithm 1).  Rows of ``P`` are points in the (already scaled) subspace coordinates;
+    repeated rows count with multiplicity.
+
+    ``method="paper"``: Algorithm 1 literally, O(2^|P|) seb calls (use for |P| <= ~15).
+    ``method="pruned"``: same answer, exact, with clique/bound pruning and duplicate merging (1-D: a
+    sliding window; 2-D: discs through pairs of points, O(n^2 log n)).  Equality of both and of exhaustive enumeration is tested.
+    """
+    P = np.asarray(P, dtype=float)
+    if P.ndim == 1:
+        P = P[:, None]
+    if len(P) == 0:
+        return 0
+    if method == "paper":
+        return _largest_enclosed_paper(P, r)
+    if method == "pruned":
+        return _largest_enclosed_pruned(P, r)
+    raise ValueError(f"method must be 'pruned' or 'paper', got {method!r}")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# local sensitivity
+# ----------------------------------------------------------------------------------------------------------
+def local_sensitivity_bound(X: np.ndarray, k: int, r: float, S=None) -> int:
+    """Theorem 5 (eq. 23): ``max{ max_{x in X} |CV(X,x,k,r)|, max_{x in D} |CV(X,x,k-1,r)| } + 1``.
+
+    As printed (no ``min(N, .)`` cap).  ``CV`` includes the centre record itself when its degree matches
+    (eq. 21 literally), which only loosens the bound.  The second term is Algorithm 1 on ``V(k-1)``.
+    """
+    _check_k(k)
+    Z = subspace_coords(X, S)
+    deg = _counts_scaled(Z, r)
+    inV = deg == k
+    if inV.any():
+        tree = cKDTree(Z[inV])
+        first = int(np.asarray(tree.query_ball_point(Z, r, return_length=True)).max())
+    else:
+        first = 0
+    second = largest_enclosed_subset(Z[deg == k - 1], r)
+    return max(first, second) + 1
+
+
+def local_sensitivity_exact_grid(X: np.ndarray, k: int, r: float, grid: np.ndarray, S=None) -> int:
+    """Brute-force ``max |q_count(X) - q_count(X')|`` over all X' obtained by replacing one record of X
+    by a row of ``grid`` or by another record of X (eq. 22 restricted to these candidates; a lower bound
+    on the true LS that is exact when the grid contains a maximiser).  Rows of ``grid`` are full records
+    (same columns as X).  O(n^2 |grid|) - for tests on small data."""
+    _check_k(k)
+    X = np.asarray(X, dtype=float)
+    if X.ndim == 1:
+        X = X[:, None]
+    grid = np.asarray(grid, dtype=float)
+    if grid.ndim == 1:
+        grid = grid[:, None]
+    Z = subspace_coords(X, S)
+    G = subspace_coords(np.vstack([grid, X]), S)
+    n = len(Z)
+    DX = np.sqrt(((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1))
+    A = DX <= r
+    np.fill_diagonal(A, False)
+    deg = A.sum(1)
+    q0 = int((deg < k).sum())
+    E = np.sqrt(((G[:, None, :] - Z[None, :, :]) ** 2).sum(-1)) <= r  # (G, n)
+    best = 0
+    for i in range(n):
+        others = np.arange(n) != i
+        base = deg - A[i]  # degrees without record i
+        newdeg = base[None, :] + E  # (G, n): degrees of others after adding the candidate
+        cnt_others = (newdeg[:, others] < k).sum(1)
+        self_deg = E[:, others].sum(1)
+        q1 = cnt_others + (self_deg < k)
+        best = max(best, int(np.abs(q1 - q0).max()))
+    return best
+
+
+# ----------------------------------------------------------------------------------------------------------
+# smooth sensitivity
+# ----------------------------------------------------------------------------------------------------------
+def window_sizes(keys: np.ndarray, n_t: int) -> np.ndarray:
+    """``|W_t|`` for t = 0..n_t-1 where ``W_t = {keys <= t}``."""
+    bc = np.bincount(np.minimum(keys, n_t), minlength=n_t + 1)[:n_t]
+    return np.cumsum(bc)
+
+
+def _check_beta(beta: float) -> None:
+    if not (beta > 0 and math.isfinite(beta)):
+        raise ValueError(f"smoothing parameter beta must be a positive finite number, got {beta!r}")
+
+
+def smooth_sensitivity(
+    X: np.ndarray,
+    k: int,
+    r: float,
+    beta: float,
+    method: Literal["paper", "fast"] = "paper",
+    S=None,
+    early_stop: bool = True,
+    max_block_dims: int = 8,
+) -> SmoothResult:
+    """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31).
+
+    ``method="paper"``: Algorithm 2 with exact M (Algorithm 1) and the early stop of Propositions 1-2
+    (``early_stop=False`` evaluates every t = 0..N: same value, tested).  ``method="fast"``: the KD/grid
+    block bound G >= M described in the module docstring, all t at once, O(N 2^m log N) with m =
+    min(|S|, max_block_dims).  Both are valid beta-smooth upper bounds (proof in the module docstring);
+    fast >= paper always.  ``beta`` is the smoothing parameter of Theorem 2 (see
+    :func:`privanomaly.outliers.gaussian.smooth_parameters`).
+    """
+    _check_k(k)
+    _check_beta(beta)
+    Z = subspace_coords(X, S)
+    N = len(Z)
+    if N == 0:
+        raise ValueError("X has no records")
+    deg = _counts_scaled(Z, r)
+    keys = {c: np.abs(deg - c) for c in (k, k - 1)}
+    n_t = N + 1  # t = 0..N
+    sizes = {c: window_sizes(keys[c], n_t) for c in keys}
+    tt = np.arange(n_t)
+    decay = np.exp(-tt * beta)
+
+    if method == "fast":
+        G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims)) for c in keys}
+        B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
+        vals = decay * B
+        t_max = int(np.argmax(vals))
+        return SmoothResult(float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1])
+    if method != "paper":
+        raise ValueError(f"method must be 'paper' or 'fast', got {method!r}")
+
+    cache: dict[tuple[int, int], int] = {}
+
+    def M(c: int, t: int) -> int:
+        if t < 0:
+            return 0
+        key = (c, int(sizes[c][min(t, n_t - 1)]))  # windows are nested: same size => same set
+        if key not in cache:
+            cache[key] = largest_enclosed_subset(Z[keys[c] <= t], r)
+        return cache[key]
+
+    s_max = 0.0
+    t_max = 0
+    Bs: list[int] = []
+    mk: list[int] = []
+    mk1: list[int] = []
+    t_stop = n_t
+    for t in range(n_t):
+        if early_stop:
+            # S_UB^{t-1} (Prop. 1, eqs. 47-50): bound for every t'' >= t from the stored M at t-1
+            tpp = tt[t:]
+            prev = {c: (sizes[c][t - 1] if t >= 1 else 0) for c in keys}
+            U = np.maximum(
+                M(k, t - 1) + sizes[k][tpp] - prev[k], M(k - 1, t - 1) + sizes[k - 1][tpp] - prev[k - 1]
+            )
+            s_ub = float((decay[tpp] * np.minimum(N, U + tpp + 1)).max())
+            if s_ub <= s_max:
+                t_stop = t
+                break
+        a, b = M(k, t), M(k - 1, t)
+        Bt = min(N, max(a, b) + t + 1)
+        Bs.append(Bt)
+        mk.append(a)
+        mk1.append(b)
+        v = decay[t] * Bt
+        if v > s_max:
+            s_max, t_max = float(v), t
+    return SmoothResult(
+        s_max, t_max, t_stop, np.array(Bs, dtype=np.int64), "paper", float(beta), np.array(mk), np.array(mk1)
+    )
+
+
+def _block_bound(Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_dims: int) -> np.ndarray:
+    """``min over grids g of max over blocks b in g of |b ∩ {keys <= t}|`` for t = 0..n_t-1."""
+    m = Z.shape[1]
+    if m <= max_block_dims:
+        chunks = [np.arange(m)]
+    else:
+        chunks = [np.arange(s, min(s + max_block_dims, m)) for s in range(0, m, max_block_dims)]
+    a = 2.0 * r * (1.0 + 1e-6)  # cell side > 2r (strictly, with margin for rounding)
+    out = np.full(n_t, np.iinfo(np.int64).max, dtype=np.int64)
+    for ax in chunks:
+        for shift in (0.0, 0.5):
+            cells = np.floor(Z[:, ax] / a + shift).astype(np.int64)
+            out = np.minimum(out, _max_block_counts(cells, keys, n_t))
+    return out
+
+
+def _max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarray:
+    """For integer cell coordinates (n, m): max over 2^m-cell blocks of #points with key <= t, all t."""
+    n, m = cells.shape
+    cells = cells - cells.min(axis=0) + 1  # >= 1 so that corner = cell - offset >= 0
+    ranges = cells.max(axis=0) + 1
+    # group axes so that each group's mixed-radix code fits in int64
+    groups: list[list[int]] = [[]]
+    prod = 1
+    for i in range(m):
+        if prod * int(ranges[i]) >= 2**62 and groups[-1]:
+            groups.append([])
+            prod = 1
+        groups[-1].append(i)
+        prod *= int(ranges[i])
+    offs = np.array(list(itertools.product((0, 1), repeat=m)), dtype=np.int64)  # (2^m, m)
+    ids = []
+    for g in groups:
+        w = np.ones(len(g), dtype=np.int64)
+        for j in range(1, len(g)):
+            w[j] = w[j - 1] * ranges[g[j - 1]]
+        code = cells[:, g] @ w
+        ids.append((code[:, None] - (offs[:, g] @ w)[None, :]).ravel())
+    kr = np.repeat(np.minimum(keys, n_t), len(offs))
+    order = np.lexsort((kr, *reversed(ids)))
+    ids = [x[order] for x in ids]
+    kr = kr[order]
+    R = len(kr)
+    newblock = np.zeros(R, dtype=bool)
+    newblock[0] = True
+    for x in ids:
+        newblock[1:] |= x[1:] != x[:-1]
+    start = np.maximum.accumulate(np.where(newblock, np.arange(R), 0))
+    endgrp = np.ones(R, dtype=bool)
+    endgrp[:-1] = newblock[1:] | (kr[1:] != kr[:-1])
+    cnt = np.arange(R) - start + 1
+    best = np.zeros(n_t + 1, dtype=np.int64)
+    np.maximum.at(best, kr[endgrp], cnt[endgrp])
+    return np.maximum.accumulate(best)[:n_t]
+
+
+def smooth_sensitivity_naive_2r(X: np.ndarray, k: int, r: float, beta: float, S=None) -> SmoothResult:
+    """NOT a valid smooth bound - kept only to document (and test) why it is not used: replaces M(P) by
+    ``max_{p in P} |B(p, 2r) ∩ P|``, an upper bound on M that is not stable under replacing the centre
+    record (property (b) of the module docstring fails)."""
+    _check_k(k)
+    _check_beta(beta)
+    Z = subspace_coords(X, S)
+    N = len(Z)
+    deg = _counts_scaled(Z, r)
+    n_t = N + 1
+    tt = np.arange(n_t)
+    G = {}
+    for c in (k, k - 1):
+        key = np.abs(deg - c)
+        g = np.zeros(n_t, dtype=np.int64)
+        for t in range(int(min(key.max(), n_t - 1)) + 1):
+            P = Z[key <= t]
+            g[t] = np.asarray(cKDTree(P).query_ball_point(P, 2 * r, return_length=True)).max() if len(P) else 0
+        g[int(min(key.max(), n_t - 1)) :] = g[int(min(key.max(), n_t - 1))]
+        G[c] = g
+    B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
+    vals = np.exp(-tt * beta) * B
+    t_max = int(np.argmax(vals))
+    return SmoothResult(float(vals[t_max]), t_max, n_t, B, "naive_2r", float(beta), G[k], G[k - 1])

@@ -1,5 +1,638 @@
-# Rules for paper_a; filled in by its issue.
+# Paper A - Asif, Papakonstantinou, Vaidya, "How to Accurately and Privately Identify Anomalies" (CCS'19),
+# issue 6. Every figure and table of the paper from {RESULTS}/data/{dataset}.parquet; outputs under
+# {RESULTS}/paper_a/{tables,figures}/ and {RESULTS}/paper_a/claims.md. Parameters come from config["paper_a"]
+# through params. Compute rules write tidy CSV/Parquet under {RESULTS}/paper_a/work/; plot rules only read them.
+#
+#   paper_a_select (per dataset) -> (beta, r) choice: feeds every later rule (no hand-copied values)
+#   paper_a_records (per dataset) -> x_i, B, g per record     paper_a_errors -> exact + sampled errors
+#   paper_a_detection -> Table 3 rows    paper_a_growth -> error vs data size    toy figures 1, 2, 3, 4, compiler
+#   paper_a_claims -> claims.md          `snakemake paper_a_all` builds all of it.
+
+PA = config["paper_a"]
+PA_OUT = f"{RESULTS}/paper_a"
+PA_TAB = f"{PA_OUT}/tables"
+PA_FIG = f"{PA_OUT}/figures"
+PA_WORK = f"{PA_OUT}/work"
+PA_CAPTION = "../report/paper_a_{}.rst"
+
+
+def _pa_check():
+    """Cross-key checks the schema cannot express; errors name the key."""
+    if not any(abs(e - PA["eps_ref"]) < 1e-12 for e in PA["eps_grid"]):
+        raise ValueError(
+            f"config paper_a.eps_ref={PA['eps_ref']} must be one of paper_a.eps_grid {PA['eps_grid']}"
+        )
+    if PA["k_main"] not in PA["k_grid"]:
+        raise ValueError(
+            f"config paper_a.k_main={PA['k_main']} must be one of paper_a.k_grid {PA['k_grid']}"
+        )
+    for i, name in enumerate(PA["growth"]["datasets"]):
+        if name not in PA["datasets"]:
+            raise ValueError(
+                f"config paper_a.growth.datasets[{i}]: {name!r} is not in paper_a.datasets"
+            )
+    check_dataset_names(PA["datasets"], "paper_a.datasets")
+    check_dataset_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
+    check_dataset_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
+    for key, name in (
+        ("fig2.dataset", PA["fig2"]["dataset"]),
+        ("compiler.dataset", PA["compiler"]["dataset"]),
+    ):
+        if name in unavailable_datasets():
+            raise ValueError(
+                f"config paper_a.{key}: dataset {name!r} is unavailable in this run "
+                f"({unavailable_datasets()[name]}); choose a mirrored or synthetic one"
+            )
+
+
+_pa_check()
+
+PA_DATASETS = available_datasets(PA["datasets"])
+PA_MISSING = {
+    n: unavailable_datasets().get(n, "unavailable")
+    for n in PA["datasets"]
+    if n not in PA_DATASETS
+}
+PA_GROWTH = [n for n in PA["growth"]["datasets"] if n in PA_DATASETS]
+PA_FIG2_DATA = PA["fig2"]["dataset"]
+PA_COMPILER_DATA = PA["compiler"]["dataset"]
+PA_SELECTED = list(dict.fromkeys(PA_DATASETS + [PA_FIG2_DATA, PA_COMPILER_DATA]))
+PA_K_SENSITIVE = sorted(set(PA["k_grid"]) | set(PA["fig3"]["k_values"]))
+PA_EPS_MIN = min(PA["eps_grid"] + [PA["fig2"]["eps"], PA["compiler"]["eps"]])
+
+for _n, _why in PA_MISSING.items():
+    print(f"paper_a: {_n} left out of the tables ({_why})", file=sys.stderr)
+
+
+wildcard_constraints:
+    pa_dataset="[A-Za-z][A-Za-z0-9_]*",
+
+
+def _pa_per_dataset(pattern, names=None):
+    return expand(pattern, d=PA_DATASETS if names is None else names)
 
 
 def paper_a_targets():
-    return []
+    """Every final paper-A file: tables (CSV + Markdown), figures (PNG + PDF) and claims.md."""
+    tables = [
+        "parameters",
+        "table1",
+        "table2",
+        "table3",
+        "growth",
+        "claims",
+    ]
+    figures = [
+        "fig1_dp_tradeoff",
+        "fig2_accuracy_privacy",
+        "fig3_privacy_vs_k",
+        "fig4_sensitive_graph",
+        "compiler",
+        "selection_surface",
+        "error_vs_eps",
+        "normal_and_ranked",
+        "growth",
+    ]
+    return [
+        *expand(f"{PA_TAB}/{{t}}.{{ext}}", t=tables, ext=["csv", "md"]),
+        *expand(f"{PA_FIG}/{{f}}.{{ext}}", f=figures, ext=["png", "pdf"]),
+        f"{PA_OUT}/claims.md",
+    ]
+
+
+rule paper_a_all:
+    """Everything of paper A: `snakemake --cores 8 paper_a_all`."""
+    input:
+        paper_a_targets(),
+    localrule: True
+
+
+rule paper_a_select:
+    """(beta, r) by the documented selection protocol (max F1 vs labels); feeds every later rule."""
+    input:
+        data=f"{RESULTS}/data/{{pa_dataset}}.parquet",
+    output:
+        surface=f"{PA_WORK}/selection/{{pa_dataset}}.csv",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    params:
+        selection=PA["selection"],
+        min_beta=lambda wc: PA["fig2"]["min_beta"] if wc.pa_dataset == PA_FIG2_DATA else 1,
+        metric=PA["metric"],
+        seed=config["seed"],
+    threads: 2
+    log:
+        f"{LOGS}/paper_a_select/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_select/{{pa_dataset}}.tsv"
+    script:
+        "../../scripts/paper_a_select.py"
+
+
+rule paper_a_parameters:
+    """The chosen (beta, r) of every dataset, in one table."""
+    input:
+        choices=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.json", PA_SELECTED),
+    output:
+        csv=report(
+            f"{PA_TAB}/parameters.csv",
+            caption=PA_CAPTION.format("parameters"),
+            category="Paper A",
+            subcategory="Parameter selection",
+        ),
+        md=f"{PA_TAB}/parameters.md",
+    log:
+        f"{LOGS}/paper_a_parameters/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_parameters/all.tsv"
+    script:
+        "../../scripts/paper_a_parameters.py"
+
+
+rule paper_a_plot_selection:
+    """F1 surface of the selection protocol, one panel per dataset."""
+    input:
+        surfaces=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.csv", PA_SELECTED),
+        parameters=f"{PA_TAB}/parameters.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/selection_surface.png",
+            caption=PA_CAPTION.format("selection"),
+            category="Paper A",
+            subcategory="Parameter selection",
+        ),
+        pdf=f"{PA_FIG}/selection_surface.pdf",
+    log:
+        f"{LOGS}/paper_a_plot_selection/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_plot_selection/all.tsv"
+    script:
+        "../../scripts/paper_a_plot_selection.py"
+
+
+rule paper_a_records:
+    """Per record: duplicates x_i, ball count B (capped where errors are < 2^-60) and g(i, x)."""
+    input:
+        data=f"{RESULTS}/data/{{pa_dataset}}.parquet",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    output:
+        records=f"{PA_WORK}/records/{{pa_dataset}}.parquet",
+    params:
+        eps_min=PA_EPS_MIN,
+        metric=PA["metric"],
+    threads: 2
+    log:
+        f"{LOGS}/paper_a_records/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_records/{{pa_dataset}}.tsv"
+    script:
+        "../../scripts/paper_a_records.py"
+
+
+rule paper_a_errors:
+    """Exact SP/DP errors over the eps and k grids, their summaries, sampled trials, ranked anomalies."""
+    input:
+        records=f"{PA_WORK}/records/{{pa_dataset}}.parquet",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    output:
+        exact=f"{PA_WORK}/errors/{{pa_dataset}}_exact.parquet",
+        summary=f"{PA_WORK}/errors/{{pa_dataset}}_summary.csv",
+        trials=f"{PA_WORK}/errors/{{pa_dataset}}_trials.csv",
+        ranked=f"{PA_WORK}/errors/{{pa_dataset}}_ranked.csv",
+        sensitive=f"{PA_WORK}/errors/{{pa_dataset}}_sensitive.csv",
+    params:
+        eps_grid=PA["eps_grid"],
+        k_grid=PA["k_grid"],
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        k_sensitive=PA_K_SENSITIVE,
+        n_trials=PA["n_trials"],
+        ci_level=PA["ci_level"],
+        seed=config["seed"],
+    log:
+        f"{LOGS}/paper_a_errors/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
+    script:
+        "../../scripts/paper_a_errors.py"
+
+
+rule paper_a_detection:
+    """Table 3 rows of one dataset: private mechanisms (exact) + PyOD references."""
+    input:
+        data=f"{RESULTS}/data/{{pa_dataset}}.parquet",
+        records=f"{PA_WORK}/records/{{pa_dataset}}.parquet",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    output:
+        csv=f"{PA_WORK}/detection/{{pa_dataset}}.csv",
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        pyod=PA["pyod"],
+        seed=config["seed"],
+    log:
+        f"{LOGS}/paper_a_detection/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
+    script:
+        "../../scripts/paper_a_detection.py"
+
+
+rule paper_a_growth:
+    """Exact SP/DP error on anomalies for nested subsamples of one dataset."""
+    input:
+        data=f"{RESULTS}/data/{{pa_dataset}}.parquet",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    output:
+        csv=f"{PA_WORK}/growth/{{pa_dataset}}.csv",
+    params:
+        sizes=PA["growth"]["sizes"],
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        metric=PA["metric"],
+        seed=config["seed"],
+    threads: 2
+    log:
+        f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_growth/{{pa_dataset}}.tsv"
+    script:
+        "../../scripts/paper_a_growth.py"
+
+
+rule paper_a_growth_table:
+    """Growth curves of every growth dataset in one table."""
+    input:
+        curves=_pa_per_dataset(f"{PA_WORK}/growth/{{d}}.csv", PA_GROWTH),
+    output:
+        csv=report(
+            f"{PA_TAB}/growth.csv",
+            caption=PA_CAPTION.format("growth"),
+            category="Paper A",
+            subcategory="Error on anomalies",
+        ),
+        md=f"{PA_TAB}/growth.md",
+    log:
+        f"{LOGS}/paper_a_growth_table/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_growth_table/all.tsv"
+    script:
+        "../../scripts/paper_a_growth_table.py"
+
+
+rule paper_a_plot_growth:
+    """SP/DP error on anomalies against the number of records."""
+    input:
+        table=f"{PA_TAB}/growth.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/growth.png",
+            caption=PA_CAPTION.format("growth"),
+            category="Paper A",
+            subcategory="Error on anomalies",
+        ),
+        pdf=f"{PA_FIG}/growth.pdf",
+    log:
+        f"{LOGS}/paper_a_plot_growth/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_plot_growth/all.tsv"
+    script:
+        "../../scripts/paper_a_plot_growth.py"
+
+
+rule paper_a_table1:
+    """Table 1: datasets, dimension after PCA, labelled anomalies, chosen (beta, r), (beta, r)-anomalies."""
+    input:
+        provenance=_pa_per_dataset(f"{RESULTS}/data/{{d}}.json"),
+        records=_pa_per_dataset(f"{PA_WORK}/records/{{d}}.parquet"),
+        choices=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.json"),
+    output:
+        csv=report(
+            f"{PA_TAB}/table1.csv",
+            caption=PA_CAPTION.format("table1"),
+            category="Paper A",
+            subcategory="Tables",
+        ),
+        md=f"{PA_TAB}/table1.md",
+    params:
+        datasets=PA_DATASETS,
+        missing=list(PA_MISSING),
+    log:
+        f"{LOGS}/paper_a_table1/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_table1/all.tsv"
+    script:
+        "../../scripts/paper_a_table1.py"
+
+
+rule paper_a_table2:
+    """Table 2: exact error for a random record and a random anomaly, SP vs DP."""
+    input:
+        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
+    output:
+        csv=report(
+            f"{PA_TAB}/table2.csv",
+            caption=PA_CAPTION.format("table2"),
+            category="Paper A",
+            subcategory="Tables",
+        ),
+        md=f"{PA_TAB}/table2.md",
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        missing=list(PA_MISSING),
+    log:
+        f"{LOGS}/paper_a_table2/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_table2/all.tsv"
+    script:
+        "../../scripts/paper_a_table2.py"
+
+
+rule paper_a_table3:
+    """Table 3: precision/recall of SP, DP, Laplace baselines; PyOD reference rows."""
+    input:
+        detection=_pa_per_dataset(f"{PA_WORK}/detection/{{d}}.csv"),
+    output:
+        csv=report(
+            f"{PA_TAB}/table3.csv",
+            caption=PA_CAPTION.format("table3"),
+            category="Paper A",
+            subcategory="Tables",
+        ),
+        md=f"{PA_TAB}/table3.md",
+    params:
+        missing=list(PA_MISSING),
+    log:
+        f"{LOGS}/paper_a_table3/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_table3/all.tsv"
+    script:
+        "../../scripts/paper_a_table3.py"
+
+
+rule paper_a_fig1_data:
+    """Figure 1 data: feasible (error on x, error on y) under eps-DP; 1/(1+e^eps) against eps."""
+    output:
+        frontier=f"{PA_WORK}/fig1/frontier.csv",
+        minerr=f"{PA_WORK}/fig1/min_worst_error.csv",
+    params:
+        eps_values=PA["fig1"]["eps_values"],
+        eps_max=PA["fig1"]["eps_max"],
+    log:
+        f"{LOGS}/paper_a_fig1_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig1_data/all.tsv"
+    script:
+        "../../scripts/paper_a_fig1_data.py"
+
+
+rule paper_a_fig1:
+    """Figure 1: the DP trade-off for a binary query."""
+    input:
+        frontier=f"{PA_WORK}/fig1/frontier.csv",
+        minerr=f"{PA_WORK}/fig1/min_worst_error.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/fig1_dp_tradeoff.png",
+            caption=PA_CAPTION.format("fig1"),
+            category="Paper A",
+            subcategory="Figures 1-4",
+        ),
+        pdf=f"{PA_FIG}/fig1_dp_tradeoff.pdf",
+    log:
+        f"{LOGS}/paper_a_fig1/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig1/all.tsv"
+    script:
+        "../../scripts/paper_a_fig1.py"
+
+
+rule paper_a_fig23_data:
+    """Figures 2-3 data: per-record accuracy and privacy level on the 2-D mixture, density grid."""
+    input:
+        data=f"{RESULTS}/data/{PA_FIG2_DATA}.parquet",
+        records=f"{PA_WORK}/records/{PA_FIG2_DATA}.parquet",
+        choice=f"{PA_WORK}/selection/{PA_FIG2_DATA}.json",
+    output:
+        records=f"{PA_WORK}/fig23/records.csv",
+        density=f"{PA_WORK}/fig23/density.csv",
+        sensitive=f"{PA_WORK}/fig23/sensitive.csv",
+    params:
+        dataset=PA_FIG2_DATA,
+        eps=PA["fig2"]["eps"],
+        k=PA["fig2"]["k"],
+        k_values=PA["fig3"]["k_values"],
+        density_grid=PA["fig2"]["density_grid"],
+    log:
+        f"{LOGS}/paper_a_fig23_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig23_data/all.tsv"
+    script:
+        "../../scripts/paper_a_fig23_data.py"
+
+
+rule paper_a_fig2:
+    """Figure 2: density, per-record accuracy and privacy level, SP vs DP."""
+    input:
+        records=f"{PA_WORK}/fig23/records.csv",
+        density=f"{PA_WORK}/fig23/density.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/fig2_accuracy_privacy.png",
+            caption=PA_CAPTION.format("fig2"),
+            category="Paper A",
+            subcategory="Figures 1-4",
+        ),
+        pdf=f"{PA_FIG}/fig2_accuracy_privacy.pdf",
+    log:
+        f"{LOGS}/paper_a_fig2/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig2/all.tsv"
+    script:
+        "../../scripts/paper_a_fig2.py"
+
+
+rule paper_a_fig3:
+    """Figure 3: privacy level per record for several k."""
+    input:
+        records=f"{PA_WORK}/fig23/records.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/fig3_privacy_vs_k.png",
+            caption=PA_CAPTION.format("fig3"),
+            category="Paper A",
+            subcategory="Figures 1-4",
+        ),
+        pdf=f"{PA_FIG}/fig3_privacy_vs_k.pdf",
+    params:
+        k_values=PA["fig3"]["k_values"],
+    log:
+        f"{LOGS}/paper_a_fig3/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig3/all.tsv"
+    script:
+        "../../scripts/paper_a_fig3.py"
+
+
+rule paper_a_fig4_data:
+    """Figure 4 data: databases around a centre histogram, edges of G and of the k-sensitive G_S."""
+    output:
+        nodes=f"{PA_WORK}/fig4/nodes.csv",
+        edges=f"{PA_WORK}/fig4/edges.csv",
+    params:
+        center=PA["fig4"]["center"],
+        beta=PA["fig4"]["beta"],
+        r=PA["fig4"]["r"],
+        k=PA["fig4"]["k"],
+        hops=PA["fig4"]["hops"],
+    log:
+        f"{LOGS}/paper_a_fig4_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig4_data/all.tsv"
+    script:
+        "../../scripts/paper_a_fig4_data.py"
+
+
+rule paper_a_fig4:
+    """Figure 4: the sensitive neighbourhood graph example."""
+    input:
+        nodes=f"{PA_WORK}/fig4/nodes.csv",
+        edges=f"{PA_WORK}/fig4/edges.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/fig4_sensitive_graph.png",
+            caption=PA_CAPTION.format("fig4"),
+            category="Paper A",
+            subcategory="Figures 1-4",
+        ),
+        pdf=f"{PA_FIG}/fig4_sensitive_graph.pdf",
+    params:
+        center=PA["fig4"]["center"],
+        beta=PA["fig4"]["beta"],
+        r=PA["fig4"]["r"],
+        k=PA["fig4"]["k"],
+    log:
+        f"{LOGS}/paper_a_fig4/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig4/all.tsv"
+    script:
+        "../../scripts/paper_a_fig4.py"
+
+
+rule paper_a_compiler_data:
+    """Compiler figure data: constant-error eps/2-DP input vs compiled SP error, every record."""
+    input:
+        records=f"{PA_WORK}/records/{PA_COMPILER_DATA}.parquet",
+        choice=f"{PA_WORK}/selection/{PA_COMPILER_DATA}.json",
+    output:
+        csv=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
+    params:
+        dataset=PA_COMPILER_DATA,
+        eps=PA["compiler"]["eps"],
+        k=PA["compiler"]["k"],
+    log:
+        f"{LOGS}/paper_a_compiler_data/{PA_COMPILER_DATA}.log",
+    benchmark:
+        f"{BENCH}/paper_a_compiler_data/{PA_COMPILER_DATA}.tsv"
+    script:
+        "../../scripts/paper_a_compiler_data.py"
+
+
+rule paper_a_fig_compiler:
+    """Compiler figure: exponential gain of Construction 2 on non-sensitive records."""
+    input:
+        csv=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
+    output:
+        png=report(
+            f"{PA_FIG}/compiler.png",
+            caption=PA_CAPTION.format("compiler"),
+            category="Paper A",
+            subcategory="Figures 1-4",
+        ),
+        pdf=f"{PA_FIG}/compiler.pdf",
+    log:
+        f"{LOGS}/paper_a_fig_compiler/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig_compiler/all.tsv"
+    script:
+        "../../scripts/paper_a_fig_compiler.py"
+
+
+rule paper_a_fig_errors:
+    """Error on anomalies vs eps: SP (several k) and DP, exact lines + sampled points with CIs."""
+    input:
+        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
+        trials=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_trials.csv"),
+    output:
+        png=report(
+            f"{PA_FIG}/error_vs_eps.png",
+            caption=PA_CAPTION.format("error_vs_eps"),
+            category="Paper A",
+            subcategory="Error on anomalies",
+        ),
+        pdf=f"{PA_FIG}/error_vs_eps.pdf",
+    params:
+        k_grid=PA["k_grid"],
+    log:
+        f"{LOGS}/paper_a_fig_errors/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig_errors/all.tsv"
+    script:
+        "../../scripts/paper_a_fig_errors.py"
+
+
+rule paper_a_fig_normal_ranked:
+    """(a) mean error on normal records, SP vs DP; (b) anomalies ranked by SP error, with DP and 1/2."""
+    input:
+        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
+        ranked=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_ranked.csv"),
+    output:
+        png=report(
+            f"{PA_FIG}/normal_and_ranked.png",
+            caption=PA_CAPTION.format("normal_and_ranked"),
+            category="Paper A",
+            subcategory="Error on anomalies",
+        ),
+        pdf=f"{PA_FIG}/normal_and_ranked.pdf",
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+    log:
+        f"{LOGS}/paper_a_fig_normal_ranked/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig_normal_ranked/all.tsv"
+    script:
+        "../../scripts/paper_a_fig_normal_ranked.py"
+
+
+rule paper_a_claims:
+    """claims.md: each claim of paper A with this run's evidence and PASS/FAIL."""
+    input:
+        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
+        trials=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_trials.csv"),
+        sensitive=[
+            *_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_sensitive.csv"),
+            f"{PA_WORK}/fig23/sensitive.csv",
+        ],
+        detection=_pa_per_dataset(f"{PA_WORK}/detection/{{d}}.csv"),
+        growth=f"{PA_TAB}/growth.csv",
+        compiler=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
+    output:
+        md=report(
+            f"{PA_OUT}/claims.md",
+            caption=PA_CAPTION.format("claims"),
+            category="Paper A",
+            subcategory="Claims",
+        ),
+        csv=f"{PA_TAB}/claims.csv",
+        tmd=f"{PA_TAB}/claims.md",
+    params:
+        cfg=PA,
+        datasets=PA_DATASETS,
+        missing=PA_MISSING,
+    log:
+        f"{LOGS}/paper_a_claims/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_claims/all.tsv"
+    script:
+        "../../scripts/paper_a_claims.py"

@@ -1,0 +1,14 @@
+"""Rule paper_a_compiler_data: Construction 2 applied to a constant-error ε/2-DP input, every record."""
+
+import pandas as pd
+
+from privanomaly import io, runlog
+from privanomaly.paper_a import common, toy
+
+with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
+    beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
+    df = toy.compiler_table(rec, beta, p.k, p.eps)
+    df.insert(0, "dataset", p.dataset)
+    io.write_table(df, snakemake.output.csv)  # noqa: F821

@@ -1,0 +1,18 @@
+"""Rule paper_a_detection: Table 3 rows of one dataset (private mechanisms + PyOD references)."""
+
+import pandas as pd
+
+from privanomaly import io, runlog, seeding
+from privanomaly.paper_a import common, detection
+
+with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    name = snakemake.wildcards.pa_dataset  # noqa: F821
+    X, _ = common.load_xy(snakemake.input.data)  # noqa: F821
+    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
+    beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
+    seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
+    df = pd.concat([detection.private_rows(rec, beta, p.k_main, p.eps_ref),
+                    detection.pyod_rows(X, rec, p.pyod, seed_int)], ignore_index=True)
+    df.insert(0, "dataset", name)
+    io.write_table(df, snakemake.output.csv)  # noqa: F821

@@ -1,0 +1,21 @@
+"""Rule paper_a_fig23_data: per-record accuracy and privacy level on the 2-D data, and its density grid."""
+
+import pandas as pd
+
+from privanomaly import io, runlog
+from privanomaly.paper_a import common, toy
+
+with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    X, _ = common.load_xy(snakemake.input.data)  # noqa: F821
+    if X.shape[1] != 2:
+        raise ValueError(f"paper_a.fig2.dataset: {snakemake.input.data} has {X.shape[1]} features, Figures 2-3 need 2")  # noqa: F821
+    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
+    choice = common.load_choice(snakemake.input.choice)  # noqa: F821
+    beta = choice["beta"]
+    df = toy.per_record_privacy(rec, X, beta, p.eps, p.k, p.k_values, r=choice["r"])
+    sens = toy.sensitive_fraction(rec, beta, p.k_values)
+    sens.insert(0, "dataset", p.dataset)
+    io.write_table(df, snakemake.output.records)  # noqa: F821
+    io.write_table(toy.density_grid(X, p.density_grid), snakemake.output.density)  # noqa: F821
+    io.write_table(sens, snakemake.output.sensitive)  # noqa: F821

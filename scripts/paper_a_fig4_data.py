@@ -1,0 +1,11 @@
+"""Rule paper_a_fig4_data: nodes (with layout) and edges of G around a database, G_S edges marked."""
+
+from privanomaly import io, runlog
+from privanomaly.paper_a import toy
+
+with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    nodes, edges = toy.sensitive_neighbourhood(p.center, p.beta, p.r, p.k, p.hops)
+    nodes = toy.layout(nodes, str(tuple(p.center)))
+    io.write_table(nodes, snakemake.output.nodes)  # noqa: F821
+    io.write_table(edges, snakemake.output.edges)  # noqa: F821

@@ -1,0 +1,57 @@
+"""Per-record quantities for a dataset at the chosen (β, r): duplicates x_i, ball count B, truth g.
+
+Ball counts are capped at β + C where e^{−ε_min·C} is below double precision (``cap_for``), so the exact
+errors computed from them are exact to machine precision: beyond the cap every mechanism's error on a
+normal record is e^{−ε(B−β)}/(1+e^{−ε}) < 1e-16 (Δ_G = L = B − β for present normal records).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import sp
+
+
+def features_and_labels(df: pd.DataFrame, name: str = "dataset") -> tuple[np.ndarray, np.ndarray]:
+    """Split a paper-A dataset frame (float feature columns + ``label``) into X, y with a clear error."""
+    if "label" not in df.columns:
+        raise ValueError(f"{name}: no 'label' column (columns: {list(df.columns)[:8]}...)")
+    feats = [c for c in df.columns if c != "label"]
+    if not feats:
+        raise ValueError(f"{name}: no feature columns")
+    return df[feats].to_numpy(dtype=float), df["label"].to_numpy().astype(np.int8)
+
+
+def cap_for(beta: int, eps_min: float) -> int:
+    """Count cap β + C with e^{−ε_min·C} ≤ 2^-60 (:func:`privanomaly.sp.recommended_cap`)."""
+    return int(sp.recommended_cap(beta, eps_min))
+
+
+def rec_cap(rec: pd.DataFrame) -> int | None:
+    """The cap the ball counts of ``rec`` were computed with (None = exact counts)."""
+    c = int(rec["cap"].iloc[0]) if len(rec) else -1
+    return None if c < 0 else c
+
+
+def record_table(X: np.ndarray, labels: np.ndarray, beta: int, r: float, *, cap: int | None, workers: int = 1,
+                 metric: str = "euclidean") -> pd.DataFrame:
+    """One row per record: ``record, label, x_i, B, anomaly, cap`` (anomaly = g(i,x), Def. 2.2; B = min(B, cap),
+    cap = -1 when uncapped)."""
+    x_i = np.asarray(sp.duplicate_counts(X))
+    B = np.asarray(sp.ball_counts(X, r, metric=metric, cap=cap, workers=workers))
+    if cap is not None:
+        # x_i <= B always; capping both at the same cap keeps x_i <= B and changes no mdd (anomalies have
+        # x_i <= B <= β < cap; normal records' mdd does not depend on x_i).
+        x_i = np.minimum(x_i, cap)
+    g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
+    return pd.DataFrame(
+        {
+            "record": np.arange(len(X), dtype=np.int64),
+            "label": np.asarray(labels).astype(np.int8),
+            "x_i": x_i.astype(np.int64),
+            "B": B.astype(np.int64),
+            "anomaly": g,
+            "cap": np.int64(-1 if cap is None else cap),
+        }
+    )

@@ -102,6 +102,8 @@ def test_column_selection_errors_name_the_key():
         preprocess(df, y, {"drop_columns": ["zzz"]}, 1, "t")
     with pytest.raises(DataError, match="no numeric feature column left"):
         preprocess(df[["s"]], y, {}, 1, "t")
+    with pytest.raises(DataError, match="named 'label'"):
+        preprocess(df.rename(columns={"a": "label"}), y, {}, 1, "t")
     out, _ = preprocess(df, y, {"keep_columns": ["b", "a"]}, 1, "t")
     assert list(out.columns) == ["b", "a", "label"]
 

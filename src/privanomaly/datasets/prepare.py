@@ -14,6 +14,7 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 4. ``pca``          — project on the first ``pca`` principal components (columns ``pc0..``), if set.
 5. ``subsample``    — keep ``n_normal`` normal and ``n_anomaly`` anomalous rows drawn without replacement
                       (seeded: ``privanomaly.seeding.rng(seed, "subsample", name)``); original order kept.
+                      Provenance ``source_rows`` = the 0-based data-row numbers in the parsed raw table.
 """
 
 from __future__ import annotations
@@ -97,6 +98,8 @@ def select_columns(
     df = df.drop(columns=non_numeric)
     if df.shape[1] == 0:
         raise DataError(f"{where}preprocess: no numeric feature column left after column selection")
+    if "label" in df.columns:
+        raise DataError(f"{where}preprocess: a feature column is named 'label' (reserved); add it to drop_columns")
     step = {
         "step": "select_columns",
         "keep_columns": list(keep) if keep else None,

@@ -1,9 +1,132 @@
-# Rules for report; filled in by its issue.
+# What a researcher looks at after a run (issue 8):
+#
+#   report_index    {RESULTS}/index.md   one line per figure/table: paper item, file, rule, this run's verdicts
+#   report_gallery  {gallery_dir}/*.png  small copies of key figures for the README (docs/gallery, committed)
+#   provenance      {RESULTS}/provenance.json (issue 9)
+#
+# `snakemake --report results/report.html` shows every output marked report(...): the global description
+# below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Provenance".
+# The item -> file -> rule mapping lives in workflow/report/catalogue.yaml only (tests check it against
+# paper_a_targets() + paper_b_targets() and the rules' outputs).
 from privanomaly.provenance import config_sha256, git_commit
+from privanomaly.report import catalogue as _catalogue
+from privanomaly.report.gallery import gallery_name as _gallery_name
+
+
+report: "../report/workflow.rst"
+
+
+if "report" not in config:
+    raise ValueError(
+        "config: missing section 'report' (gallery_dir, gallery_width, gallery); see config.yaml"
+    )
+REPORT_CFG = config["report"]
+REPORT_CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
+
+
+def paper_targets():
+    """Every final file of both papers (the pipelines' own target lists)."""
+    return [*paper_a_targets(), *paper_b_targets()]
+
+
+def report_catalogue_match():
+    """The catalogue expanded against this run's paper targets (relative to RESULTS)."""
+    items = _catalogue.load(REPORT_CATALOGUE)
+    return _catalogue.match_targets(
+        items, _catalogue.relative_targets(paper_targets(), RESULTS)
+    )
+
+
+REPORT_MATCH = report_catalogue_match()
+# paper -> its claims file, when that paper's part is in this run (results/paper_a/claims.md: PASS/FAIL,
+# results/paper_b/comparison.md: MATCH/DIFFERS)
+REPORT_CLAIMS = {
+    paper: path
+    for paper, path in (
+        ("A", f"{RESULTS}/paper_a/claims.md"),
+        ("B", f"{RESULTS}/paper_b/comparison.md"),
+    )
+    if path in paper_targets()
+}
+
+
+def report_gallery_sources():
+    """{gallery file: figure} for the configured gallery figures built in this run."""
+    built = set(_catalogue.relative_targets(paper_targets(), RESULTS))
+    return {
+        f"{REPORT_CFG['gallery_dir']}/{_gallery_name(rel)}": f"{RESULTS}/{rel}"
+        for rel in REPORT_CFG["gallery"]
+        if rel in built
+    }
+
+
+REPORT_GALLERY = report_gallery_sources()
 
 
 def report_targets():
-    return [f"{RESULTS}/provenance.json"]
+    """Provenance, the index and the README gallery."""
+    return [
+        f"{RESULTS}/provenance.json",
+        f"{RESULTS}/index.md",
+        *REPORT_GALLERY,
+    ]
+
+
+rule report_index:
+    """results/index.md: one line per figure/table with its file, rule and this run's PASS/FAIL, MATCH/DIFFERS."""
+    input:
+        targets=paper_targets(),
+        claims=list(REPORT_CLAIMS.values()),
+        catalogue=REPORT_CATALOGUE,
+    output:
+        md=report(
+            f"{RESULTS}/index.md",
+            caption="../report/index.rst",
+            category="Overview",
+            subcategory="Index",
+        ),
+    log:
+        f"{LOGS}/report_index/index.log",
+    benchmark:
+        f"{BENCH}/report_index/index.tsv"
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        entries=[e.as_dict() for e in REPORT_MATCH.entries],
+        uncovered=REPORT_MATCH.uncovered,
+        claims=REPORT_CLAIMS,
+        results=RESULTS,
+        dataset_names=config["paper_b"].get("datasets", {}),
+        unavailable=unavailable_datasets(),
+    script:
+        "../../scripts/report_index.py"
+
+
+rule report_gallery:
+    """A small PNG of one key figure for the README gallery."""
+    input:
+        figure=lambda wc: REPORT_GALLERY[f"{REPORT_CFG['gallery_dir']}/{wc.name}.png"],
+    output:
+        png=report(
+            f"{REPORT_CFG['gallery_dir']}/{{name}}.png",
+            caption="../report/gallery.rst",
+            category="Overview",
+            subcategory="Gallery",
+        ),
+    log:
+        f"{LOGS}/report_gallery/{{name}}.log",
+    benchmark:
+        f"{BENCH}/report_gallery/{{name}}.tsv"
+    wildcard_constraints:
+        name=wildcard_choice([Path(p).stem for p in REPORT_GALLERY]),
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        width=REPORT_CFG["gallery_width"],
+    script:
+        "../../scripts/report_gallery.py"
 
 
 # Provenance (issue 9): versions, config hash, dataset sha256s, git commit. Re-run when the config, the
@@ -23,6 +146,8 @@ rule provenance:
         f"{LOGS}/provenance/provenance.log",
     benchmark:
         f"{BENCH}/provenance/provenance.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         config=lambda wc: dict(config),
         config_sha256=config_sha256(config),

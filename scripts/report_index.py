@@ -1,0 +1,30 @@
+"""Rule report_index: write results/index.md from the catalogue entries and the two claims files."""
+
+import os
+from pathlib import Path
+
+from privanomaly import io, runlog
+from privanomaly.report import checks, index
+
+with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    verdicts, sources = {}, {}
+    for paper, path in p.claims.items():
+        verdicts[paper] = checks.parse(Path(path).read_text(encoding="utf-8"))
+        sources[paper] = os.path.relpath(path, p.results)
+        log.info("paper %s: %d verdicts in %s: %s", paper, len(verdicts[paper]), path,
+                 checks.summary(verdicts[paper], with_ids=False))
+        if not verdicts[paper]:
+            log.warning("paper %s: no PASS/FAIL or MATCH/DIFFERS entry found in %s", paper, path)
+    if p.uncovered:
+        log.warning("outputs not in workflow/report/catalogue.yaml: %s", ", ".join(p.uncovered))
+    text = index.render(
+        entries=list(p.entries),
+        verdicts=verdicts,
+        sources=sources,
+        dataset_names=dict(p.dataset_names),
+        uncovered=list(p.uncovered),
+        unavailable=dict(p.unavailable),
+    )
+    io.write_text(snakemake.output.md, text)  # noqa: F821
+    log.info("index: %d lines", len(p.entries))

@@ -1,0 +1,219 @@
+"""The catalogue of reproduced items (``workflow/report/catalogue.yaml``): paper item -> files -> rule.
+
+One home for the mapping from a paper's figure/table to the output files and the rule that writes them.
+:func:`match_targets` expands it against the pipelines' concrete targets (``paper_a_targets()`` +
+``paper_b_targets()``), :func:`readme_table` renders the README's "What is reproduced" table from it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import yaml
+
+WILDCARD = re.compile(r"\{(\w+)\}")
+WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
+PAPERS = ("A", "B")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One figure/table of a paper (or a supporting table of it), as listed in the catalogue."""
+
+    paper: str
+    item: str
+    title: str
+    rule: str
+    files: tuple[str, ...]
+    checks: tuple[str, ...] = ()
+
+    def regex(self, i: int = 0) -> re.Pattern[str]:
+        """Regex matching file pattern ``i`` (wildcards become named groups)."""
+        return pattern_regex(self.files[i])
+
+
+@dataclass
+class Entry:
+    """An item expanded for one combination of wildcards: the concrete files of one index line."""
+
+    item: Item
+    wildcards: dict[str, str]
+    files: list[str]  # relative to results_dir, primary first
+
+    def as_dict(self) -> dict:
+        return {
+            "paper": self.item.paper,
+            "item": self.item.item,
+            "title": self.item.title,
+            "rule": self.item.rule,
+            "wildcards": dict(self.wildcards),
+            "files": list(self.files),
+            "checks": list(self.item.checks),
+        }
+
+
+@dataclass
+class Match:
+    """Result of :func:`match_targets`: index entries plus what the catalogue failed to account for."""
+
+    entries: list[Entry] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)  # targets no item claims
+    ambiguous: dict[str, list[str]] = field(default_factory=dict)  # target -> several items claiming it
+    incomplete: dict[str, list[str]] = field(default_factory=dict)  # entry primary file -> its missing files
+    unused: list[str] = field(default_factory=list)  # items matching no target ("paper item: first file")
+
+
+def pattern_regex(pattern: str) -> re.Pattern[str]:
+    """``paper_b/figures/scenario1_{dataset}_{method}.png`` -> a full-match regex with named groups."""
+    out, pos, seen = [], 0, set()
+    for m in WILDCARD.finditer(pattern):
+        out.append(re.escape(pattern[pos : m.start()]))
+        name = m.group(1)
+        out.append(f"(?P={name})" if name in seen else f"(?P<{name}>{WILDCARD_VALUE})")
+        seen.add(name)
+        pos = m.end()
+    out.append(re.escape(pattern[pos:]))
+    return re.compile("".join(out) + r"\Z")
+
+
+def _require(entry: dict, key: str, where: str, kind: type) -> object:
+    if key not in entry:
+        raise ValueError(f"{where}: missing key '{key}'")
+    value = entry[key]
+    if not isinstance(value, kind) or (isinstance(value, (str, list)) and not value and key != "checks"):
+        raise ValueError(f"{where}.{key}: expected a non-empty {kind.__name__}, got {value!r}")
+    return value
+
+
+def load(path: str | Path) -> list[Item]:
+    """Read and validate the catalogue; errors name the file, the item index and the key."""
+    path = Path(path)
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
+        raise ValueError(f"{path}: expected a mapping with a list under 'items'")
+    items = []
+    for i, raw in enumerate(doc["items"]):
+        where = f"{path}: items[{i}]"
+        if not isinstance(raw, dict):
+            raise ValueError(f"{where}: expected a mapping, got {raw!r}")
+        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks"}
+        if unknown:
+            raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
+        paper = str(_require(raw, "paper", where, str))
+        if paper not in PAPERS:
+            raise ValueError(f"{where}.paper: expected one of {PAPERS}, got {paper!r}")
+        files = tuple(str(f) for f in _require(raw, "files", where, list))
+        names = {tuple(sorted(set(WILDCARD.findall(f)))) for f in files}
+        if len(names) != 1:
+            raise ValueError(f"{where}.files: every file must use the same wildcards, got {list(files)}")
+        checks = tuple(str(c) for c in raw.get("checks", []) or [])
+        for c in checks:
+            if c != "*":
+                re.compile(c)
+        items.append(
+            Item(
+                paper=paper,
+                item=str(_require(raw, "item", where, str)),
+                title=str(_require(raw, "title", where, str)),
+                rule=str(_require(raw, "rule", where, str)),
+                files=files,
+                checks=checks,
+            )
+        )
+    return items
+
+
+def relative_targets(targets: Iterable[str], results_dir: str) -> list[str]:
+    """Target paths relative to ``results_dir`` (targets outside it are kept as given), order kept."""
+    prefix = str(results_dir).rstrip("/") + "/"
+    return [t[len(prefix) :] if t.startswith(prefix) else t for t in map(str, targets)]
+
+
+def match_targets(items: list[Item], targets: Iterable[str]) -> Match:
+    """Expand the catalogue against concrete targets (relative to results_dir).
+
+    Every item yields one entry per wildcard combination found among the targets for its first file; its
+    other files are formatted with the same wildcards. Targets claimed by no item or by several items, items
+    claiming nothing and entries whose files are not all targets are reported, not hidden.
+    """
+    targets = list(dict.fromkeys(targets))
+    target_set = set(targets)
+    result = Match()
+    owners: dict[str, list[str]] = {}
+    for it in items:
+        label = f"{it.paper} {it.item}: {it.files[0]}"
+        regexes = [pattern_regex(f) for f in it.files]
+        for t in targets:
+            if any(r.match(t) for r in regexes):
+                owners.setdefault(t, []).append(label)
+        combos = [m.groupdict() for t in targets if (m := regexes[0].match(t))]
+        if not combos:
+            result.unused.append(label)
+        for wc in combos:
+            files = [f.format(**wc) for f in it.files]
+            missing = [f for f in files if f not in target_set]
+            if missing:
+                result.incomplete[files[0]] = missing
+            result.entries.append(Entry(it, wc, files))
+    result.uncovered = [t for t in targets if t not in owners]
+    result.ambiguous = {t: o for t, o in owners.items() if len(o) > 1}
+    return result
+
+
+def readme_table(items: list[Item]) -> str:
+    """The README's "What is reproduced" table: paper item -> output files -> rule (from the catalogue)."""
+    lines = [
+        "| Paper | Figure / table | What it shows | Output (under `results/`) | Rule |",
+        "|---|---|---|---|---|",
+    ]
+    for it in items:
+        files = f"`{it.files[0]}`"
+        exts = [Path(f).suffix for f in it.files[1:] if Path(f).with_suffix("") == Path(it.files[0]).with_suffix("")]
+        others = [f for f in it.files[1:] if Path(f).with_suffix("") != Path(it.files[0]).with_suffix("")]
+        if exts:
+            files += " (+ " + ", ".join(exts) + ")"
+        if others:
+            files += ", " + ", ".join(f"`{f}`" for f in others)
+        title = it.title.replace("|", "\\|")
+        lines.append(f"| {it.paper} | {it.item} | {title} | {files} | `{it.rule}` |")
+    return "\n".join(lines) + "\n"
+
+
+README_BEGIN = "<!-- catalogue:begin (generated: python -m privanomaly.report.catalogue --readme README.md) -->"
+README_END = "<!-- catalogue:end -->"
+
+
+def update_readme(readme: str | Path, items: list[Item]) -> bool:
+    """Replace the table between the catalogue markers of ``readme``; True if the file changed."""
+    readme = Path(readme)
+    text = readme.read_text(encoding="utf-8")
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{readme}: markers {README_BEGIN!r} ... {README_END!r} not found")
+    new = text[: start + len(README_BEGIN)] + "\n" + readme_table(items) + text[end:]
+    if new != text:
+        readme.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def _main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--catalogue", default="workflow/report/catalogue.yaml")
+    ap.add_argument("--readme", help="rewrite the table between the catalogue markers of this README")
+    args = ap.parse_args(argv)
+    items = load(args.catalogue)
+    if args.readme:
+        changed = update_readme(args.readme, items)
+        print(f"{args.readme}: {'updated' if changed else 'already up to date'}")
+    else:
+        print(readme_table(items), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())

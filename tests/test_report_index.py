@@ -1,0 +1,240 @@
+"""privanomaly.report: catalogue loading and matching, verdict parsing, results/index.md, gallery PNGs."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from privanomaly.paper_a import claims as paper_a_claims  # noqa: E402
+from privanomaly.report import catalogue, checks, gallery, index  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "workflow" / "report" / "catalogue.yaml"
+
+
+# ---------------------------------------------------------------- catalogue
+def test_pattern_regex_wildcards_are_identifiers():
+    rx = catalogue.pattern_regex("paper_b/figures/scenario1_{dataset}_{method}.png")
+    m = rx.match("paper_b/figures/scenario1_adult_b1_paper.png")
+    # the regex is greedy on the first wildcard; both groups are identifiers, never paths
+    assert m and m.group("dataset") + "_" + m.group("method") == "adult_b1_paper"
+    assert rx.match("paper_b/figures/scenario1_x_y.pdf") is None
+    assert rx.match("paper_b/figures/scenario1_a/b_c.png") is None
+    assert catalogue.pattern_regex("a/{d}/{d}.csv").match("a/x/y.csv") is None  # repeated wildcard = same value
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "cat.yaml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("items: {}", "list under 'items'"),
+        ("items:\n  - {paper: C, item: x, title: t, rule: r, files: [a.png]}", "items[0].paper"),
+        ("items:\n  - {paper: A, item: x, title: t, files: [a.png]}", "items[0]: missing key 'rule'"),
+        ("items:\n  - {paper: A, item: x, title: t, rule: r, files: []}", "items[0].files"),
+        ("items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.png], colour: red}", "unknown key"),
+        ('items:\n  - {paper: A, item: x, title: t, rule: r, files: ["{d}.png", b.pdf]}', "same wildcards"),
+    ],
+)
+def test_load_rejects_bad_entries_naming_the_key(tmp_path, text, message):
+    with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")) as err:
+        catalogue.load(_write(tmp_path, text))
+    assert "cat.yaml" in str(err.value)
+
+
+def test_match_targets_reports_uncovered_ambiguous_incomplete_and_unused(tmp_path):
+    items = catalogue.load(
+        _write(
+            tmp_path,
+            """items:
+  - {paper: A, item: Figure 1, title: t, rule: r1, files: [f/one.png, f/one.pdf]}
+  - {paper: B, item: Figures 3-4, title: t, rule: r2, files: ["f/s_{dataset}.png", "t/s_{dataset}.csv"]}
+  - {paper: B, item: Table 9, title: t, rule: r3, files: [t/nine.csv]}
+  - {paper: B, item: Table 2, title: t, rule: r4, files: [f/one.png]}
+""",
+        )
+    )
+    targets = ["f/one.png", "f/one.pdf", "f/s_x.png", "t/s_x.csv", "f/s_y.png", "extra.md"]
+    m = catalogue.match_targets(items, targets)
+    assert [(e.item.rule, e.files) for e in m.entries] == [
+        ("r1", ["f/one.png", "f/one.pdf"]),
+        ("r2", ["f/s_x.png", "t/s_x.csv"]),
+        ("r2", ["f/s_y.png", "t/s_y.csv"]),
+        ("r4", ["f/one.png"]),
+    ]
+    assert m.entries[1].wildcards == {"dataset": "x"}
+    assert m.uncovered == ["extra.md"]
+    assert m.incomplete == {"f/s_y.png": ["t/s_y.csv"]}
+    assert m.unused == ["B Table 9: t/nine.csv"]
+    assert m.ambiguous == {"f/one.png": ["A Figure 1: f/one.png", "B Table 2: f/one.png"]}
+
+
+def test_relative_targets():
+    assert catalogue.relative_targets(["results/a/b.csv", "docs/x.png"], "results/") == ["a/b.csv", "docs/x.png"]
+
+
+def test_readme_table_rows_follow_the_catalogue():
+    items = catalogue.load(CATALOGUE)
+    table = catalogue.readme_table(items).splitlines()
+    assert len(table) == 2 + len(items)
+    assert table[2] == (
+        "| A | Figure 1 | DP trade-off for a binary query; minimum worst-case error 1/(1+e^ε) | "
+        "`paper_a/figures/fig1_dp_tradeoff.png` (+ .pdf) | `paper_a_fig1` |"
+    )
+    claims_row = next(r for r in table if "`paper_a_claims`" in r)
+    assert "`paper_a/claims.md`, `paper_a/tables/claims.csv`, `paper_a/tables/claims.md`" in claims_row
+
+
+def test_update_readme_rewrites_only_between_markers(tmp_path):
+    items = catalogue.load(CATALOGUE)[:2]
+    readme = tmp_path / "README.md"
+    readme.write_text(f"top\n{catalogue.README_BEGIN}\nold\n{catalogue.README_END}\nbottom\n", encoding="utf-8")
+    assert catalogue.update_readme(readme, items) is True
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith("top\n") and text.endswith(f"{catalogue.README_END}\nbottom\n")
+    assert "old" not in text and "`paper_a_fig2`" in text
+    assert catalogue.update_readme(readme, items) is False
+    readme.write_text("no markers", encoding="utf-8")
+    with pytest.raises(ValueError, match="markers"):
+        catalogue.update_readme(readme, items)
+
+
+# ---------------------------------------------------------------- verdicts
+def _paper_a_claims_md() -> str:
+    """claims.md exactly as rule paper_a_claims writes it (its own formatter), with three verdicts."""
+    R = paper_a_claims.Result
+    results = [
+        R("A1", "SP error on anomalies is zero for practical purposes", "t", "e", False),
+        R("A5", "Larger k protects more records (Fig 3)", "t", "e", True),
+        R("A9", "Sampled trials agree with the exact closed-form errors", "t", "e", None),
+    ]
+    return paper_a_claims.to_markdown(results, "# Paper A\n\nheader text with PASS in prose")
+
+
+def test_parse_paper_a_claims_from_its_own_formatter():
+    got = checks.parse(_paper_a_claims_md())
+    assert [(c.id, c.status) for c in got] == [("A1", "FAIL"), ("A5", "PASS"), ("A9", "N/A")]
+    assert got[1].text == "A5 — Larger k protects more records (Fig 3)"
+
+
+COMPARISON_MD = """# Paper B: the paper's numbers next to ours
+
+**3 MATCH, 2 DIFFERS**
+
+| item | quantity | paper | ours | verdict | reason |
+|---|---|---|---|---|---|
+| Table 1 | r, Synthetic 1 | 1.1 | 1.08 | **MATCH** | within the grid step |
+| Table 2 | N, Adult 2 | 379 | 379 | MATCH | |
+| Fig. 3-4 | σ_Global/σ_Smooth | 10-30 | 2.1 | DIFFERS (printed constants) | GS/(5·S) ≤ 2.6 |
+| Fig 5 | precision decreases as h grows | yes | yes | `MATCH` | |
+| Section 4.1 | GS_2 = 5k+1 | 16 | 19 | DIFFERS | kissing bound |
+| Note | MATCHING is not a verdict | x | y | z | |
+"""
+
+
+def test_parse_comparison_table_rows():
+    got = checks.parse(COMPARISON_MD)
+    assert [(c.id, c.status) for c in got] == [
+        ("Table 1", "MATCH"),
+        ("Table 2", "MATCH"),
+        ("Fig. 3-4", "DIFFERS"),
+        ("Fig 5", "MATCH"),
+        ("Section 4.1", "DIFFERS"),
+    ]
+    assert "within the grid step" in got[0].text
+
+
+def test_select_and_summary():
+    got = checks.parse(COMPARISON_MD)
+    assert [c.id for c in checks.select(got, ["Table 1"])] == ["Table 1"]
+    assert [c.id for c in checks.select(got, [r"Fig(ure)?s?\.? ?[34]\b"])] == ["Fig. 3-4"]
+    assert len(checks.select(got, ["*"])) == 5
+    assert checks.summary(got) == "3 MATCH, 2 DIFFERS"  # long ids: counts only
+    a = checks.parse(_paper_a_claims_md())
+    assert checks.summary(a) == "1 PASS, 1 FAIL, 1 N/A (A1 FAIL, A5 PASS, A9 N/A)"
+    assert checks.summary(checks.select(a, ["^A5$"])) == "1 PASS (A5 PASS)"
+    assert checks.summary([]) == "—"
+
+
+# ---------------------------------------------------------------- index
+def test_index_one_line_per_entry_with_verdicts():
+    items = catalogue.load(CATALOGUE)
+    targets = [f for it in items for f in it.files if "{" not in f]
+    targets += [
+        f.format(dataset=d, method=m)
+        for it in items
+        for f in it.files
+        if "{" in f
+        for d in ("synthetic_b1",)
+        for m in ("paper",)
+    ]
+    m = catalogue.match_targets(items, targets)
+    assert not m.uncovered and not m.incomplete
+    text = index.render(
+        [e.as_dict() for e in m.entries],
+        {"A": checks.parse(_paper_a_claims_md()), "B": checks.parse(COMPARISON_MD)},
+        {"A": "paper_a/claims.md", "B": "paper_b/comparison.md"},
+        dataset_names={"synthetic_b1": "Synthetic 1"},
+        uncovered=["paper_b/extra.csv"],
+        unavailable={"creditcard": "not in mirror"},
+    )
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Paper")]
+    assert len(rows) == len(m.entries) == len(items)
+    fig3 = next(r for r in rows if "`paper_a_fig3`" in r)
+    assert fig3.startswith("| A | Figure 3 |") and fig3.endswith("| 1 PASS (A5 PASS) |")
+    assert "[`paper_a/figures/fig3_privacy_vs_k.png`](paper_a/figures/fig3_privacy_vs_k.png) (+ [.pdf]" in fig3
+    t1 = next(r for r in rows if r.startswith("| B | Table 1 |"))
+    assert t1.endswith("| 1 MATCH |")
+    s1 = next(r for r in rows if "`paper_b_plot_scenario1`" in r)
+    assert "Figures 3-4 — Synthetic 1, paper's Algorithm 2" in s1 and "1 DIFFERS" in s1
+    claims_row = next(r for r in rows if "`paper_a_claims`" in r)
+    assert claims_row.endswith("| 1 PASS, 1 FAIL, 1 N/A (A1 FAIL, A5 PASS, A9 N/A) |")
+    assert "- Paper B (" in text and "3 MATCH, 2 DIFFERS in [`paper_b/comparison.md`]" in text
+    assert "`creditcard`: not in mirror" in text
+    assert text.rstrip().endswith("- [`paper_b/extra.csv`](paper_b/extra.csv)")
+    assert "| A | Figure 1 |" in text and text.count("`paper_a_fig1`") == 1
+
+
+# ---------------------------------------------------------------- gallery
+def _figure(path: Path, w_in: float = 8, h_in: float = 4, dpi: int = 100) -> None:
+    fig, ax = plt.subplots(figsize=(w_in, h_in), dpi=dpi)
+    ax.plot([0, 1, 2], [1, 0, 1], label="line")
+    ax.set_xlabel("ε")
+    ax.legend()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+
+
+def test_gallery_thumbnail_size_and_bytes_stable(tmp_path):
+    src = tmp_path / "fig.png"
+    _figure(src)  # 800 x 400 px
+    a, b = tmp_path / "a" / "t.png", tmp_path / "b" / "t.png"
+    assert gallery.thumbnail(src, a, 320) == (320, 160)
+    assert gallery.thumbnail(src, b, 320) == (320, 160)
+    assert hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
+    assert a.stat().st_size < src.stat().st_size
+    with Image.open(a) as im:
+        assert im.size == (320, 160) and im.format == "PNG"
+    # never enlarged
+    assert gallery.thumbnail(src, tmp_path / "big.png", 2000) == (800, 400)
+    assert not list((tmp_path / "a").glob(".*tmp*"))  # written atomically, nothing left behind
+
+
+def test_gallery_names_and_errors(tmp_path):
+    assert gallery.gallery_name("paper_a/figures/fig2_accuracy_privacy.png") == "paper_a_fig2_accuracy_privacy.png"
+    assert gallery.gallery_name("paper_b/figures/scenario2_synthetic_b2.png") == "paper_b_scenario2_synthetic_b2.png"
+    with pytest.raises(ValueError, match="not a .png"):
+        gallery.gallery_name("paper_a/figures/fig1.pdf")
+    with pytest.raises(ValueError, match="width"):
+        gallery.thumbnail(tmp_path / "x.png", tmp_path / "y.png", 4)

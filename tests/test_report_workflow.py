@@ -1,0 +1,212 @@
+"""The workflow as Snakemake loads it: every rule has log and benchmark, report items have captions grouped
+by paper, and the catalogue (workflow/report/catalogue.yaml) covers exactly the pipelines' targets, each file
+written by the rule the catalogue names.
+
+The rule objects are read through the Snakemake API in a subprocess (``_DUMP``), once per configuration:
+the full config.yaml and the .test overlay, both with the offline mirror (credit card and APS unavailable).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from privanomaly.report import catalogue
+
+ROOT = Path(__file__).resolve().parents[1]
+MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+CATALOGUE = ROOT / "workflow" / "report" / "catalogue.yaml"
+
+_DUMP = r"""
+import json, sys
+from pathlib import Path
+from snakemake.api import SnakemakeApi
+from snakemake.io import get_flag_value, is_flagged
+from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
+
+configfiles = [Path(p) for p in json.loads(sys.argv[1])]
+with SnakemakeApi(OutputSettings()) as api:
+    wf = api.workflow(
+        resource_settings=ResourceSettings(cores=1),
+        config_settings=ConfigSettings(configfiles=configfiles, config=json.loads(sys.argv[2])),
+        snakefile=Path("Snakefile").absolute(),
+        workdir=Path(".").absolute(),
+    )._workflow
+    g = wf.globals
+    rules = []
+    for r in wf.rules:
+        outs = []
+        for o in r.output:
+            rep = get_flag_value(o, "report") if is_flagged(o, "report") else None
+            outs.append({"path": str(o), "report": None if rep is None else {
+                "caption": str(rep.caption) if rep.caption else None,
+                "category": rep.category, "subcategory": rep.subcategory}})
+        res = {k: v for k, v in r.resources.items() if not k.startswith("_") and isinstance(v, (int, float, str))}
+        rules.append({"name": r.name, "log": [str(x) for x in r.log],
+                      "benchmark": str(r.benchmark) if r.benchmark else None,
+                      "resources": res, "outputs": outs})
+    targets = {n: [str(t) for t in g[n]()] for n in
+               ("data_targets", "paper_a_targets", "paper_b_targets", "report_targets")}
+    producers = {t: [r.name for r in wf.rules if any(o.match(t) for o in r.output)]
+                 for t in targets["paper_a_targets"] + targets["paper_b_targets"]}
+    print("@@JSON@@" + json.dumps({"rules": rules, "targets": targets, "producers": producers,
+                                   "results_dir": g["RESULTS"], "logs": g["LOGS"], "bench": g["BENCH"]}))
+"""
+
+CONFIGS = {"full": [], "test": [".test/config.yaml"]}
+
+
+@functools.cache
+def workflow_dump(which: str) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", _DUMP, json.dumps(CONFIGS[which]), json.dumps({"data_mirror": str(MIRROR)})],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if proc.returncode != 0 or "@@JSON@@" not in proc.stdout:
+        raise AssertionError(f"loading the workflow failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.split("@@JSON@@", 1)[1])
+
+
+@pytest.fixture(scope="module", params=sorted(CONFIGS))
+def dump(request) -> dict:
+    return workflow_dump(request.param)
+
+
+def test_every_rule_with_outputs_has_log_and_benchmark_in_its_own_directory(dump):
+    rules = [r for r in dump["rules"] if r["outputs"]]
+    assert len(rules) >= 40  # data (3) + paper A (24) + paper B (14) + report (3) at the time of writing
+    for r in rules:
+        assert r["log"], f"rule {r['name']} has no log:"
+        assert r["benchmark"], f"rule {r['name']} has no benchmark:"
+        for log in r["log"]:
+            assert log.startswith(f"{dump['logs']}/{r['name']}/"), (r["name"], log)
+        assert r["benchmark"].startswith(f"{dump['bench']}/{r['name']}/"), (r["name"], r["benchmark"])
+        assert r["benchmark"].endswith(".tsv")
+    # the rules without outputs are the pure target rules
+    assert sorted(r["name"] for r in dump["rules"] if not r["outputs"]) == ["all", "paper_a_all"]
+
+
+def test_list_rules_names_the_same_rules():
+    """`snakemake --list-rules` (what a user runs) lists exactly the rules the API loads."""
+    proc = subprocess.run(
+        [str(Path(sys.executable).with_name("snakemake")), "--list-rules", "--config", f"data_mirror={MIRROR}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    listed = {line.split()[0] for line in proc.stdout.splitlines() if line.strip()}
+    assert listed == {r["name"] for r in workflow_dump("full")["rules"]}
+
+
+def test_report_outputs_are_grouped_by_paper_with_existing_captions(dump):
+    seen = {"Paper A": 0, "Paper B": 0}
+    for r in dump["rules"]:
+        for o in r["outputs"]:
+            rep = o["report"]
+            if rep is None:
+                continue
+            assert rep["caption"], f"{r['name']}: {o['path']} marked for the report without a caption"
+            caption = Path(rep["caption"])
+            assert caption.is_file(), f"{r['name']}: caption {caption} does not exist"
+            assert len(caption.read_text(encoding="utf-8").split()) >= 15, f"{caption} is too short to say what is shown"
+            if r["name"].startswith("paper_a_"):
+                assert (rep["category"], bool(rep["subcategory"])) == ("Paper A", True), (r["name"], rep)
+            elif r["name"].startswith("paper_b_"):
+                assert (rep["category"], bool(rep["subcategory"])) == ("Paper B", True), (r["name"], rep)
+            else:
+                assert rep["category"] in {"Overview", "Data", "Provenance"}, (r["name"], rep)
+            if rep["category"] in seen:
+                seen[rep["category"]] += 1
+    assert seen["Paper A"] >= 15 and seen["Paper B"] >= 10, seen
+
+
+def _item_numbers(item: str) -> list[tuple[str, str]]:
+    """("Figure", "3") pairs named by a catalogue item label, e.g. 'Figures 5-7' -> Figure 5, 6, 7."""
+    out = []
+    for kind, a, b in re.findall(r"(Figure|Table)s? (\d+)(?:-(\d+))?", item):
+        out += [(kind, str(n)) for n in range(int(a), int(b or a) + 1)]
+    return out
+
+
+def test_captions_name_the_papers_figure_or_table(dump):
+    """Each caption of a catalogued figure/table says which paper and which figure/table it reproduces."""
+    items = catalogue.load(CATALOGUE)
+    by_file = {}
+    for r in dump["rules"]:
+        for o in r["outputs"]:
+            if o["report"]:
+                by_file[o["path"]] = Path(o["report"]["caption"]).read_text(encoding="utf-8")
+    res = dump["results_dir"]
+    targets = catalogue.relative_targets(dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], res)
+    checked = 0
+    for entry in catalogue.match_targets(items, targets).entries:
+        captions = [by_file[f"{res}/{f}"] for f in entry.files if f"{res}/{f}" in by_file]
+        assert captions, f"{entry.item.paper} {entry.item.item}: none of {entry.files} is marked report(...)"
+        text = " ".join(captions)
+        assert f"Paper {entry.item.paper}" in text, (entry.files[0], text[:200])
+        for kind, n in _item_numbers(entry.item.item):
+            pattern = rf"\b{kind[:3]}\w*\.?\s*(\d+\s*(-|–|/|,|and)\s*)*{n}\b"
+            assert re.search(pattern, text), f"{entry.files[0]}: caption does not name {kind} {n}"
+            checked += 1
+    assert checked >= 12
+
+
+def test_catalogue_covers_exactly_the_paper_targets(dump):
+    items = catalogue.load(CATALOGUE)
+    targets = catalogue.relative_targets(
+        dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], dump["results_dir"]
+    )
+    m = catalogue.match_targets(items, targets)
+    assert m.uncovered == [], "targets missing from workflow/report/catalogue.yaml"
+    assert m.ambiguous == {}
+    assert m.incomplete == {}
+    assert m.unused == []
+    covered = sorted(f for e in m.entries for f in e.files)
+    assert covered == sorted(set(targets))  # each target exactly once
+    assert {e.item.paper for e in m.entries} == {"A", "B"}
+
+
+def test_catalogue_rule_is_the_rule_that_writes_each_file(dump):
+    items = catalogue.load(CATALOGUE)
+    res = dump["results_dir"]
+    targets = catalogue.relative_targets(dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], res)
+    for e in catalogue.match_targets(items, targets).entries:
+        for f in e.files:
+            assert dump["producers"][f"{res}/{f}"] == [e.item.rule], f
+
+
+def test_report_targets_keep_provenance_and_add_index_and_gallery(dump):
+    res = dump["results_dir"]
+    t = dump["targets"]["report_targets"]
+    assert f"{res}/provenance.json" in t and f"{res}/index.md" in t
+    gallery = [x for x in t if x.endswith(".png")]
+    assert 4 <= len(gallery) <= 6
+    expected_dir = "docs/gallery" if res == "results" else f"{res}/gallery"
+    assert all(x.startswith(expected_dir + "/") for x in gallery), gallery
+
+
+def test_readme_table_is_the_catalogue():
+    """The README's "What is reproduced" table is generated from the catalogue (and kept in sync)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = catalogue.readme_table(catalogue.load(CATALOGUE))
+    assert catalogue.README_BEGIN + "\n" + table + catalogue.README_END in text, (
+        "README table out of date: run `.venv/bin/python -m privanomaly.report.catalogue --readme README.md`"
+    )
+
+
+def test_readme_starts_with_the_two_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```\w*\n(.*?)```", text, flags=re.S)
+    commands = [line.split("#")[0].strip() for line in blocks[0].splitlines() if line.strip()]
+    assert commands[:2] == ["make reproduce", "make test"]

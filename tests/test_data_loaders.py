@@ -189,7 +189,7 @@ def test_creditcard_configured_pipeline_on_tiny_file(tmp_path):
 def test_creditcard_wrong_checksum_is_refused(tmp_path):
     path = tmp_path / "creditcard.csv"
     write_creditcard_csv(path)
-    with pytest.raises(DataError, match="sha256 mismatch"):
+    with pytest.raises(DataError, match=r"datasets\.creditcard\.files\[0\] .*sha256 mismatch.*replace or delete the file"):
         build("creditcard", entry_for("creditcard"), [str(path)], 7)  # the real file's hash
 
 

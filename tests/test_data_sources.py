@@ -46,6 +46,7 @@ def test_checksum_mismatch_from_mirror_raises_and_leaves_nothing(mirror, tmp_pat
         sources.fetch("demo/a.csv", dest, url=None, sha256=wrong, mirror=mirror)
     msg = str(err.value)
     assert f"expected {wrong}" in msg and f"got {PAYLOAD_SHA}" in msg and "demo/a.csv" in msg
+    assert msg.endswith("the file was not kept")
     assert not dest.exists()
     assert leftovers(dest.parent) == []  # not even a temp file
 

@@ -209,7 +209,9 @@ def build(
         spec, path = entry["files"][0], raw_files[0]
         # Downloaded files were verified by the download rule, local files were not: check both here, so
         # that provenance records the hash of the bytes actually read.
-        got = sources.verify_sha256(path, spec.get("sha256"), what=f"{where}files[0] {path}")
+        got = sources.verify_sha256(
+            path, spec.get("sha256"), what=f"{where}files[0] {path}", hint="replace or delete the file (a cached download is fetched again)"
+        )
         table = loaders.load_table(path, entry["format"], entry.get("read"), entry["label"]["column"])
         raw_rows = len(table)
         features, y = loaders.split_label(table, entry["label"], where)

@@ -32,13 +32,15 @@ def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def verify_sha256(path: str | os.PathLike, expected: str | None, what: str | None = None) -> str:
-    """Return the file's sha256; raise ``ChecksumError`` (expected vs got) if ``expected`` is set and differs."""
+def verify_sha256(
+    path: str | os.PathLike, expected: str | None, what: str | None = None, hint: str = ""
+) -> str:
+    """Return the file's sha256; raise ``ChecksumError`` (expected vs got, + ``hint``) if it differs from ``expected``."""
     got = sha256_file(path)
     if expected and got.lower() != expected.lower():
         raise ChecksumError(
             f"{what or path}: sha256 mismatch — expected {expected.lower()}, got {got} "
-            f"({Path(path).stat().st_size} bytes); the file was not kept"
+            f"({Path(path).stat().st_size} bytes){'; ' + hint if hint else ''}"
         )
     return got
 
@@ -66,7 +68,7 @@ def copy_from_mirror(mirror: str | os.PathLike, relpath: str, dest: str | os.Pat
         raise DataError(f"{relpath}: not found in data_mirror {str(mirror)!r} (looked for {src})")
     with atomic_path(dest) as tmp:
         shutil.copyfile(src, tmp)
-        got = verify_sha256(tmp, sha256, what=f"{relpath} (copied from {src})")
+        got = verify_sha256(tmp, sha256, what=f"{relpath} (copied from {src})", hint="the file was not kept")
     return got
 
 
@@ -82,7 +84,7 @@ def download_url(url: str, dest: str | os.PathLike, sha256: str | None, timeout:
                 shutil.copyfileobj(resp, out, length=1 << 20)
         except OSError as exc:  # URLError, HTTPError and socket timeouts are OSErrors
             raise DataError(f"{url}: download failed ({exc}); set data_mirror to use a local copy") from exc
-        got = verify_sha256(tmp, sha256, what=url)
+        got = verify_sha256(tmp, sha256, what=url, hint="the file was not kept")
     return got
 
 

@@ -154,3 +154,12 @@ rule provenance:
         commit=git_commit(workflow.basedir),
     script:
         "../../scripts/provenance.py"
+
+
+onsuccess:
+    print(
+        f"\nprivanomaly: results in {RESULTS}/ - start with {RESULTS}/index.md "
+        f"(claims: {RESULTS}/paper_a/claims.md, {RESULTS}/paper_b/comparison.md); "
+        f"HTML report: snakemake --report {RESULTS}/report.html",
+        file=sys.stderr,
+    )

@@ -7,7 +7,9 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 (snakemake is injecte
     name = snakemake.wildcards.dataset  # noqa: F821
     table, provenance = build(name, snakemake.params.entry, list(snakemake.input), snakemake.params.seed)  # noqa: F821
     check_schema(table, where=f"datasets.{name}")
-    log.info("%s: %d rows, %d dims, %d anomalies", name, provenance["rows"], provenance["dims"], provenance["n_anomalies"])
+    log.info(
+        "%s: %d rows, %d dims, %d anomalies", name, provenance["rows"], provenance["dims"], provenance["n_anomalies"]
+    )
     for step in provenance["steps"]:
         log.info("step %s", {k: v for k, v in step.items() if k != "source_rows"})
     io.write_table(table, snakemake.output.parquet)  # noqa: F821

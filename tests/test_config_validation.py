@@ -105,7 +105,11 @@ def test_test_config_keeps_every_dataset_and_only_sets_differing_keys():
     "mutate, path, words",
     [
         (lambda c: c.update(datasetz={}), "", "'datasetz' was unexpected"),
-        (lambda c: c["datasets"]["thyroid"].update(lable={}), key_path("datasets", "thyroid"), "'lable' was unexpected"),
+        (
+            lambda c: c["datasets"]["thyroid"].update(lable={}),
+            key_path("datasets", "thyroid"),
+            "'lable' was unexpected",
+        ),
         (
             lambda c: c["datasets"]["thyroid"]["preprocess"].update(standardise=True),
             key_path("datasets", "thyroid", "preprocess"),
@@ -147,7 +151,11 @@ def test_test_config_keeps_every_dataset_and_only_sets_differing_keys():
             key_path("datasets", "synthetic_a", "generator"),
             "'colour' was unexpected",
         ),
-        (lambda c: c["datasets"]["thyroid"].pop("label"), key_path("datasets", "thyroid"), "'label' is a required property"),
+        (
+            lambda c: c["datasets"]["thyroid"].pop("label"),
+            key_path("datasets", "thyroid"),
+            "'label' is a required property",
+        ),
         (
             lambda c: c["datasets"].update({"my-data": c["datasets"]["thyroid"]}),
             key_path("datasets"),
@@ -287,7 +295,10 @@ def test_snakemake_rejects_unknown_key(tmp_path):
             {"paper_a": {"datasets": [*BASE["paper_a"].get("datasets", []), "nosuchdata"]}},
             rf"paper_a\.datasets\[{len(BASE['paper_a'].get('datasets', []))}\]: unknown dataset 'nosuchdata'; known: ",
         ),
-        ({"paper_b": {"datasets": {"nosuchdata": "Mystery"}}}, r"paper_b\.datasets\[\d+\]: unknown dataset 'nosuchdata'; known: "),
+        (
+            {"paper_b": {"datasets": {"nosuchdata": "Mystery"}}},
+            r"paper_b\.datasets\[\d+\]: unknown dataset 'nosuchdata'; known: ",
+        ),
     ],
     ids=["paper_a.datasets", "paper_b.datasets"],
 )

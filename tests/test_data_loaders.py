@@ -189,7 +189,9 @@ def test_creditcard_configured_pipeline_on_tiny_file(tmp_path):
 def test_creditcard_wrong_checksum_is_refused(tmp_path):
     path = tmp_path / "creditcard.csv"
     write_creditcard_csv(path)
-    with pytest.raises(DataError, match=r"datasets\.creditcard\.files\[0\] .*sha256 mismatch.*replace or delete the file"):
+    with pytest.raises(
+        DataError, match=r"datasets\.creditcard\.files\[0\] .*sha256 mismatch.*replace or delete the file"
+    ):
         build("creditcard", entry_for("creditcard"), [str(path)], 7)  # the real file's hash
 
 
@@ -269,7 +271,9 @@ def test_aps_configured_pipeline_from_uci_zip(tmp_path):
     z = (filled - filled.mean(0)) / np.where(filled.std(0) == 0, 1, filled.std(0))
     from sklearn.decomposition import PCA
 
-    np.testing.assert_allclose(df.drop(columns="label").to_numpy(), PCA(6, svd_solver="full").fit_transform(z), atol=1e-10)
+    np.testing.assert_allclose(
+        df.drop(columns="label").to_numpy(), PCA(6, svd_solver="full").fit_transform(z), atol=1e-10
+    )
 
 
 def test_aps_member_found_in_a_subfolder_of_the_zip(tmp_path):
@@ -302,7 +306,12 @@ def test_zip_member_missing_lists_members(tmp_path):
 def test_local_csv_entry_needs_no_code(tmp_path):
     path = tmp_path / "mine.csv"
     pd.DataFrame(
-        {"a": [1.0, 2, 3, 4, 5, 6], "b": [0.5, 0.1, 0.2, 0.9, 0.3, 0.4], "who": list("uvwxyz"), "flag": ["n", "n", "y", "n", "n", "y"]}
+        {
+            "a": [1.0, 2, 3, 4, 5, 6],
+            "b": [0.5, 0.1, 0.2, 0.9, 0.3, 0.4],
+            "who": list("uvwxyz"),
+            "flag": ["n", "n", "y", "n", "n", "y"],
+        }
     ).to_csv(path, index=False)
     entry = {
         "files": [{"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}],

@@ -32,7 +32,11 @@ def test_steps_run_in_the_fixed_order_and_are_recorded():
     df, y = frame()
     df.loc[3, "a"] = np.nan
     out, steps = preprocess(
-        df, y, {"missing": "drop", "drop_columns": ["b"], "pca": 1, "subsample": {"n_normal": 10, "n_anomaly": 2}}, 1, "t"
+        df,
+        y,
+        {"missing": "drop", "drop_columns": ["b"], "pca": 1, "subsample": {"n_normal": 10, "n_anomaly": 2}},
+        1,
+        "t",
     )
     assert [s["step"] for s in steps] == ["missing", "select_columns", "standardize", "pca", "subsample"]
     assert steps[0]["rows_dropped"] == 1

@@ -80,7 +80,12 @@ def test_gaussian_mixture_layout():
 def test_gaussian_outliers_rejects_wrong_vector_length():
     with pytest.raises(ValueError, match="length dim = 2"):
         gaussian_outliers(
-            rng(0), dim=2, n_normal=2, n_anomaly=1, normal={"mean": [0], "var": [1]}, anomaly={"mean": [0, 0], "var": [1, 1]}
+            rng(0),
+            dim=2,
+            n_normal=2,
+            n_anomaly=1,
+            normal={"mean": [0], "var": [1]},
+            anomaly={"mean": [0, 0], "var": [1, 1]},
         )
 
 
@@ -89,7 +94,9 @@ def test_entry_check_names_generator_key():
 
     e = copy.deepcopy(DATASETS["synthetic_b2"])
     e["generator"]["anomaly"]["mean"] = [20, 20]
-    with pytest.raises(DataError, match=r"datasets\.synthetic_b2\.generator\.anomaly\.mean: length 2 differs from dim = 10"):
+    with pytest.raises(
+        DataError, match=r"datasets\.synthetic_b2\.generator\.anomaly\.mean: length 2 differs from dim = 10"
+    ):
         check_dataset_entry("synthetic_b2", e)
     for name, entry in DATASETS.items():
         check_dataset_entry(name, entry)  # the shipped config passes

@@ -74,7 +74,13 @@ def test_summary_matches_manifest(data_run):
     for name, (rows, dims, anomalies) in MANIFEST.items():
         assert tuple(summary.loc[name, ["rows", "dims", "n_anomalies"]]) == (rows, dims, anomalies), name
     assert summary.loc["adult", "raw_rows"] == 32561 and summary.loc["adult", "rows"] == 30162
-    sub = {"adult_b1": (50, 5), "adult_b2": (379, 10), "ionosphere_b": (235, 10), "synthetic_b1": (50, 5), "synthetic_b2": (500, 10)}
+    sub = {
+        "adult_b1": (50, 5),
+        "adult_b2": (379, 10),
+        "ionosphere_b": (235, 10),
+        "synthetic_b1": (50, 5),
+        "synthetic_b2": (500, 10),
+    }
     for name, (rows, anomalies) in sub.items():
         assert tuple(summary.loc[name, ["rows", "n_anomalies"]]) == (rows, anomalies), name
     assert summary.loc["thyroid", "sha256"] == "8de161b3f235b7647bb0b39a836d983ff61d67bf234edac461da2d71e889cb87"
@@ -99,9 +105,10 @@ def test_parquet_schema_and_raw_copies(data_run):
         assert df["label"].dtype == np.int8
         assert all(df[c].dtype == np.float64 for c in df.columns if c != "label")
     raw = copy / "resources/raw/adult/adult.data"
-    assert hashlib.sha256(raw.read_bytes()).hexdigest() == hashlib.sha256(
-        (wf.MIRROR / "adult/adult.data").read_bytes()
-    ).hexdigest()
+    assert (
+        hashlib.sha256(raw.read_bytes()).hexdigest()
+        == hashlib.sha256((wf.MIRROR / "adult/adult.data").read_bytes()).hexdigest()
+    )
 
 
 def test_a_local_csv_is_one_config_entry(data_run):

@@ -65,7 +65,9 @@ def _csv_source(path: Path, read: Mapping[str, Any]) -> Any:
     return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8")))
 
 
-def _read_csv(path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], **kw: Any) -> pd.DataFrame:
+def _read_csv(
+    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], **kw: Any
+) -> pd.DataFrame:
     names = read.get("names")
     opts: dict[str, Any] = dict(
         sep=read.get("sep", ","),
@@ -118,7 +120,9 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
     return df
 
 
-def load_table(path: str | os.PathLike, fmt: str, read: Mapping[str, Any] | None, label_column: str | int) -> pd.DataFrame:
+def load_table(
+    path: str | os.PathLike, fmt: str, read: Mapping[str, Any] | None, label_column: str | int
+) -> pd.DataFrame:
     """Parse ``path`` in format ``fmt`` into a DataFrame holding the features and the label column."""
     path = Path(path)
     read = dict(read or {})
@@ -140,7 +144,9 @@ def load_table(path: str | os.PathLike, fmt: str, read: Mapping[str, Any] | None
         except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
             raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
         if fkey not in d or lkey not in d:
-            raise DataError(f"{path}: needs variables {fkey!r} and {lkey!r}, has {[k for k in d if not k.startswith('__')]}")
+            raise DataError(
+                f"{path}: needs variables {fkey!r} and {lkey!r}, has {[k for k in d if not k.startswith('__')]}"
+            )
         return _read_arrays(d[fkey], d[lkey], lkey, path)
     if fmt == "csv":
         return _read_csv(path, read, header=True, na_values=[])

@@ -94,7 +94,9 @@ def select_columns(
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
-    non_numeric = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])]
+    non_numeric = [
+        c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])
+    ]
     df = df.drop(columns=non_numeric)
     if df.shape[1] == 0:
         raise DataError(f"{where}preprocess: no numeric feature column left after column selection")
@@ -172,7 +174,9 @@ def preprocess(
         steps.append(step)
     sub = opt["subsample"]
     if sub:
-        idx = stratified_subsample(y, int(sub["n_normal"]), int(sub["n_anomaly"]), make_rng(seed, "subsample", name), where)
+        idx = stratified_subsample(
+            y, int(sub["n_normal"]), int(sub["n_anomaly"]), make_rng(seed, "subsample", name), where
+        )
         X, y, rows = X[idx], y[idx], rows[idx]
         steps.append(
             {
@@ -210,7 +214,10 @@ def build(
         # Downloaded files were verified by the download rule, local files were not: check both here, so
         # that provenance records the hash of the bytes actually read.
         got = sources.verify_sha256(
-            path, spec.get("sha256"), what=f"{where}files[0] {path}", hint="replace or delete the file (a cached download is fetched again)"
+            path,
+            spec.get("sha256"),
+            what=f"{where}files[0] {path}",
+            hint="replace or delete the file (a cached download is fetched again)",
         )
         table = loaders.load_table(path, entry["format"], entry.get("read"), entry["label"]["column"])
         raw_rows = len(table)

@@ -32,9 +32,7 @@ def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def verify_sha256(
-    path: str | os.PathLike, expected: str | None, what: str | None = None, hint: str = ""
-) -> str:
+def verify_sha256(path: str | os.PathLike, expected: str | None, what: str | None = None, hint: str = "") -> str:
     """Return the file's sha256; raise ``ChecksumError`` (expected vs got, + ``hint``) if it differs from ``expected``."""
     got = sha256_file(path)
     if expected and got.lower() != expected.lower():
@@ -115,9 +113,7 @@ def raw_path(spec: Mapping[str, Any], resources_dir: str) -> str:
     return f"{resources_dir}/raw/{spec['path']}"
 
 
-def availability(
-    files: list[Mapping[str, Any]], mirror: str | None, resources_dir: str
-) -> tuple[bool, str]:
+def availability(files: list[Mapping[str, Any]], mirror: str | None, resources_dir: str) -> tuple[bool, str]:
     """Whether every file of a dataset can be obtained in this run, and if not, why (one line).
 
     With ``mirror`` set, a downloaded file is available when it is in the raw cache or in the mirror.

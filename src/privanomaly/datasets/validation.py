@@ -88,9 +88,7 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
                 for field in ("mean", "var"):
                     vec = gen[part][field]
                     if len(vec) != dim:
-                        raise DataError(
-                            f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}"
-                        )
+                        raise DataError(f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}")
         if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
             raise DataError(f"{key}.generator: mean_low must be < mean_high")
     pre = entry.get("preprocess", {}) or {}

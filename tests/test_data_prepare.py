@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from privanomaly import io
 from privanomaly.datasets import DataError, build, check_schema, preprocess
@@ -170,3 +172,18 @@ def test_thyroid_build_provenance_and_summary_row():
     row = summary_table([prov]).iloc[0]
     assert (row["dataset"], row["rows"], row["dims"], row["n_anomalies"]) == ("thyroid", 3772, 6, 93)
     assert row["sha256"] == e["files"][0]["sha256"] and row["steps"] == "standardize"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    labels=st.lists(st.integers(0, 1), min_size=1, max_size=200),
+    frac_normal=st.floats(0, 1),
+    frac_anomaly=st.floats(0, 1),
+    seed=st.integers(0, 2**32),
+)
+def test_stratified_subsample_property(labels, frac_normal, frac_anomaly, seed):
+    y = np.asarray(labels, np.int8)
+    n0, n1 = int((y == 0).sum() * frac_normal), int((y == 1).sum() * frac_anomaly)
+    idx = stratified_subsample(y, n0, n1, rng(seed, "subsample", "h"))
+    assert len(idx) == n0 + n1 and (np.diff(idx) > 0).all()
+    assert int((y[idx] == 0).sum()) == n0 and int((y[idx] == 1).sum()) == n1

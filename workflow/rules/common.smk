@@ -1,8 +1,15 @@
 # Shared helpers for the workflow/rules/*.smk files: paths, logs, benchmarks. No rules here.
+import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+# The library is importable here and in every job (jobs inherit the environment, also under --use-conda
+# or on a cluster), even where `pip install -e .` was not run.
+_SRC = str(Path(workflow.basedir) / "src")
+sys.path.insert(0, _SRC)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (_SRC, os.environ.get("PYTHONPATH")) if p
+)
 
 RESULTS = config["results_dir"]
 RESOURCES = config["resources_dir"]

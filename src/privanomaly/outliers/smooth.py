@@ -34,13 +34,19 @@ content of Lemma 1 / Theorem 6; the early stop of Algorithm 2 (Propositions 1-2)
 ``max_t e^{-t beta} B_t`` because the Prop. 1 bound ``M(W_{t'}) + |W_t \ W_{t'}|`` dominates ``M(W_t)``.)
 *Fast method*: ``G_t^c = min(|W_t^c|, min_g max_{b in g} |b ∩ W_t^c|)`` where each ``g`` is a fixed
 (data-independent) grid of axis-parallel boxes ("blocks") of 2 x ... x 2 cells of side ``a > 2r`` on a
-fixed set of axes (all axes when m <= ``max_block_dims``, else fixed consecutive chunks of axes; two
-grids per axis set, offset by half a cell).  (a): a set enclosed by a closed ball of radius ``r`` has
+fixed set of axes (all axes when m <= ``max_block_dims``; else fixed consecutive chunks of axes *and*
+all m axes, the latter maximised exactly through cliques of cell-compatible points; two grids per axis
+set, offset by half a cell).  (a): a set enclosed by a closed ball of radius ``r`` has
 extent ``<= 2r < a`` along every axis, so it meets at most two consecutive cells per axis, i.e. lies in
 one block of every grid; trivially also ``M(P) <= |P|``.  (b): blocks and grids do not depend on the data,
 so for every fixed block ``|b ∩ W_t(X)| <= |b ∩ W_{t+1}(X')| + 1``; max over blocks and min over grids
 preserve this, as does ``|W_t(X)| <= |W_{t+1}(X')| + 1``.  Therefore the fast bound is a valid
 beta-smooth upper bound, and since ``G >= M`` pointwise it is never below the paper's bound.
+
+(c) Mixing: the fast method uses ``G = M`` (exact) on windows with ``|W_t| <= L - t`` (L = ``exact_max``)
+and the block bound otherwise.  (b) still holds: if X uses M at t, ``M(W_t(X)) <= M(W_{t+1}(X')) + 1
+<= G_{t+1}(X') + 1`` whatever X' uses (G >= M); if X uses the block bound at t then ``|W_t(X)| > L - t``,
+so ``|W_{t+1}(X')| >= |W_t(X)| - 1 > L - (t+1)`` and X' uses the block bound at t + 1 as well.
 
 Note: the tempting "max number of points of P within 2r of a point of P" satisfies (a) but NOT (b) - the
 maximising centre may be the replaced record itself (a "star" whose arms are pairwise > 2r apart), and the
@@ -353,13 +359,15 @@ def smooth_sensitivity(
     S=None,
     early_stop: bool = True,
     max_block_dims: int = 8,
+    exact_max: int = 256,
 ) -> SmoothResult:
     """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31).
 
     ``method="paper"``: Algorithm 2 with exact M (Algorithm 1) and the early stop of Propositions 1-2
     (``early_stop=False`` evaluates every t = 0..N: same value, tested).  ``method="fast"``: the KD/grid
     block bound G >= M described in the module docstring, all t at once, O(N 2^m log N) with m =
-    min(|S|, max_block_dims).  Both are valid beta-smooth upper bounds (proof in the module docstring);
+    min(|S|, max_block_dims), using the exact M (Algorithm 1, pruned) instead on windows with
+    ``|W_t| <= exact_max - t`` (``exact_max=0``: never).  Both are valid beta-smooth upper bounds (proof in the module docstring);
     fast >= paper always.  ``beta`` is the smoothing parameter of Theorem 2 (see
     :func:`privanomaly.outliers.gaussian.smooth_parameters`).
     """
@@ -378,6 +386,11 @@ def smooth_sensitivity(
 
     if method == "fast":
         G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims)) for c in keys}
+        for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
+            for t in range(n_t):
+                if sizes[c][t] > exact_max - t:
+                    break
+                G[c][t] = min(G[c][t], largest_enclosed_subset(Z[keys[c] <= t], r))
         B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
         vals = decay * B
         t_max = int(np.argmax(vals))
@@ -439,7 +452,54 @@ def _block_bound(Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_
         for shift in (0.0, 0.5):
             cells = np.floor(Z[:, ax] / a + shift).astype(np.int64)
             out = np.minimum(out, _max_block_counts(cells, keys, n_t))
+    if m > max_block_dims:  # also the full-dimensional grids, evaluated exactly by cliques
+        kmax = int(min(keys.max(), n_t - 1))
+        for shift in (0.0, 0.5):
+            cells = np.floor(Z / a + shift).astype(np.int64)
+            full = np.zeros(n_t, dtype=np.int64)
+            prev_size, prev_val = -1, 0
+            for t in range(kmax + 1):
+                sel = keys <= t
+                size = int(sel.sum())
+                if size != prev_size:
+                    prev_val = _full_block_max(cells[sel]) if size else 0
+                    prev_size = size
+                full[t] = prev_val
+            full[kmax + 1 :] = full[kmax]
+            out = np.minimum(out, full)
     return out
+
+
+def _full_block_max(cells: np.ndarray) -> int:
+    """Exact ``max over blocks of 2 x ... x 2 cells (all m axes) of #points`` for integer cells.
+
+    A set of points lies in one block iff along every axis its cells span at most two consecutive values.
+    For a point p, the others that can share a block with it are its Chebyshev-1 cell neighbours q, with
+    offsets ``delta_q`` in {-1, 0, 1}^m; two of them fit together (with p) iff no axis has opposite signs.
+    So the best block containing p is 1 + a maximum-weight clique of that compatibility graph (exact,
+    networkx), and the family maximum is the max over p."""
+    import networkx as nx
+
+    U, w = np.unique(cells, axis=0, return_counts=True)
+    best = int(w.max())
+    if len(U) == 1:
+        return best
+    nbs = cKDTree(U.astype(float)).query_ball_point(U.astype(float), 1.0 + 1e-9, p=np.inf)
+    for i, nb in enumerate(nbs):
+        nb = [j for j in nb if j != i]
+        if not nb or w[i] + w[nb].sum() <= best:
+            continue
+        D = U[nb] - U[i]
+        pos, neg = (D == 1).astype(np.int64), (D == -1).astype(np.int64)
+        conflict = (pos @ neg.T + neg @ pos.T) > 0
+        G = nx.Graph()
+        for a_, j in enumerate(nb):
+            G.add_node(a_, weight=int(w[j]))
+        ia, ib = np.nonzero(np.triu(~conflict, 1))
+        G.add_edges_from(zip(ia.tolist(), ib.tolist()))
+        _, cw = nx.max_weight_clique(G, weight="weight")
+        best = max(best, int(w[i]) + int(cw))
+    return best
 
 
 def _max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarray:

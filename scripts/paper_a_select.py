@@ -8,9 +8,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     name = snakemake.wildcards.pa_dataset  # noqa: F821
     X, y = common.load_xy(snakemake.input.data)  # noqa: F821
     sel = p.selection
-    betas = [b for b in sel["betas"] if b >= p.min_beta]
-    if not betas:
-        raise ValueError(f"paper_a.selection.betas: none >= {p.min_beta} (paper_a.fig2.min_beta) for {name}")
+    betas = list(p.betas)  # paper_a.selection.betas, or paper_a.fig2.betas on the Figure 2-3 data
     surface = selection.selection_surface(
         X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
         max_query_rows=sel["max_query_rows"], p=1.0 if p.metric == "manhattan" else 2.0, workers=snakemake.threads,  # noqa: F821
@@ -23,7 +21,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     io.write_json(snakemake.output.choice, {  # noqa: F821
         "dataset": name, "beta": choice.beta, "r": choice.r, "fraction": choice.fraction, "f1": choice.f1,
         "precision": float(best["precision"]), "recall": float(best["recall"]), "n_scored": int(best["n_scored"]),
-        "n_records": int(len(X)), "metric": p.metric, "min_beta": p.min_beta,
+        "n_records": int(len(X)), "metric": p.metric, "betas": betas,
         "protocol": "max F1 of (beta, r)-anomaly vs labels over betas x flagged fractions; ties: larger beta, "
                     "then smaller fraction (privanomaly.paper_a.selection)",
     })

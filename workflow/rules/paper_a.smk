@@ -16,36 +16,12 @@ PA_WORK = f"{PA_OUT}/work"
 PA_CAPTION = "../report/paper_a_{}.rst"
 
 
-def _pa_check():
-    """Cross-key checks the schema cannot express; errors name the key."""
-    if not any(abs(e - PA["eps_ref"]) < 1e-12 for e in PA["eps_grid"]):
-        raise ValueError(
-            f"config paper_a.eps_ref={PA['eps_ref']} must be one of paper_a.eps_grid {PA['eps_grid']}"
-        )
-    if PA["k_main"] not in PA["k_grid"]:
-        raise ValueError(
-            f"config paper_a.k_main={PA['k_main']} must be one of paper_a.k_grid {PA['k_grid']}"
-        )
-    for i, name in enumerate(PA["growth"]["datasets"]):
-        if name not in PA["datasets"]:
-            raise ValueError(
-                f"config paper_a.growth.datasets[{i}]: {name!r} is not in paper_a.datasets"
-            )
-    check_dataset_names(PA["datasets"], "paper_a.datasets")
-    check_dataset_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
-    check_dataset_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
-    for key, name in (
-        ("fig2.dataset", PA["fig2"]["dataset"]),
-        ("compiler.dataset", PA["compiler"]["dataset"]),
-    ):
-        if name in unavailable_datasets():
-            raise ValueError(
-                f"config paper_a.{key}: dataset {name!r} is unavailable in this run "
-                f"({unavailable_datasets()[name]}); choose a mirrored or synthetic one"
-            )
+from privanomaly.paper_a import workflow_checks as _pa_checks
 
-
-_pa_check()
+check_dataset_names(PA["datasets"], "paper_a.datasets")
+check_dataset_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
+check_dataset_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
+_pa_checks.check_config(PA, unavailable_datasets())
 
 PA_DATASETS = available_datasets(PA["datasets"])
 PA_MISSING = {
@@ -68,36 +44,8 @@ wildcard_constraints:
     pa_dataset="[A-Za-z][A-Za-z0-9_]*",
 
 
-def _pa_per_dataset(pattern, names=None):
-    return expand(pattern, d=PA_DATASETS if names is None else names)
-
-
-def paper_a_targets():
-    """Every final paper-A file: tables (CSV + Markdown), figures (PNG + PDF) and claims.md."""
-    tables = [
-        "parameters",
-        "table1",
-        "table2",
-        "table3",
-        "growth",
-        "claims",
-    ]
-    figures = [
-        "fig1_dp_tradeoff",
-        "fig2_accuracy_privacy",
-        "fig3_privacy_vs_k",
-        "fig4_sensitive_graph",
-        "compiler",
-        "selection_surface",
-        "error_vs_eps",
-        "normal_and_ranked",
-        "growth",
-    ]
-    return [
-        *expand(f"{PA_TAB}/{{t}}.{{ext}}", t=tables, ext=["csv", "md"]),
-        *expand(f"{PA_FIG}/{{f}}.{{ext}}", f=figures, ext=["png", "pdf"]),
-        f"{PA_OUT}/claims.md",
-    ]
+# Every final paper-A file (tables, figures, claims.md); called by `rule all` in the Snakefile.
+paper_a_targets = lambda: _pa_checks.targets(PA_OUT)
 
 
 rule paper_a_all:
@@ -114,16 +62,22 @@ rule paper_a_select:
     output:
         surface=f"{PA_WORK}/selection/{{pa_dataset}}.csv",
         choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
-    params:
-        selection=PA["selection"],
-        min_beta=lambda wc: PA["fig2"]["min_beta"] if wc.pa_dataset == PA_FIG2_DATA else 1,
-        metric=PA["metric"],
-        seed=config["seed"],
-    threads: 2
     log:
         f"{LOGS}/paper_a_select/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_select/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
+    params:
+        selection=PA["selection"],
+        betas=lambda wc: (
+            PA["fig2"]["betas"]
+            if wc.pa_dataset == PA_FIG2_DATA
+            else PA["selection"]["betas"]
+        ),
+        metric=PA["metric"],
+        seed=config["seed"],
     script:
         "../../scripts/paper_a_select.py"
 
@@ -131,7 +85,7 @@ rule paper_a_select:
 rule paper_a_parameters:
     """The chosen (beta, r) of every dataset, in one table."""
     input:
-        choices=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.json", PA_SELECTED),
+        choices=expand(f"{PA_WORK}/selection/{{d}}.json", d=PA_SELECTED),
     output:
         csv=report(
             f"{PA_TAB}/parameters.csv",
@@ -144,6 +98,8 @@ rule paper_a_parameters:
         f"{LOGS}/paper_a_parameters/all.log",
     benchmark:
         f"{BENCH}/paper_a_parameters/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_parameters.py"
 
@@ -151,7 +107,7 @@ rule paper_a_parameters:
 rule paper_a_plot_selection:
     """F1 surface of the selection protocol, one panel per dataset."""
     input:
-        surfaces=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.csv", PA_SELECTED),
+        surfaces=expand(f"{PA_WORK}/selection/{{d}}.csv", d=PA_SELECTED),
         parameters=f"{PA_TAB}/parameters.csv",
     output:
         png=report(
@@ -165,6 +121,8 @@ rule paper_a_plot_selection:
         f"{LOGS}/paper_a_plot_selection/all.log",
     benchmark:
         f"{BENCH}/paper_a_plot_selection/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_plot_selection.py"
 
@@ -176,14 +134,16 @@ rule paper_a_records:
         choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
     output:
         records=f"{PA_WORK}/records/{{pa_dataset}}.parquet",
-    params:
-        eps_min=PA_EPS_MIN,
-        metric=PA["metric"],
-    threads: 2
     log:
         f"{LOGS}/paper_a_records/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_records/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
+    params:
+        eps_min=PA_EPS_MIN,
+        metric=PA["metric"],
     script:
         "../../scripts/paper_a_records.py"
 
@@ -199,6 +159,12 @@ rule paper_a_errors:
         trials=f"{PA_WORK}/errors/{{pa_dataset}}_trials.csv",
         ranked=f"{PA_WORK}/errors/{{pa_dataset}}_ranked.csv",
         sensitive=f"{PA_WORK}/errors/{{pa_dataset}}_sensitive.csv",
+    log:
+        f"{LOGS}/paper_a_errors/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         eps_grid=PA["eps_grid"],
         k_grid=PA["k_grid"],
@@ -208,10 +174,6 @@ rule paper_a_errors:
         n_trials=PA["n_trials"],
         ci_level=PA["ci_level"],
         seed=config["seed"],
-    log:
-        f"{LOGS}/paper_a_errors/{{pa_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
     script:
         "../../scripts/paper_a_errors.py"
 
@@ -224,15 +186,17 @@ rule paper_a_detection:
         choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
     output:
         csv=f"{PA_WORK}/detection/{{pa_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_a_detection/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         pyod=PA["pyod"],
         seed=config["seed"],
-    log:
-        f"{LOGS}/paper_a_detection/{{pa_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
     script:
         "../../scripts/paper_a_detection.py"
 
@@ -244,17 +208,19 @@ rule paper_a_growth:
         choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
     output:
         csv=f"{PA_WORK}/growth/{{pa_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_growth/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
     params:
         sizes=PA["growth"]["sizes"],
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         metric=PA["metric"],
         seed=config["seed"],
-    threads: 2
-    log:
-        f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_a_growth/{{pa_dataset}}.tsv"
     script:
         "../../scripts/paper_a_growth.py"
 
@@ -262,7 +228,7 @@ rule paper_a_growth:
 rule paper_a_growth_table:
     """Growth curves of every growth dataset in one table."""
     input:
-        curves=_pa_per_dataset(f"{PA_WORK}/growth/{{d}}.csv", PA_GROWTH),
+        curves=expand(f"{PA_WORK}/growth/{{d}}.csv", d=PA_GROWTH),
     output:
         csv=report(
             f"{PA_TAB}/growth.csv",
@@ -275,6 +241,8 @@ rule paper_a_growth_table:
         f"{LOGS}/paper_a_growth_table/all.log",
     benchmark:
         f"{BENCH}/paper_a_growth_table/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_growth_table.py"
 
@@ -295,6 +263,8 @@ rule paper_a_plot_growth:
         f"{LOGS}/paper_a_plot_growth/all.log",
     benchmark:
         f"{BENCH}/paper_a_plot_growth/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_plot_growth.py"
 
@@ -302,9 +272,9 @@ rule paper_a_plot_growth:
 rule paper_a_table1:
     """Table 1: datasets, dimension after PCA, labelled anomalies, chosen (beta, r), (beta, r)-anomalies."""
     input:
-        provenance=_pa_per_dataset(f"{RESULTS}/data/{{d}}.json"),
-        records=_pa_per_dataset(f"{PA_WORK}/records/{{d}}.parquet"),
-        choices=_pa_per_dataset(f"{PA_WORK}/selection/{{d}}.json"),
+        provenance=expand(f"{RESULTS}/data/{{d}}.json", d=PA_DATASETS),
+        records=expand(f"{PA_WORK}/records/{{d}}.parquet", d=PA_DATASETS),
+        choices=expand(f"{PA_WORK}/selection/{{d}}.json", d=PA_DATASETS),
     output:
         csv=report(
             f"{PA_TAB}/table1.csv",
@@ -313,13 +283,15 @@ rule paper_a_table1:
             subcategory="Tables",
         ),
         md=f"{PA_TAB}/table1.md",
-    params:
-        datasets=PA_DATASETS,
-        missing=list(PA_MISSING),
     log:
         f"{LOGS}/paper_a_table1/all.log",
     benchmark:
         f"{BENCH}/paper_a_table1/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        datasets=PA_DATASETS,
+        missing=list(PA_MISSING),
     script:
         "../../scripts/paper_a_table1.py"
 
@@ -327,7 +299,7 @@ rule paper_a_table1:
 rule paper_a_table2:
     """Table 2: exact error for a random record and a random anomaly, SP vs DP."""
     input:
-        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
+        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
     output:
         csv=report(
             f"{PA_TAB}/table2.csv",
@@ -336,14 +308,16 @@ rule paper_a_table2:
             subcategory="Tables",
         ),
         md=f"{PA_TAB}/table2.md",
-    params:
-        eps_ref=PA["eps_ref"],
-        k_main=PA["k_main"],
-        missing=list(PA_MISSING),
     log:
         f"{LOGS}/paper_a_table2/all.log",
     benchmark:
         f"{BENCH}/paper_a_table2/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        missing=list(PA_MISSING),
     script:
         "../../scripts/paper_a_table2.py"
 
@@ -351,7 +325,7 @@ rule paper_a_table2:
 rule paper_a_table3:
     """Table 3: precision/recall of SP, DP, Laplace baselines; PyOD reference rows."""
     input:
-        detection=_pa_per_dataset(f"{PA_WORK}/detection/{{d}}.csv"),
+        detection=expand(f"{PA_WORK}/detection/{{d}}.csv", d=PA_DATASETS),
     output:
         csv=report(
             f"{PA_TAB}/table3.csv",
@@ -360,12 +334,14 @@ rule paper_a_table3:
             subcategory="Tables",
         ),
         md=f"{PA_TAB}/table3.md",
-    params:
-        missing=list(PA_MISSING),
     log:
         f"{LOGS}/paper_a_table3/all.log",
     benchmark:
         f"{BENCH}/paper_a_table3/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        missing=list(PA_MISSING),
     script:
         "../../scripts/paper_a_table3.py"
 
@@ -375,13 +351,15 @@ rule paper_a_fig1_data:
     output:
         frontier=f"{PA_WORK}/fig1/frontier.csv",
         minerr=f"{PA_WORK}/fig1/min_worst_error.csv",
-    params:
-        eps_values=PA["fig1"]["eps_values"],
-        eps_max=PA["fig1"]["eps_max"],
     log:
         f"{LOGS}/paper_a_fig1_data/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig1_data/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        eps_values=PA["fig1"]["eps_values"],
+        eps_max=PA["fig1"]["eps_max"],
     script:
         "../../scripts/paper_a_fig1_data.py"
 
@@ -403,6 +381,8 @@ rule paper_a_fig1:
         f"{LOGS}/paper_a_fig1/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig1/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_fig1.py"
 
@@ -417,16 +397,18 @@ rule paper_a_fig23_data:
         records=f"{PA_WORK}/fig23/records.csv",
         density=f"{PA_WORK}/fig23/density.csv",
         sensitive=f"{PA_WORK}/fig23/sensitive.csv",
+    log:
+        f"{LOGS}/paper_a_fig23_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig23_data/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         dataset=PA_FIG2_DATA,
         eps=PA["fig2"]["eps"],
         k=PA["fig2"]["k"],
         k_values=PA["fig3"]["k_values"],
         density_grid=PA["fig2"]["density_grid"],
-    log:
-        f"{LOGS}/paper_a_fig23_data/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig23_data/all.tsv"
     script:
         "../../scripts/paper_a_fig23_data.py"
 
@@ -448,6 +430,8 @@ rule paper_a_fig2:
         f"{LOGS}/paper_a_fig2/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig2/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_fig2.py"
 
@@ -464,12 +448,14 @@ rule paper_a_fig3:
             subcategory="Figures 1-4",
         ),
         pdf=f"{PA_FIG}/fig3_privacy_vs_k.pdf",
-    params:
-        k_values=PA["fig3"]["k_values"],
     log:
         f"{LOGS}/paper_a_fig3/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig3/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k_values=PA["fig3"]["k_values"],
     script:
         "../../scripts/paper_a_fig3.py"
 
@@ -479,16 +465,18 @@ rule paper_a_fig4_data:
     output:
         nodes=f"{PA_WORK}/fig4/nodes.csv",
         edges=f"{PA_WORK}/fig4/edges.csv",
+    log:
+        f"{LOGS}/paper_a_fig4_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig4_data/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         center=PA["fig4"]["center"],
         beta=PA["fig4"]["beta"],
         r=PA["fig4"]["r"],
         k=PA["fig4"]["k"],
         hops=PA["fig4"]["hops"],
-    log:
-        f"{LOGS}/paper_a_fig4_data/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig4_data/all.tsv"
     script:
         "../../scripts/paper_a_fig4_data.py"
 
@@ -506,15 +494,17 @@ rule paper_a_fig4:
             subcategory="Figures 1-4",
         ),
         pdf=f"{PA_FIG}/fig4_sensitive_graph.pdf",
+    log:
+        f"{LOGS}/paper_a_fig4/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig4/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         center=PA["fig4"]["center"],
         beta=PA["fig4"]["beta"],
         r=PA["fig4"]["r"],
         k=PA["fig4"]["k"],
-    log:
-        f"{LOGS}/paper_a_fig4/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig4/all.tsv"
     script:
         "../../scripts/paper_a_fig4.py"
 
@@ -526,14 +516,16 @@ rule paper_a_compiler_data:
         choice=f"{PA_WORK}/selection/{PA_COMPILER_DATA}.json",
     output:
         csv=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
-    params:
-        dataset=PA_COMPILER_DATA,
-        eps=PA["compiler"]["eps"],
-        k=PA["compiler"]["k"],
     log:
         f"{LOGS}/paper_a_compiler_data/{PA_COMPILER_DATA}.log",
     benchmark:
         f"{BENCH}/paper_a_compiler_data/{PA_COMPILER_DATA}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        dataset=PA_COMPILER_DATA,
+        eps=PA["compiler"]["eps"],
+        k=PA["compiler"]["k"],
     script:
         "../../scripts/paper_a_compiler_data.py"
 
@@ -554,6 +546,8 @@ rule paper_a_fig_compiler:
         f"{LOGS}/paper_a_fig_compiler/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig_compiler/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_a_fig_compiler.py"
 
@@ -561,8 +555,8 @@ rule paper_a_fig_compiler:
 rule paper_a_fig_errors:
     """Error on anomalies vs eps: SP (several k) and DP, exact lines + sampled points with CIs."""
     input:
-        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
-        trials=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_trials.csv"),
+        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
+        trials=expand(f"{PA_WORK}/errors/{{d}}_trials.csv", d=PA_DATASETS),
     output:
         png=report(
             f"{PA_FIG}/error_vs_eps.png",
@@ -571,12 +565,14 @@ rule paper_a_fig_errors:
             subcategory="Error on anomalies",
         ),
         pdf=f"{PA_FIG}/error_vs_eps.pdf",
-    params:
-        k_grid=PA["k_grid"],
     log:
         f"{LOGS}/paper_a_fig_errors/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig_errors/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k_grid=PA["k_grid"],
     script:
         "../../scripts/paper_a_fig_errors.py"
 
@@ -584,8 +580,8 @@ rule paper_a_fig_errors:
 rule paper_a_fig_normal_ranked:
     """(a) mean error on normal records, SP vs DP; (b) anomalies ranked by SP error, with DP and 1/2."""
     input:
-        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
-        ranked=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_ranked.csv"),
+        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
+        ranked=expand(f"{PA_WORK}/errors/{{d}}_ranked.csv", d=PA_DATASETS),
     output:
         png=report(
             f"{PA_FIG}/normal_and_ranked.png",
@@ -594,13 +590,15 @@ rule paper_a_fig_normal_ranked:
             subcategory="Error on anomalies",
         ),
         pdf=f"{PA_FIG}/normal_and_ranked.pdf",
-    params:
-        eps_ref=PA["eps_ref"],
-        k_main=PA["k_main"],
     log:
         f"{LOGS}/paper_a_fig_normal_ranked/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig_normal_ranked/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
     script:
         "../../scripts/paper_a_fig_normal_ranked.py"
 
@@ -608,13 +606,13 @@ rule paper_a_fig_normal_ranked:
 rule paper_a_claims:
     """claims.md: each claim of paper A with this run's evidence and PASS/FAIL."""
     input:
-        summaries=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_summary.csv"),
-        trials=_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_trials.csv"),
+        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
+        trials=expand(f"{PA_WORK}/errors/{{d}}_trials.csv", d=PA_DATASETS),
         sensitive=[
-            *_pa_per_dataset(f"{PA_WORK}/errors/{{d}}_sensitive.csv"),
+            *expand(f"{PA_WORK}/errors/{{d}}_sensitive.csv", d=PA_DATASETS),
             f"{PA_WORK}/fig23/sensitive.csv",
         ],
-        detection=_pa_per_dataset(f"{PA_WORK}/detection/{{d}}.csv"),
+        detection=expand(f"{PA_WORK}/detection/{{d}}.csv", d=PA_DATASETS),
         growth=f"{PA_TAB}/growth.csv",
         compiler=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
     output:
@@ -626,13 +624,15 @@ rule paper_a_claims:
         ),
         csv=f"{PA_TAB}/claims.csv",
         tmd=f"{PA_TAB}/claims.md",
-    params:
-        cfg=PA,
-        datasets=PA_DATASETS,
-        missing=PA_MISSING,
     log:
         f"{LOGS}/paper_a_claims/all.log",
     benchmark:
         f"{BENCH}/paper_a_claims/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        cfg=PA,
+        datasets=PA_DATASETS,
+        missing=PA_MISSING,
     script:
         "../../scripts/paper_a_claims.py"

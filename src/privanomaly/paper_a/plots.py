@@ -125,12 +125,12 @@ def fig4(nodes: pd.DataFrame, edges: pd.DataFrame, title: str):
             ax.annotate("", xy=(x1, y1), xytext=(x0, y0), annotation_clip=False,
                         arrowprops=dict(arrowstyle="-|>", color=cmap(e.record_added - 1), lw=2, shrinkA=22, shrinkB=22))
         else:
-            ax.plot([x0, x1], [y0, y1], ls=":", color="lightgrey", lw=1.2, zorder=0)
+            ax.plot([x0, x1], [y0, y1], ls=":", color="grey", lw=1.3, zorder=0)
     for r in nodes.itertuples():
         ax.text(r.x, r.y, r.node.replace(" ", ""), ha="center", va="center", fontsize=8,
                 bbox=dict(boxstyle="round,pad=0.3", fc="lightyellow" if r.hops == 0 else "white", ec="grey"))
     handles = [Line2D([], [], color=cmap(i - 1), lw=2, marker=">", label=f"record {i} added") for i in recs]
-    handles.append(Line2D([], [], color="lightgrey", ls=":", label="edge of G not in G_S"))
+    handles.append(Line2D([], [], color="grey", ls=":", label="edge of G not in G_S"))
     ax.legend(handles=handles, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
     ax.set_title(title, fontsize=10)
     ax.set_aspect("equal")

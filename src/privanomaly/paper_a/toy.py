@@ -5,8 +5,6 @@ Each function returns tidy DataFrames; plotting lives in :mod:`privanomaly.paper
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pandas as pd
 
@@ -108,58 +106,38 @@ def compiler_table(rec: pd.DataFrame, beta: int, k: int, eps: float) -> pd.DataF
 
 
 # ---------------------------------------------------------------- Figure 4
-def _ball_count_1d(x: tuple[int, ...], i: int, r: int) -> int:
-    """B_x(i, r) on the universe {1..m} with the ℓ1 metric (i is 1-based)."""
-    m = len(x)
-    return int(sum(x[j - 1] for j in range(max(1, i - r), min(m, i + r) + 1)))
+def sensitive_neighbourhood(center: list[int], beta: int, r: float, k: int, hops: int = 1):
+    """Nodes and edges of G around ``center`` (a histogram over X = {1..m}, ℓ1) up to ``hops`` steps.
 
-
-def sensitive_neighbourhood(center: list[int], beta: int, r: int, k: int, hops: int = 1):
-    """Nodes and edges of G around ``center`` (a histogram over {1..m}) up to ``hops`` add/remove steps.
-
-    Each edge x → y = x + e_i (record i added) is in G_S iff i is k-sensitive w.r.t. x or y
-    (Sec. 3; Lemma A.2: B ≥ β+1−k). Returns (nodes, edges) DataFrames; ``edges.in_gs`` marks G_S edges.
+    Built with :mod:`privanomaly.sp.graphs` (the exhaustive small-world code the SP proofs are tested
+    with): the box {0..max(center)+hops}^m, its neighbourhood graph G and k-sensitive graph G_S (Sec. 3,
+    Lemma A.2), and a BFS from the centre. Returns (nodes, edges); ``edges.in_gs`` marks G_S edges and
+    ``record_added`` is the value (1-based) added from ``source`` to ``target``.
     """
-    center = tuple(int(v) for v in center)
-    if any(v < 0 for v in center):
-        raise ValueError(f"histogram counts must be >= 0, got {center}")
-    m = len(center)
-    seen = {center: 0}
-    frontier = [center]
-    for h in range(1, hops + 1):
-        nxt = []
-        for x in frontier:
-            for i, s in itertools.product(range(m), (1, -1)):
-                y = list(x)
-                y[i] += s
-                if y[i] < 0:
-                    continue
-                y = tuple(y)
-                if y not in seen:
-                    seen[y] = h
-                    nxt.append(y)
-        frontier = nxt
-    edges = []
-    nodes = sorted(seen)
-    index = set(nodes)
-    for x in nodes:
-        for i in range(m):
-            y = list(x)
-            y[i] += 1
-            y = tuple(y)
-            if y not in index:
-                continue
-            bx = _ball_count_1d(x, i + 1, r)
-            by = _ball_count_1d(y, i + 1, r)
-            in_gs = bool(sp.is_k_sensitive(np.array([bx]), beta, k)[0] or sp.is_k_sensitive(np.array([by]), beta, k)[0])
-            edges.append(dict(source=str(x), target=str(y), record_added=i + 1, in_gs=in_gs))
+    from privanomaly.sp import graphs
 
-    def n_anom(x):
-        return sum(1 for i in range(m) if x[i] >= 1 and _ball_count_1d(x, i + 1, r) <= beta)
-
-    node_df = pd.DataFrame({"node": [str(x) for x in nodes], "hops": [seen[x] for x in nodes],
-                            "size": [sum(x) for x in nodes], "n_anomalous_values": [n_anom(x) for x in nodes]})
-    return node_df, pd.DataFrame(edges)
+    center = np.asarray(center, dtype=np.int64)
+    if center.ndim != 1 or np.any(center < 0):
+        raise ValueError(f"paper_a.fig4.center must be a list of counts >= 0, got {center.tolist()}")
+    m, cap = len(center), int(center.max()) + int(hops)
+    H = graphs.enumerate_histograms(m, cap)
+    u, v, j = graphs.neighbourhood_graph(m, cap)
+    gu, gv, _ = graphs.sensitive_graph(m, cap, r, beta, k, "manhattan", edges=(u, v, j))
+    in_gs = set(zip(gu.tolist(), gv.tolist()))
+    c_idx = int(graphs.hist_index(center, cap))
+    dist = graphs.bfs_distance_to(len(H), u, v, np.array([c_idx]))
+    keep = np.flatnonzero(dist <= hops)
+    keep_set = set(keep.tolist())
+    name = {int(t): str(tuple(int(a) for a in H[t])) for t in keep}
+    B = graphs.ball_count_hist(H[keep], None, r, "manhattan")
+    n_anom = ((H[keep] >= 1) & (B <= beta)).sum(axis=1)
+    nodes = pd.DataFrame({"node": [name[int(t)] for t in keep], "hops": dist[keep].astype(int),
+                          "size": H[keep].sum(axis=1), "n_anomalous_values": n_anom})
+    sel = [e for e in range(len(u)) if int(u[e]) in keep_set and int(v[e]) in keep_set]
+    edges = pd.DataFrame({"source": [name[int(u[e])] for e in sel], "target": [name[int(v[e])] for e in sel],
+                          "record_added": [int(j[e]) + 1 for e in sel],
+                          "in_gs": [(int(u[e]), int(v[e])) in in_gs for e in sel]})
+    return nodes.sort_values("node").reset_index(drop=True), edges
 
 
 def layout(nodes: pd.DataFrame, center: str) -> pd.DataFrame:

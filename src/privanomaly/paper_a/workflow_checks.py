@@ -1,0 +1,37 @@
+"""Config checks and target lists for workflow/rules/paper_a.smk (kept out of the Snakefile, testable)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+TABLES = ("parameters", "table1", "table2", "table3", "growth", "claims")
+FIGURES = ("fig1_dp_tradeoff", "fig2_accuracy_privacy", "fig3_privacy_vs_k", "fig4_sensitive_graph", "compiler",
+           "selection_surface", "error_vs_eps", "normal_and_ranked", "growth")
+
+
+def check_config(pa: Mapping, unavailable: Mapping[str, str]) -> None:
+    """Cross-key checks of ``config['paper_a']`` that the JSON schema cannot express; errors name the key."""
+    if not any(abs(e - pa["eps_ref"]) < 1e-12 for e in pa["eps_grid"]):
+        raise ValueError(f"config paper_a.eps_ref={pa['eps_ref']} must be one of paper_a.eps_grid {pa['eps_grid']}")
+    if pa["k_main"] not in pa["k_grid"]:
+        raise ValueError(f"config paper_a.k_main={pa['k_main']} must be one of paper_a.k_grid {pa['k_grid']}")
+    for i, name in enumerate(pa["growth"]["datasets"]):
+        if name not in pa["datasets"]:
+            raise ValueError(f"config paper_a.growth.datasets[{i}]: {name!r} is not in paper_a.datasets")
+    if pa["fig2"]["dataset"] in pa["datasets"]:
+        raise ValueError(f"config paper_a.fig2.dataset: {pa['fig2']['dataset']!r} is also in paper_a.datasets; its "
+                         "selection uses paper_a.fig2.betas, so use a dataset of its own for Figures 2-3")
+    for key in ("fig2", "compiler"):
+        name = pa[key]["dataset"]
+        if name in unavailable:
+            raise ValueError(f"config paper_a.{key}.dataset: dataset {name!r} is unavailable in this run "
+                             f"({unavailable[name]}); choose a mirrored or synthetic one")
+
+
+def targets(out: str) -> list[str]:
+    """Every final paper-A file under ``out`` (= {results}/paper_a): tables (CSV + Markdown), figures
+    (PNG + PDF) and claims.md. Dataset-wise work files are reached through these aggregates, which expand
+    over the available datasets only."""
+    files = [f"{out}/tables/{t}.{ext}" for t in TABLES for ext in ("csv", "md")]
+    files += [f"{out}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")]
+    return files + [f"{out}/claims.md"]

@@ -10,6 +10,10 @@ Conventions fixed here and used by the whole :mod:`privanomaly.outliers` package
   y in X}``; the intended set is ``{y in X : y != x, dist_S(x, y) <= r}`` (record identity, not value, is
   what is excluded - see ``docs/paper_b_resolutions.md``).
 * Outlier (Def. 8, eq. 13): fewer than ``k`` neighbours, i.e. degree ``<= k - 1``.
+* Floating-point ties: "``dist_S <= r``" is evaluated as ``dist_S <= r (1 + RADIUS_RTOL)`` with
+  ``RADIUS_RTOL = 1e-9``, so pairs at distance exactly ``r`` in exact arithmetic (common with rounded data)
+  are neighbours however the rounding of the scaled coordinates falls.  Every radius test in the package
+  (degrees, balls, smallest enclosing balls) uses the same tolerance.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy.spatial import cKDTree
+
+#: relative tolerance of every "distance <= r" test (closed balls robust to rounding)
+RADIUS_RTOL = 1e-9
 
 __all__ = [
     "subspace_coords",
@@ -68,7 +75,7 @@ def _counts_scaled(Z: np.ndarray, r: float) -> np.ndarray:
     if len(Z) == 0:
         return np.zeros(0, dtype=np.int64)
     tree = cKDTree(Z)
-    counts = tree.query_ball_point(Z, r, p=2.0, return_length=True, workers=-1)
+    counts = tree.query_ball_point(Z, r * (1.0 + RADIUS_RTOL), p=2.0, return_length=True, workers=-1)
     return np.asarray(counts, dtype=np.int64) - 1
 
 

@@ -64,7 +64,7 @@ import miniball
 import numpy as np
 from scipy.spatial import cKDTree
 
-from .distance import _check_k, _counts_scaled, subspace_coords
+from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
 
 __all__ = [
     "SmoothResult",
@@ -78,7 +78,7 @@ __all__ = [
 ]
 
 #: relative tolerance when testing seb(C) <= r (errs towards "enclosed", i.e. towards a larger bound)
-SEB_RTOL = 1e-9
+SEB_RTOL = RADIUS_RTOL
 
 
 @dataclass(frozen=True)
@@ -184,14 +184,14 @@ def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float) -> int:
     rr = r * (1.0 + SEB_RTOL)
     tp = cKDTree(P)
     best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
-    pairs = cKDTree(U).query_pairs(2.0 * r, output_type="ndarray")
+    pairs = cKDTree(U).query_pairs(2.0 * rr, output_type="ndarray")
     if len(pairs) == 0:
         return best
     a, b = U[pairs[:, 0]], U[pairs[:, 1]]
     mid = (a + b) / 2.0
     d = b - a
     half = np.linalg.norm(d, axis=1) / 2.0
-    h = np.sqrt(np.maximum(r * r - half * half, 0.0))
+    h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
     perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
     for sgn in (1.0, -1.0):
         c = mid + sgn * h[:, None] * perp
@@ -296,7 +296,7 @@ def local_sensitivity_bound(X: np.ndarray, k: int, r: float, S=None) -> int:
     inV = deg == k
     if inV.any():
         tree = cKDTree(Z[inV])
-        first = int(np.asarray(tree.query_ball_point(Z, r, return_length=True)).max())
+        first = int(np.asarray(tree.query_ball_point(Z, r * (1 + RADIUS_RTOL), return_length=True)).max())
     else:
         first = 0
     second = largest_enclosed_subset(Z[deg == k - 1], r)
@@ -319,11 +319,11 @@ def local_sensitivity_exact_grid(X: np.ndarray, k: int, r: float, grid: np.ndarr
     G = subspace_coords(np.vstack([grid, X]), S)
     n = len(Z)
     DX = np.sqrt(((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1))
-    A = DX <= r
+    A = DX <= r * (1 + RADIUS_RTOL)
     np.fill_diagonal(A, False)
     deg = A.sum(1)
     q0 = int((deg < k).sum())
-    E = np.sqrt(((G[:, None, :] - Z[None, :, :]) ** 2).sum(-1)) <= r  # (G, n)
+    E = np.sqrt(((G[:, None, :] - Z[None, :, :]) ** 2).sum(-1)) <= r * (1 + RADIUS_RTOL)  # (G, n)
     best = 0
     for i in range(n):
         others = np.arange(n) != i
@@ -387,10 +387,14 @@ def smooth_sensitivity(
     if method == "fast":
         G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims)) for c in keys}
         for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
+            memo: dict[int, int] = {}
             for t in range(n_t):
-                if sizes[c][t] > exact_max - t:
+                size = int(sizes[c][t])
+                if size > exact_max - t:
                     break
-                G[c][t] = min(G[c][t], largest_enclosed_subset(Z[keys[c] <= t], r))
+                if size not in memo:  # nested windows: same size => same set
+                    memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r)
+                G[c][t] = min(G[c][t], memo[size])
         B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
         vals = decay * B
         t_max = int(np.argmax(vals))
@@ -559,7 +563,8 @@ def smooth_sensitivity_naive_2r(X: np.ndarray, k: int, r: float, beta: float, S=
         g = np.zeros(n_t, dtype=np.int64)
         for t in range(int(min(key.max(), n_t - 1)) + 1):
             P = Z[key <= t]
-            g[t] = np.asarray(cKDTree(P).query_ball_point(P, 2 * r, return_length=True)).max() if len(P) else 0
+            rr = 2 * r * (1 + RADIUS_RTOL)
+            g[t] = np.asarray(cKDTree(P).query_ball_point(P, rr, return_length=True)).max() if len(P) else 0
         g[int(min(key.max(), n_t - 1)) :] = g[int(min(key.max(), n_t - 1))]
         G[c] = g
     B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)

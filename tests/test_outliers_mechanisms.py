@@ -1,0 +1,174 @@
+"""Paper B Theorems 1-3 and 7, eq. 51, Algorithm 3: Gaussian mechanisms and top-h subspace discovery."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from privanomaly.outliers import (
+    CONVENTIONS,
+    exp_mech_probs,
+    gaussian_release,
+    gs_lower,
+    gs_upper,
+    q_count,
+    q_count_subspaces,
+    sigma_global,
+    sigma_smooth,
+    smooth_parameters,
+    smooth_sensitivity,
+    subspace_utility,
+    top_h_inclusion_probs,
+    top_h_sequence_probs,
+    top_h_subspaces,
+    top_h_trials,
+)
+
+L200 = math.log(200.0)  # ln(2/delta) at delta = 0.01
+
+
+# ------------------------------------------------------------------ Gaussian (Theorems 1-2)
+def test_printed_constants():
+    assert sigma_global(13, 0.5, 0.01) == pytest.approx(13 * math.sqrt(2 * L200) / 0.5)
+    alpha, beta = smooth_parameters(0.5, 0.01)
+    assert alpha == pytest.approx(0.5 / (5 * math.sqrt(2 * L200)))
+    assert beta == pytest.approx(0.5 / (4 * (1 + L200)))
+    assert smooth_parameters(0.5, 0.01, p=3)[1] == pytest.approx(0.5 / (4 * (3 + L200)))
+    assert sigma_smooth(2.0, 0.5, 0.01) == pytest.approx(2.0 / alpha)
+    # sigma_Global / sigma_Smooth = GS / (5 S) whatever eps and delta
+    for eps, delta in [(0.1, 0.01), (0.9, 1e-5)]:
+        assert sigma_global(43, eps, delta) / sigma_smooth(4.0, eps, delta) == pytest.approx(43 / 20)
+    assert CONVENTIONS["printed"].sigma_global(13, 0.5, 0.01) == sigma_global(13, 0.5, 0.01)
+    assert CONVENTIONS["printed"].sigma_smooth(3, 0.5, 0.01) == sigma_smooth(3, 0.5, 0.01)
+    assert CONVENTIONS["printed"].beta(0.5, 0.01, 1) == beta
+    assert CONVENTIONS["beta_equals_eps"].beta(0.5, 0.01, 1) == 0.5
+    assert CONVENTIONS["alpha_without_5"].sigma_smooth(1, 0.5, 0.01) == pytest.approx(math.sqrt(2 * L200) / 0.5)
+    assert [c for c in CONVENTIONS if CONVENTIONS[c].privacy_proven] == ["printed"]
+
+
+def test_table1_synthetic1_sigmas_follow_the_formulas():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(45, 2)), rng.normal(20.0, 10.0, size=(5, 2))])
+    assert q_count(X, 3, 1.1) == 5
+    gs = gs_lower(50, 2, 3)
+    assert gs == 13
+    for eps in (0.1, 0.5, 0.9):
+        alpha, beta = smooth_parameters(eps, 0.01)
+        S = smooth_sensitivity(X, 3, 1.1, beta, "paper").value
+        assert S >= 1
+        sg, ss = sigma_global(gs, eps, 0.01), sigma_smooth(S, eps, 0.01)
+        assert sg == pytest.approx(13 * math.sqrt(2 * L200) / eps)
+        assert ss == pytest.approx(S * 5 * math.sqrt(2 * L200) / eps)
+        assert sg / ss == pytest.approx(13 / (5 * S)) and sg / ss <= 13 / 5
+
+
+def test_gaussian_release_uses_generator():
+    rng = np.random.default_rng(3)
+    z = gaussian_release(5.0, 2.0, rng, size=200_000)
+    assert abs(z.mean() - 5.0) < 0.02 and abs(z.std() - 2.0) < 0.02
+    assert np.array_equal(gaussian_release(1.0, 1.0, np.random.default_rng(1), 3), gaussian_release(1.0, 1.0, np.random.default_rng(1), 3))
+    with pytest.raises(TypeError):
+        gaussian_release(1.0, 1.0, None)
+    with pytest.raises(ValueError):
+        sigma_global(1, 0.0, 0.01)
+    with pytest.raises(ValueError):
+        smooth_parameters(1.0, 1.5)
+
+
+# ------------------------------------------------------------------ exponential mechanism
+def test_exp_mech_probs_exact_definition_and_stability():
+    u = np.array([0.0, 1.0, 0.5, 0.25])
+    p = exp_mech_probs(u, 2.0)
+    w = np.exp(2.0 * u / 2)
+    assert np.allclose(p, w / w.sum(), rtol=1e-14, atol=0)
+    assert np.allclose(exp_mech_probs(u, 2.0, sensitivity=0.5), np.exp(2 * u) / np.exp(2 * u).sum())
+    big = exp_mech_probs(u * 1e6, 3.0)
+    assert np.all(np.isfinite(big)) and big[1] == pytest.approx(1.0)
+    assert np.allclose(exp_mech_probs(u + 1e3, 2.0), p)
+
+
+def test_subspace_utility_eq51():
+    u = subspace_utility(np.array([7, 3, 0]), 50, 1, 3)
+    assert np.allclose(u, np.array([7, 3, 0]) / 7)
+    u2 = subspace_utility(np.array([10, 10]), 500, np.array([1, 2]), 3)
+    assert np.allclose(u2, [10 / 7, 10 / 19])
+    assert subspace_utility(np.array([5]), 4, 3, 3)[0] == pytest.approx(5 / 4)  # N cap
+
+
+def _neighbouring_pairs(rng: np.random.Generator, n_pairs: int):
+    for _ in range(n_pairs):
+        X = np.round(rng.normal(size=(int(rng.integers(6, 14)), 4)), 1)
+        Xp = X.copy()
+        Xp[int(rng.integers(len(X)))] = rng.normal(size=4) * float(rng.choice([0.3, 1.0, 10.0]))
+        yield X, Xp
+
+
+@pytest.mark.parametrize("h", [1, 2, 3])
+def test_per_round_ratio_on_neighbouring_databases(h):
+    rng = np.random.default_rng(h)
+    eps, k, r = 1.3, 2, 0.3
+    subspaces = [(i,) for i in range(4)] + [(0, 1), (2, 3)]
+    dims = np.array([len(S) for S in subspaces])
+    worst = 0.0
+    for X, Xp in _neighbouring_pairs(rng, 40):
+        u = subspace_utility(q_count_subspaces(X, k, r, subspaces), len(X), dims, k)
+        up = subspace_utility(q_count_subspaces(Xp, k, r, subspaces), len(X), dims, k)
+        assert np.abs(u - up).max() <= 1.0 + 1e-12  # Theorem 7: Delta u <= 1
+        for m in range(h):  # every round, every possible set of earlier picks
+            for R in itertools.combinations(range(len(subspaces)), m):
+                keep = np.setdiff1d(np.arange(len(subspaces)), R)
+                p, pp = exp_mech_probs(u[keep], eps / h), exp_mech_probs(up[keep], eps / h)
+                worst = max(worst, float(np.max(np.abs(np.log(p / pp)))))
+    assert worst <= eps / h + 1e-12
+
+
+def test_top_h_sequential_sampling_matches_exact_probabilities():
+    u = np.array([3.0, 1.0, 0.0, 2.0, 0.5]) / 7
+    eps, h, n = 4.0, 2, 20_000
+    exact = top_h_sequence_probs(u, h, eps)
+    assert sum(exact.values()) == pytest.approx(1.0)
+    rng = np.random.default_rng(11)
+    seqs = [tuple(top_h_subspaces(u, h, eps, rng)) for _ in range(n)]
+    keys = sorted(exact)
+    obs = np.array([sum(1 for s in seqs if s == kk) for kk in keys])
+    exp_ = np.array([exact[kk] * n for kk in keys])
+    assert stats.chisquare(obs, exp_).pvalue > 1e-3
+    assert all(len(set(s)) == h for s in seqs)
+
+
+@pytest.mark.parametrize("h", [1, 2, 3])
+def test_gumbel_top_h_trials_equal_sequential_sampling_in_law(h):
+    u = np.array([0.9, 0.1, 0.5, 0.0, 0.7, 0.3])
+    eps, n = 6.0, 60_000
+    seq = top_h_sequence_probs(u, h, eps)
+    sets: dict[frozenset, float] = {}
+    for s, p in seq.items():
+        sets[frozenset(s)] = sets.get(frozenset(s), 0.0) + p
+    mask = top_h_trials(u, h, eps, np.random.default_rng(5 + h), n)
+    assert mask.shape == (n, 6) and np.all(mask.sum(1) == h)
+    keys = sorted(sets, key=sorted)
+    idx = {kk: i for i, kk in enumerate(keys)}
+    obs = np.bincount([idx[frozenset(np.flatnonzero(row))] for row in mask], minlength=len(keys))
+    exp_ = np.array([sets[kk] for kk in keys]) * n
+    assert stats.chisquare(obs, exp_).pvalue > 1e-3
+    incl = top_h_inclusion_probs(u, h, eps)
+    incl_enum = np.zeros(6)
+    for s, p in seq.items():
+        incl_enum[list(s)] += p
+    assert np.allclose(incl, incl_enum, atol=1e-9)
+    assert incl.sum() == pytest.approx(h, abs=1e-8)
+
+
+def test_inclusion_probs_large_candidate_set():
+    rng = np.random.default_rng(2)
+    u = rng.integers(0, 8, size=34) / 7.0
+    p = top_h_inclusion_probs(u, 5, 1.6)
+    assert p.sum() == pytest.approx(5.0, abs=1e-7) and np.all((p > 0) & (p < 1))
+    emp = top_h_trials(u, 5, 1.6, np.random.default_rng(9), 40_000).mean(0)
+    assert np.max(np.abs(emp - p)) < 0.015
+    with pytest.raises(ValueError):
+        top_h_trials(u, 0, 1.0, rng, 10)

@@ -122,3 +122,54 @@ def test_save_figure_writes_both_formats_byte_identically(tmp_path):
     assert first["f.png"].startswith(b"\x89PNG") and first["f.pdf"].startswith(b"%PDF")
     assert all((tmp_path / p).read_bytes() == b for p, b in first.items())
     assert _siblings(tmp_path) == ["f.pdf", "f.png"]
+
+
+# ------------------------------------------------------------------ static check: outputs only via privanomaly.io
+import ast  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+_WRITERS = {"to_csv", "to_parquet", "savefig", "to_excel", "to_feather", "to_pickle", "to_hdf", "write_text", "write_bytes"}
+_DUMPERS = {"json.dump", "pickle.dump", "np.save", "np.savez", "np.savez_compressed", "np.savetxt", "numpy.save"}
+# files allowed to write directly: the atomic helpers themselves, the log redirection, the raw-file fetcher
+# (it writes into the temporary path handed out by atomic_path), and a developer CLI that edits README.md
+_ALLOWED = {"src/privanomaly/io.py", "src/privanomaly/runlog.py", "src/privanomaly/datasets/sources.py",
+            "src/privanomaly/report/catalogue.py"}
+
+
+def _direct_writes(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute):
+            recv = f.value.id if isinstance(f.value, ast.Name) else None
+            dotted = f"{recv}.{f.attr}" if recv else f.attr
+            if f.attr in _WRITERS and recv != "io":
+                bad.append(f"{path.name}:{node.lineno}: .{f.attr}(...)")
+            elif dotted in _DUMPERS:
+                bad.append(f"{path.name}:{node.lineno}: {dotted}(...)")
+        elif isinstance(f, ast.Name) and f.id == "open":
+            mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
+            if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wax"):
+                bad.append(f"{path.name}:{node.lineno}: open(..., {mode.value!r})")
+    return bad
+
+
+def test_scripts_and_library_write_outputs_only_through_privanomaly_io():
+    files = [p for p in [*(ROOT / "scripts").rglob("*.py"), *(ROOT / "src").rglob("*.py")]
+             if p.relative_to(ROOT).as_posix() not in _ALLOWED]
+    bad = [v for p in sorted(files) for v in _direct_writes(p)]
+    assert bad == [], "write outputs with privanomaly.io (temp file + rename), not directly:\n" + "\n".join(bad)
+
+
+def test_the_write_check_catches_direct_writes(tmp_path):
+    p = tmp_path / "s.py"
+    p.write_text(
+        "import json\nfrom privanomaly import io\n"
+        "df.to_csv('x.csv')\nfig.savefig('f.png')\nopen('o.txt', 'w')\njson.dump({}, fh)\n"
+        "io.write_table(df, 'ok.csv')\nio.write_text('ok.md', 't')\nopen('in.txt')\n"
+    )
+    assert [b.split(":")[1] for b in _direct_writes(p)] == ["3", "4", "5", "6"]

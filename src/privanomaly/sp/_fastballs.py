@@ -18,7 +18,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-LEAF = 24
+LEAF = 128
 _NOCAP = np.int64(2**62)
 _METRIC_CODE = {"euclidean": 0, "manhattan": 1, "chebyshev": 2}
 
@@ -145,55 +145,92 @@ def _point_dist(q, P, p, metric):
 
 
 @njit(cache=True)
-def _count_one(q, P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, stack):
+def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc):
+    d = q.shape[0]
     cnt = 0
-    sp = 0
+    mn0, mx0 = _box_minmax(q, lo, hi, 0, metric)
+    if mn0 > thr:
+        return 0
     stack[0] = 0
+    stack_mn[0] = mn0
     sp = 1
     while sp > 0:
         sp -= 1
         node = stack[sp]
-        mn, mx = _box_minmax(q, lo, hi, node, metric)
-        if mn > thr:
-            continue
-        if mx <= thr:
-            cnt += wt[node]
-            if cnt >= cap:
-                return cap
+        if stack_mn[sp] > thr:
             continue
         l = left[node]
         if l < 0:
-            for t in range(start[node], end[node]):
-                p = perm[t]
-                if _point_dist(q, P, p, metric) <= thr:
-                    cnt += w[p]
+            s = start[node]
+            e = end[node]
+            m = e - s
+            for t in range(m):
+                acc[t] = 0.0
+            for k in range(d):
+                qk = q[k]
+                if metric == 0:
+                    for t in range(m):
+                        diff = PT[k, s + t] - qk
+                        acc[t] += diff * diff
+                elif metric == 1:
+                    for t in range(m):
+                        acc[t] += abs(PT[k, s + t] - qk)
+                else:
+                    for t in range(m):
+                        a = abs(PT[k, s + t] - qk)
+                        if a > acc[t]:
+                            acc[t] = a
+            for t in range(m):
+                if acc[t] <= thr:
+                    cnt += wp[s + t]
             if cnt >= cap:
                 return cap
             continue
         rgt = right[node]
+        ml, xl = _box_minmax(q, lo, hi, l, metric)
+        mr, xr = _box_minmax(q, lo, hi, rgt, metric)
+        # children entirely inside the ball: add their weight at once
+        if xl <= thr:
+            cnt += wt[l]
+            ml = np.inf
+        if xr <= thr:
+            cnt += wt[rgt]
+            mr = np.inf
+        if cnt >= cap:
+            return cap
         # push the farther child first so the nearer one is visited first
-        ml, _ = _box_minmax(q, lo, hi, l, metric)
-        mr, _ = _box_minmax(q, lo, hi, rgt, metric)
         if ml <= mr:
             stack[sp] = rgt
+            stack_mn[sp] = mr
             stack[sp + 1] = l
+            stack_mn[sp + 1] = ml
         else:
             stack[sp] = l
+            stack_mn[sp] = ml
             stack[sp + 1] = rgt
+            stack_mn[sp + 1] = mr
         sp += 2
     return cnt
 
 
 @njit(cache=True, parallel=True)
-def _count_all(Q, order, P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, depth):
+def _count_all(Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax):
     m = Q.shape[0]
     out = np.empty(m, np.int64)
     nchunks = (m + 255) // 256
     for c in prange(nchunks):
         stack = np.empty(2 * depth + 8, np.int64)
+        stack_mn = np.empty(2 * depth + 8)
+        acc = np.empty(leafmax)
         for t in range(c * 256, min(m, (c + 1) * 256)):
             qi = order[t]
-            out[qi] = _count_one(Q[qi], P, w, perm, start, end, left, right, lo, hi, wt, thr, cap, metric, stack)
+            mx = _box_minmax(Q[qi], lo, hi, 0, metric)[1]
+            if mx <= thr:
+                out[qi] = min(wt[0], cap)
+            else:
+                out[qi] = _count_one(
+                    Q[qi], PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc
+                )
     return out
 
 
@@ -216,6 +253,11 @@ class CappedTree:
             self.P, self.w, int(leaf)
         )
         self.depth = _depth(self.left, self.right)
+        # points in tree order, coordinate-major (SoA) so leaf scans vectorise over points; the sum over
+        # coordinates stays sequential (k = 0..d-1) for every point, as in the brute force
+        self.PT = np.ascontiguousarray(self.P[self.perm].T)
+        self.wp = np.ascontiguousarray(self.w[self.perm])
+        self.leafmax = int(np.max(self.end - self.start)) if self.end.size else 1
 
     def count(self, Q: np.ndarray, r: float, metric: str, cap=None, workers: int = 1, order=None) -> np.ndarray:
         Q = np.ascontiguousarray(Q, dtype=np.float64)
@@ -228,8 +270,8 @@ class CappedTree:
         try:
             numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
             return _count_all(
-                Q, order, self.P, self.w, self.perm, self.start, self.end, self.left, self.right,
-                self.lo, self.hi, self.wt, thr, c, code, self.depth,
+                Q, order, self.PT, self.wp, self.start, self.end, self.left, self.right,
+                self.lo, self.hi, self.wt, thr, c, code, self.depth, self.leafmax,
             )
         finally:
             numba.set_num_threads(old)

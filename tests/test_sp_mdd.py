@@ -168,3 +168,15 @@ def test_closed_forms_spot_values():
 def test_recommended_cap():
     cap = sp.recommended_cap(10, [0.01, 0.5])
     assert np.exp(-0.01 * (cap - 10)) <= 2.0**-60 < np.exp(-0.01 * (cap - 11))
+
+
+def test_capped_count_below_multiplicity():
+    """A value with more copies than the cap: capped B < x_i is accepted (the record is normal either way)."""
+    beta, cap = 5, 8
+    x_i, B_true = 12, 15
+    Bc = min(B_true, cap)
+    assert sp.is_anomaly(x_i, Bc, beta) == 0
+    assert sp.mdd_dp(x_i, Bc, beta, cap=cap) == min(sp.mdd_dp(x_i, B_true, beta), cap - beta)
+    assert sp.mdd_sp_lower(x_i, Bc, beta, 2, cap=cap) == min(sp.mdd_sp_lower(x_i, B_true, beta, 2), cap - beta)
+    with pytest.raises(ValueError, match="x_i"):
+        sp.is_anomaly(4, 3, 5)  # B <= beta < x_i cannot come from any (capped) count

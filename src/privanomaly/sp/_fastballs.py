@@ -268,7 +268,8 @@ class CappedTree:
             order = np.arange(Q.shape[0], dtype=np.int64)
         old = numba.get_num_threads()
         try:
-            numba.set_num_threads(max(1, min(int(workers), numba.config.NUMBA_NUM_THREADS)))
+            nt = numba.config.NUMBA_NUM_THREADS
+            numba.set_num_threads(nt if int(workers) < 1 else min(int(workers), nt))
             return _count_all(
                 Q, order, self.PT, self.wp, self.start, self.end, self.left, self.right,
                 self.lo, self.hi, self.wt, thr, c, code, self.depth, self.leafmax,

@@ -17,11 +17,18 @@ def as_int_array(a, name: str) -> np.ndarray:
     raise ValueError(f"{name} must be an integer array, got dtype {arr.dtype}")
 
 
-def check_counts(x_i: np.ndarray, B: np.ndarray) -> None:
-    """x_i >= 0 and B >= x_i (the ball of i contains i's own copies)."""
+def check_counts(x_i: np.ndarray, B: np.ndarray, beta=None) -> None:
+    """x_i >= 0 and B >= x_i (the ball of i contains i's own copies).
+
+    With ``beta``, B < x_i is accepted where B > beta: a count capped at cap >= beta + 1 can be below
+    the multiplicity of a heavily duplicated value, and such a record is normal either way.
+    """
     if np.any(x_i < 0):
         raise ValueError("x_i (multiplicity of the record) must be >= 0")
-    if np.any(B < x_i):
+    bad = B < x_i
+    if beta is not None:
+        bad = bad & (B <= np.asarray(beta))
+    if np.any(bad):
         raise ValueError("B (ball count) must be >= x_i: the ball B_x(i, r) contains i's own copies")
 
 

@@ -125,7 +125,9 @@ def ball_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: in
     With ``cap``: min(B, cap), computed with early termination (much faster when most balls are
     dense). Exact duplicates are merged first (a histogram, as in the paper); the count kernel is a
     compiled KD-tree with capped, weighted counts (:mod:`privanomaly.sp._fastballs`); ``workers``
-    threads (numba). Results equal :func:`ball_counts_bruteforce` exactly (same float semantics).
+    threads (numba; -1 = all). Results equal :func:`ball_counts_bruteforce` exactly (same float
+    semantics). Note: a capped count can be below ``duplicate_counts`` for a value with more than
+    ``cap`` copies; the mdd functions accept that (such a record is normal, B > beta).
     """
     _check_metric(metric)
     A = _as_points(X)

@@ -46,8 +46,8 @@ __all__ = [
 def _prep(x_i, B, beta, k=None, cap=None):
     x_i = as_int_array(x_i, "x_i")
     B = as_int_array(B, "B")
-    check_counts(x_i, B)
     check_beta_k(beta, k)
+    check_counts(x_i, B, beta)
     check_cap(cap, beta)
     beta = as_int_array(beta, "beta")
     return x_i, B, beta

@@ -139,13 +139,21 @@ def test_smooth_bounds_are_beta_smooth_and_fast_dominates_paper(seed):
     for _ in range(3):
         Xp = _neighbour(X, rng)
         vals = {}
-        for name, kw in [("paper", {}), ("fast", {}), ("grid", {"exact_max": 0}), ("grid_small", {"exact_max": 0, "max_block_dims": 1})]:
+        variants = [
+            ("paper", {}),
+            ("fast", {}),
+            ("grid", {"exact_max": 0}),
+            ("grid_small", {"exact_max": 0, "max_block_dims": 1}),
+            ("grid_small_full", {"exact_max": 0, "max_block_dims": 1, "full_grid": True}),
+        ]
+        for name, kw in variants:
             method = "paper" if name == "paper" else "fast"
             s, sp = smooth_sensitivity(X, k, r, beta, method, **kw), smooth_sensitivity(Xp, k, r, beta, method, **kw)
             assert s.value <= np.exp(beta) * sp.value * (1 + 1e-12), name
             assert sp.value <= np.exp(beta) * s.value * (1 + 1e-12), name
             vals[name] = s.value
         assert vals["paper"] <= vals["fast"] <= vals["grid"] <= vals["grid_small"] + 1e-12
+        assert vals["grid_small_full"] <= vals["grid_small"] + 1e-12
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -167,7 +175,10 @@ def test_fast_handles_high_dimension_with_full_block_family():
     _, beta = smooth_parameters(0.5, 0.01)
     p = smooth_sensitivity(X, 3, 0.2, beta, "paper")
     f = smooth_sensitivity(X, 3, 0.2, beta, "fast", exact_max=0, max_block_dims=4)
-    assert p.value <= f.value
+    g = smooth_sensitivity(X, 3, 0.2, beta, "fast", exact_max=0, max_block_dims=4, full_grid=True)
+    assert p.value <= g.value <= f.value
+    with pytest.raises(ValueError):
+        smooth_sensitivity(X, 3, 0.2, beta, "fast", max_block_dims=20)
 
 
 def test_naive_2r_star_bound_is_not_smooth_but_ours_are():

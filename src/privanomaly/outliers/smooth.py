@@ -34,9 +34,9 @@ content of Lemma 1 / Theorem 6; the early stop of Algorithm 2 (Propositions 1-2)
 ``max_t e^{-t beta} B_t`` because the Prop. 1 bound ``M(W_{t'}) + |W_t \ W_{t'}|`` dominates ``M(W_t)``.)
 *Fast method*: ``G_t^c = min(|W_t^c|, min_g max_{b in g} |b ∩ W_t^c|)`` where each ``g`` is a fixed
 (data-independent) grid of axis-parallel boxes ("blocks") of 2 x ... x 2 cells of side ``a > 2r`` on a
-fixed set of axes (all axes when m <= ``max_block_dims``; else fixed consecutive chunks of axes *and*
-all m axes, the latter maximised exactly through cliques of cell-compatible points; two grids per axis
-set, offset by half a cell).  (a): a set enclosed by a closed ball of radius ``r`` has
+fixed set of axes (all axes when m <= ``max_block_dims``; else fixed consecutive chunks of axes and,
+optionally, all m axes, the latter maximised exactly through cliques of cell-compatible points; two grids
+per axis set, offset by half a cell).  (a): a set enclosed by a closed ball of radius ``r`` has
 extent ``<= 2r < a`` along every axis, so it meets at most two consecutive cells per axis, i.e. lies in
 one block of every grid; trivially also ``M(P) <= |P|``.  (b): blocks and grids do not depend on the data,
 so for every fixed block ``|b ∩ W_t(X)| <= |b ∩ W_{t+1}(X')| + 1``; max over blocks and min over grids
@@ -359,15 +359,18 @@ def smooth_sensitivity(
     S=None,
     early_stop: bool = True,
     max_block_dims: int = 8,
-    exact_max: int = 256,
+    exact_max: int = 512,
+    full_grid: bool = False,
 ) -> SmoothResult:
     """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31).
 
     ``method="paper"``: Algorithm 2 with exact M (Algorithm 1) and the early stop of Propositions 1-2
     (``early_stop=False`` evaluates every t = 0..N: same value, tested).  ``method="fast"``: the KD/grid
     block bound G >= M described in the module docstring, all t at once, O(N 2^m log N) with m =
-    min(|S|, max_block_dims), using the exact M (Algorithm 1, pruned) instead on windows with
-    ``|W_t| <= exact_max - t`` (``exact_max=0``: never).  Both are valid beta-smooth upper bounds (proof in the module docstring);
+    min(|S|, max_block_dims) (at most 16), using the exact M (Algorithm 1, pruned) instead on windows with
+    ``|W_t| <= exact_max - t`` (``exact_max=0``: never).  ``full_grid=True`` (only matters when
+    |S| > max_block_dims) adds the full-dimensional box grids, maximised exactly through cliques - tighter
+    but can take tens of seconds.  Both methods are valid beta-smooth upper bounds (proof in the module docstring);
     fast >= paper always.  ``beta`` is the smoothing parameter of Theorem 2 (see
     :func:`privanomaly.outliers.gaussian.smooth_parameters`).
     """
@@ -385,7 +388,9 @@ def smooth_sensitivity(
     decay = np.exp(-tt * beta)
 
     if method == "fast":
-        G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims)) for c in keys}
+        if not 1 <= max_block_dims <= 16:
+            raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
+        G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys}
         for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
             memo: dict[int, int] = {}
             for t in range(n_t):
@@ -443,7 +448,9 @@ def smooth_sensitivity(
     )
 
 
-def _block_bound(Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_dims: int) -> np.ndarray:
+def _block_bound(
+    Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_dims: int, full_grid: bool = False
+) -> np.ndarray:
     """``min over grids g of max over blocks b in g of |b ∩ {keys <= t}|`` for t = 0..n_t-1."""
     m = Z.shape[1]
     if m <= max_block_dims:
@@ -456,7 +463,7 @@ def _block_bound(Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_
         for shift in (0.0, 0.5):
             cells = np.floor(Z[:, ax] / a + shift).astype(np.int64)
             out = np.minimum(out, _max_block_counts(cells, keys, n_t))
-    if m > max_block_dims:  # also the full-dimensional grids, evaluated exactly by cliques
+    if full_grid and m > max_block_dims:  # also the full-dimensional grids, evaluated exactly by cliques
         kmax = int(min(keys.max(), n_t - 1))
         for shift in (0.0, 0.5):
             cells = np.floor(Z / a + shift).astype(np.int64)

@@ -13,6 +13,7 @@ import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from privanomaly.paper_a import claims as paper_a_claims  # noqa: E402
+from privanomaly.paper_b import comparison as paper_b_comparison  # noqa: E402
 from privanomaly.report import catalogue, checks, gallery, index  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -168,6 +169,40 @@ def test_select_and_summary():
 
 
 # ---------------------------------------------------------------- index
+def _paper_b_comparison_md() -> str:
+    """comparison.md exactly as rule paper_b_comparison writes it (its own row ids and formatter)."""
+    import pandas as pd
+
+    row = paper_b_comparison.row
+    rows = pd.DataFrame(
+        [
+            row("table1.synthetic_b1.N", "Table 1: N of Synthetic 1", "50", "50", True),
+            row("table1.synthetic_b1.r", "Table 1: r of Synthetic 1", "1.1", "0.9", False, "grid | seed"),
+            row("fig1.growth", "Fig. 1: the upper bound grows exponentially with d", "yes", "yes", True),
+            row("s1.synthetic_b1.ratio", "Synthetic 1: sigma_Global approx. 10-30x sigma_Smooth", "10-30", "2.1", False),
+            row("s1.adult_b1.ratio", "Adult 1: sigma_Global approx. 10-30x sigma_Smooth", "10-30", "8", False),
+            row("s2.synthetic_b2.recall", "Synthetic 2: smaller h achieved larger recall", "yes", "16/16", True),
+            row("b7.feasible", "Algorithm 1 is exponential", "N <= 500", "cut at N = 379", None),
+        ]
+    )
+    return paper_b_comparison.render_markdown(rows, pd.DataFrame({"convention": ["printed"], "both_hold": [False]}),
+                                              ["a note that says MATCH in prose"])
+
+
+def test_parse_paper_b_comparison_from_its_own_formatter():
+    got = checks.parse(_paper_b_comparison_md())
+    assert [(c.id, c.status) for c in got] == [
+        ("table1.synthetic_b1.N", "MATCH"),
+        ("table1.synthetic_b1.r", "DIFFERS"),
+        ("fig1.growth", "MATCH"),
+        ("s1.synthetic_b1.ratio", "DIFFERS"),
+        ("s1.adult_b1.ratio", "DIFFERS"),
+        ("s2.synthetic_b2.recall", "MATCH"),
+        ("b7.feasible", "N/A"),
+    ]
+    assert "grid \\| seed" in got[1].text or "grid" in got[1].text
+
+
 def test_index_one_line_per_entry_with_verdicts():
     items = catalogue.load(CATALOGUE)
     targets = [f for it in items for f in it.files if "{" not in f]
@@ -176,34 +211,48 @@ def test_index_one_line_per_entry_with_verdicts():
         for it in items
         for f in it.files
         if "{" in f
-        for d in ("synthetic_b1",)
+        for d in (["synthetic_b1", "adult_b1"] if "scenario1" in f else ["synthetic_b2"])
         for m in ("paper",)
     ]
     m = catalogue.match_targets(items, targets)
-    assert not m.uncovered and not m.incomplete
+    assert not m.uncovered and not m.incomplete and not m.ambiguous
     text = index.render(
         [e.as_dict() for e in m.entries],
-        {"A": checks.parse(_paper_a_claims_md()), "B": checks.parse(COMPARISON_MD)},
+        {"A": checks.parse(_paper_a_claims_md()), "B": checks.parse(_paper_b_comparison_md())},
         {"A": "paper_a/claims.md", "B": "paper_b/comparison.md"},
-        dataset_names={"synthetic_b1": "Synthetic 1"},
+        dataset_names={"synthetic_b1": "Synthetic 1", "adult_b1": "Adult 1"},
         uncovered=["paper_b/extra.csv"],
         unavailable={"creditcard": "not in mirror"},
     )
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Paper")]
-    assert len(rows) == len(m.entries) == len(items)
+    assert len(rows) == len(m.entries) == len(items) + 2  # scenario1 figure and table: two datasets each
     fig3 = next(r for r in rows if "`paper_a_fig3`" in r)
     assert fig3.startswith("| A | Figure 3 |") and fig3.endswith("| 1 PASS (A5 PASS) |")
     assert "[`paper_a/figures/fig3_privacy_vs_k.png`](paper_a/figures/fig3_privacy_vs_k.png) (+ [.pdf]" in fig3
+    assert next(r for r in rows if "`paper_a_fig1`" in r).endswith("| — |")
     t1 = next(r for r in rows if r.startswith("| B | Table 1 |"))
-    assert t1.endswith("| 1 MATCH |")
-    s1 = next(r for r in rows if "`paper_b_plot_scenario1`" in r)
-    assert "Figures 3-4 — Synthetic 1, paper's Algorithm 2" in s1 and "1 DIFFERS" in s1
+    assert t1.endswith("| 1 MATCH, 1 DIFFERS |")
+    tuning = next(r for r in rows if "`paper_b_plot_tuning`" in r)
+    assert tuning.endswith("| 1 DIFFERS |")  # only the r rows
+    s1 = [r for r in rows if "`paper_b_plot_scenario1`" in r]
+    assert "Figures 3-4 — Synthetic 1, paper's Algorithm 2" in s1[1] or "Figures 3-4 — Synthetic 1" in s1[0]
+    # each dataset's line carries its own verdicts only
+    assert all(r.endswith("| 1 DIFFERS |") for r in s1) and len(s1) == 2
+    s2 = next(r for r in rows if "`paper_b_plot_scenario2`" in r)
+    assert s2.endswith("| 1 MATCH |")
+    assert next(r for r in rows if "`paper_b_timing_table`" in r).endswith("| 1 N/A |")
     claims_row = next(r for r in rows if "`paper_a_claims`" in r)
     assert claims_row.endswith("| 1 PASS, 1 FAIL, 1 N/A (A1 FAIL, A5 PASS, A9 N/A) |")
-    assert "- Paper B (" in text and "3 MATCH, 2 DIFFERS in [`paper_b/comparison.md`]" in text
+    assert next(r for r in rows if "`paper_b_comparison`" in r).endswith("| 3 MATCH, 3 DIFFERS, 1 N/A |")
+    assert "3 MATCH, 3 DIFFERS, 1 N/A in [`paper_b/comparison.md`]" in text
     assert "`creditcard`: not in mirror" in text
     assert text.rstrip().endswith("- [`paper_b/extra.csv`](paper_b/extra.csv)")
-    assert "| A | Figure 1 |" in text and text.count("`paper_a_fig1`") == 1
+    assert text.count("`paper_a_fig1`") == 1
+
+
+def test_checks_for_substitutes_wildcards():
+    it = next(i for i in catalogue.load(CATALOGUE) if i.rule == "paper_b_plot_scenario2")
+    assert it.checks_for({"dataset": "adult_b2"}) == [r"^s2\.adult_b2\."]
 
 
 # ---------------------------------------------------------------- gallery

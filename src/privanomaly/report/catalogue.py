@@ -34,6 +34,15 @@ class Item:
         """Regex matching file pattern ``i`` (wildcards become named groups)."""
         return pattern_regex(self.files[i])
 
+    def checks_for(self, wildcards: dict[str, str]) -> list[str]:
+        """The check patterns with ``{dataset}``/``{method}`` replaced by the (escaped) wildcard values."""
+        return [substitute(c, wildcards) for c in self.checks]
+
+
+def substitute(pattern: str, wildcards: dict[str, str]) -> str:
+    """Replace ``{name}`` tokens of a check regex by ``re.escape(value)``; other braces are left alone."""
+    return WILDCARD.sub(lambda m: re.escape(wildcards[m.group(1)]) if m.group(1) in wildcards else m.group(0), pattern)
+
 
 @dataclass
 class Entry:
@@ -51,7 +60,7 @@ class Entry:
             "rule": self.item.rule,
             "wildcards": dict(self.wildcards),
             "files": list(self.files),
-            "checks": list(self.item.checks),
+            "checks": self.item.checks_for(self.wildcards),
         }
 
 
@@ -112,7 +121,10 @@ def load(path: str | Path) -> list[Item]:
         checks = tuple(str(c) for c in raw.get("checks", []) or [])
         for c in checks:
             if c != "*":
-                re.compile(c)
+                try:
+                    re.compile(substitute(c, {n: "x" for n in WILDCARD.findall(c)}))
+                except re.error as exc:
+                    raise ValueError(f"{where}.checks: {c!r} is not a regex ({exc})") from None
         items.append(
             Item(
                 paper=paper,

@@ -39,7 +39,9 @@ def _cells(line: str) -> list[str]:
 
 
 def _plain(s: str) -> str:
-    return re.sub(r"[*`_]", "", s).strip()
+    """Cell text without Markdown emphasis/code marks (underscores inside words, as in ids, are kept)."""
+    s = re.sub(r"[*`]", "", s).strip()
+    return s[1:-1].strip() if len(s) > 2 and s[0] == s[-1] == "_" else s
 
 
 def parse(markdown: str) -> list[Check]:

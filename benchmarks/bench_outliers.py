@@ -97,8 +97,8 @@ def main() -> None:
         "(fnlwgt dropped), standardised; Ionosphere: d = 34, standardised. Seeded subsamples "
         f"(seed {SEED}). Times are wall-clock seconds of one call (includes the KD-tree degree pass).",
         "",
-        "\"fast\" = default fast method (exact M on windows with |W_t| <= 512 - t, grid blocks beyond); "
-        "\"grid\" = fast with exact_max=0 (grid blocks only, strictly polynomial).",
+        '"fast" = default fast method (exact M on windows with |W_t| <= 512 - t, grid blocks beyond); '
+        '"grid" = fast with exact_max=0 (grid blocks only, strictly polynomial).',
         "",
         "| data | N x d | r | eps | q_count | S paper | t_max / t_stop (paper) | time paper [s] | S fast "
         "| time fast [s] | fast / paper | S grid | time grid [s] | grid / paper |",

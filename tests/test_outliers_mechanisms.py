@@ -46,7 +46,9 @@ def test_printed_constants():
     assert CONVENTIONS["printed"].sigma_smooth(3, 0.5, 0.01) == sigma_smooth(3, 0.5, 0.01)
     assert CONVENTIONS["printed"].beta(0.5, 0.01, 1) == beta
     assert CONVENTIONS["beta_equals_eps"].beta(0.5, 0.01, 1) == 0.5
-    assert CONVENTIONS["alpha_without_5"].sigma_smooth(1, 0.5, 0.01) == pytest.approx(math.sqrt(2 * L200) / 0.5)
+    assert CONVENTIONS["alpha_without_5"].sigma_smooth(1, 0.5, 0.01) == pytest.approx(
+        math.sqrt(2 * L200) / 0.5
+    )
     assert [c for c in CONVENTIONS if CONVENTIONS[c].privacy_proven] == ["printed"]
 
 
@@ -70,7 +72,10 @@ def test_gaussian_release_uses_generator():
     rng = np.random.default_rng(3)
     z = gaussian_release(5.0, 2.0, rng, size=200_000)
     assert abs(z.mean() - 5.0) < 0.02 and abs(z.std() - 2.0) < 0.02
-    assert np.array_equal(gaussian_release(1.0, 1.0, np.random.default_rng(1), 3), gaussian_release(1.0, 1.0, np.random.default_rng(1), 3))
+    assert np.array_equal(
+        gaussian_release(1.0, 1.0, np.random.default_rng(1), 3),
+        gaussian_release(1.0, 1.0, np.random.default_rng(1), 3),
+    )
     with pytest.raises(TypeError):
         gaussian_release(1.0, 1.0, None)
     with pytest.raises(ValueError):

@@ -101,7 +101,11 @@ def test_theorem5_bound_dominates_brute_force_local_sensitivity(seed):
 def test_theorem5_tight_on_1d_construction():
     k, r = 2, 1.0
     X = np.array([[0.0], [-0.9], [-0.9], [0.9], [0.9]])
-    assert local_sensitivity_bound(X, k, r) == 5 == local_sensitivity_exact_grid(X, k, r, np.linspace(-4, 4, 81)[:, None])
+    assert (
+        local_sensitivity_bound(X, k, r)
+        == 5
+        == local_sensitivity_exact_grid(X, k, r, np.linspace(-4, 4, 81)[:, None])
+    )
 
 
 # ------------------------------------------------------------------ smooth bound validity
@@ -148,7 +152,9 @@ def test_smooth_bounds_are_beta_smooth_and_fast_dominates_paper(seed):
         ]
         for name, kw in variants:
             method = "paper" if name == "paper" else "fast"
-            s, sp = smooth_sensitivity(X, k, r, beta, method, **kw), smooth_sensitivity(Xp, k, r, beta, method, **kw)
+            s, sp = smooth_sensitivity(X, k, r, beta, method, **kw), smooth_sensitivity(
+                Xp, k, r, beta, method, **kw
+            )
             assert s.value <= np.exp(beta) * sp.value * (1 + 1e-12), name
             assert sp.value <= np.exp(beta) * s.value * (1 + 1e-12), name
             vals[name] = s.value

@@ -3,7 +3,14 @@ distance outliers, global and smooth sensitivity of the outlier count, Gaussian 
 subspace discovery with the exponential mechanism.  Resolutions of the paper's inconsistencies:
 ``docs/paper_b_resolutions.md``."""
 
-from .distance import all_subspaces, neighbour_counts, outlier_mask, q_count, q_count_subspaces, subspace_coords
+from .distance import (
+    all_subspaces,
+    neighbour_counts,
+    outlier_mask,
+    q_count,
+    q_count_subspaces,
+    subspace_coords,
+)
 from .exponential import (
     exp_mech_logits,
     exp_mech_probs,
@@ -13,7 +20,14 @@ from .exponential import (
     top_h_subspaces,
     top_h_trials,
 )
-from .gaussian import CONVENTIONS, NoiseConvention, gaussian_release, sigma_global, sigma_smooth, smooth_parameters
+from .gaussian import (
+    CONVENTIONS,
+    NoiseConvention,
+    gaussian_release,
+    sigma_global,
+    sigma_smooth,
+    smooth_parameters,
+)
 from .global_sensitivity import (
     KISSING_EXACT_DIMS,
     KISSING_LOWER,

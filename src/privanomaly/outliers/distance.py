@@ -98,9 +98,7 @@ def q_count(X: np.ndarray, k: int, r: float, S: Iterable[int] | None = None) -> 
     return int(outlier_mask(X, k, r, S).sum())
 
 
-def q_count_subspaces(
-    X: np.ndarray, k: int, r: float, subspaces: Sequence[Iterable[int]]
-) -> np.ndarray:
+def q_count_subspaces(X: np.ndarray, k: int, r: float, subspaces: Sequence[Iterable[int]]) -> np.ndarray:
     """``q_count`` of eq. (14) for each subspace in ``subspaces`` (int array, same order)."""
     return np.array([q_count(X, k, r, S) for S in subspaces], dtype=np.int64)
 

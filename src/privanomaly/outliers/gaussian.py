@@ -61,7 +61,10 @@ def sigma_smooth(S: float, eps: float, delta: float, p: int = 1) -> float:
 
 
 def gaussian_release(
-    value: float | np.ndarray, sigma: float, rng: np.random.Generator, size: int | tuple[int, ...] | None = None
+    value: float | np.ndarray,
+    sigma: float,
+    rng: np.random.Generator,
+    size: int | tuple[int, ...] | None = None,
 ) -> float | np.ndarray:
     """``value + sigma * N(0, 1)`` drawn from ``rng`` (eqs. 4, 9)."""
     if not isinstance(rng, np.random.Generator):

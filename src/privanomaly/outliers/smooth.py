@@ -390,7 +390,9 @@ def smooth_sensitivity(
     if method == "fast":
         if not 1 <= max_block_dims <= 16:
             raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
-        G = {c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys}
+        G = {
+            c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys
+        }
         for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
             memo: dict[int, int] = {}
             for t in range(n_t):
@@ -403,7 +405,9 @@ def smooth_sensitivity(
         B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
         vals = decay * B
         t_max = int(np.argmax(vals))
-        return SmoothResult(float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1])
+        return SmoothResult(
+            float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1]
+        )
     if method != "paper":
         raise ValueError(f"method must be 'paper' or 'fast', got {method!r}")
 

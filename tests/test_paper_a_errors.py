@@ -107,3 +107,17 @@ def test_laplace_count_coincides_with_sp_k1_on_present_records():
     np.testing.assert_allclose(p1["SP"], p1["Laplace (count)"], rtol=1e-9)
     p3 = detection.mechanism_probs(rec, BETA, 3, 0.7)
     assert not np.allclose(p3["SP"], p3["Laplace (count)"])
+
+
+def test_pyod_rows_threshold_at_contamination_and_subsample():
+    rng = np.random.default_rng(0)
+    X = np.r_[rng.normal(size=(300, 2)), rng.normal(8, 1, size=(6, 2))]
+    rec = pd.DataFrame({"record": np.arange(306), "label": np.r_[np.zeros(300), np.ones(6)].astype(np.int8),
+                        "x_i": 1, "B": 10, "anomaly": np.r_[np.zeros(300, bool), np.ones(6, bool)], "cap": -1})
+    full = detection.pyod_rows(X, rec, {"KNN": {"n_neighbors": 10}, "IForest": {}}, seed_int=1).set_index("method")
+    assert (full["expected_flagged"] == 6).all()  # thresholded at the labelled contamination 6/306
+    assert full.loc["PyOD KNN", "recall_labels"] == 1.0
+    sub = detection.pyod_rows(X, rec, {"KNN": {"n_neighbors": 10}}, seed_int=1, max_fit_rows=150).set_index("method")
+    assert sub.loc["PyOD KNN", "expected_flagged"] == 6 and sub.loc["PyOD KNN", "recall_labels"] == 1.0
+    with pytest.raises(ValueError, match="unknown detector"):
+        detection.pyod_rows(X, rec, {"SVM": {}}, seed_int=1)

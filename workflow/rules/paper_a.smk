@@ -196,6 +196,7 @@ rule paper_a_detection:
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         pyod=PA["pyod"],
+        pyod_max_fit_rows=PA["pyod_max_fit_rows"],
         seed=config["seed"],
     script:
         "../../scripts/paper_a_detection.py"

@@ -1,6 +1,5 @@
 """Rule report_index: write results/index.md from the catalogue entries and the two claims files."""
 
-import os
 from pathlib import Path
 
 from privanomaly import io, runlog
@@ -8,10 +7,9 @@ from privanomaly.report import checks, index
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
-    verdicts, sources = {}, {}
-    for paper, path in p.claims.items():
+    verdicts, sources = {}, dict(p.sources)
+    for paper, path in zip(p.papers, snakemake.input.claims):  # noqa: F821
         verdicts[paper] = checks.parse(Path(path).read_text(encoding="utf-8"))
-        sources[paper] = os.path.relpath(path, p.results)
         log.info("paper %s: %d verdicts in %s: %s", paper, len(verdicts[paper]), path,
                  checks.summary(verdicts[paper], with_ids=False))
         if not verdicts[paper]:

@@ -7,69 +7,16 @@
 # `snakemake --report results/report.html` shows every output marked report(...): the global description
 # below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Provenance".
 # The item -> file -> rule mapping lives in workflow/report/catalogue.yaml only (tests check it against
-# paper_a_targets() + paper_b_targets() and the rules' outputs).
+# paper_a_targets() + paper_b_targets() and the rules' outputs). Helpers and report_targets(): report_common.smk.
+from os.path import relpath
+
 from privanomaly.provenance import config_sha256, git_commit
-from privanomaly.report import catalogue as _catalogue
-from privanomaly.report.gallery import gallery_name as _gallery_name
 
 
 report: "../report/workflow.rst"
 
 
-if "report" not in config:
-    raise ValueError(
-        "config: missing section 'report' (gallery_dir, gallery_width, gallery); see config.yaml"
-    )
-REPORT_CFG = config["report"]
-REPORT_CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
-
-
-def paper_targets():
-    """Every final file of both papers (the pipelines' own target lists)."""
-    return [*paper_a_targets(), *paper_b_targets()]
-
-
-def report_catalogue_match():
-    """The catalogue expanded against this run's paper targets (relative to RESULTS)."""
-    items = _catalogue.load(REPORT_CATALOGUE)
-    return _catalogue.match_targets(
-        items, _catalogue.relative_targets(paper_targets(), RESULTS)
-    )
-
-
-REPORT_MATCH = report_catalogue_match()
-# paper -> its claims file, when that paper's part is in this run (results/paper_a/claims.md: PASS/FAIL,
-# results/paper_b/comparison.md: MATCH/DIFFERS)
-REPORT_CLAIMS = {
-    paper: path
-    for paper, path in (
-        ("A", f"{RESULTS}/paper_a/claims.md"),
-        ("B", f"{RESULTS}/paper_b/comparison.md"),
-    )
-    if path in paper_targets()
-}
-
-
-def report_gallery_sources():
-    """{gallery file: figure} for the configured gallery figures built in this run."""
-    built = set(_catalogue.relative_targets(paper_targets(), RESULTS))
-    return {
-        f"{REPORT_CFG['gallery_dir']}/{_gallery_name(rel)}": f"{RESULTS}/{rel}"
-        for rel in REPORT_CFG["gallery"]
-        if rel in built
-    }
-
-
-REPORT_GALLERY = report_gallery_sources()
-
-
-def report_targets():
-    """Provenance, the index and the README gallery."""
-    return [
-        f"{RESULTS}/provenance.json",
-        f"{RESULTS}/index.md",
-        *REPORT_GALLERY,
-    ]
+include: "report_common.smk"
 
 
 rule report_index:
@@ -95,8 +42,8 @@ rule report_index:
     params:
         entries=[e.as_dict() for e in REPORT_MATCH.entries],
         uncovered=REPORT_MATCH.uncovered,
-        claims=REPORT_CLAIMS,
-        results=RESULTS,
+        papers=list(REPORT_CLAIMS),
+        sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=config["paper_b"].get("datasets", {}),
         unavailable=unavailable_datasets(),
     script:

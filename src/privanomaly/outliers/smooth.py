@@ -267,7 +267,10 @@ def largest_enclosed_subset(P: np.ndarray, r: float, method: Literal["pruned", "
 
     ``method="paper"``: Algorithm 1 literally, O(2^|P|) seb calls (use for |P| <= ~15).
     ``method="pruned"``: same answer, exact, with clique/bound pruning and duplicate merging (1-D: a
-    sliding window; 2-D: discs through pairs of points, O(n^2 log n)).  Equality of both and of exhaustive enumeration is tested.
+    sliding window; 2-D: discs through pairs of points, O(n^2 log n)).  Caveat: in >= 3-D the pruned search
+    is still exponential on dense clusters of distinct points (e.g. 30 points of N(0, 0.36 I_3) with r = 1
+    takes > 2 min); callers with such data should use ``smooth_sensitivity(..., method="fast",
+    exact_max=0)`` or a time budget.  Equality of both and of exhaustive enumeration is tested.
     """
     P = np.asarray(P, dtype=float)
     if P.ndim == 1:

@@ -83,3 +83,12 @@ def test_compiler_table():
     assert by.loc[0, "compiled_error"] == pytest.approx(c * np.exp(-1.0))
     assert by.loc[2, "compiled_error"] == pytest.approx(c)
     assert t["rank"].tolist() == [1, 2, 3] and (np.diff(t["compiled_error"]) <= 0).all()
+
+
+def test_table1_counts_render_as_integers():
+    from privanomaly.io import to_markdown
+
+    row = tables.table1_row("toy", _rec(), dim=1, pca="none", beta=1, r=0.5)
+    row["n_records"] = 10100
+    md = to_markdown(tables.table1([row], ["aps"]))
+    assert "| 10100 |" in md and "1.01e+04" not in md and "| aps | — |" in md

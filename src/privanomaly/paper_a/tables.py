@@ -14,6 +14,13 @@ def unavailable_row(name: str, columns: list[str], note: str) -> dict:
     return row
 
 
+def _int_columns(df: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
+    """Counts as Python ints (NaN where a dataset is unavailable), so CSV/Markdown show 10100, not 1.01e+04."""
+    for c in cols:
+        df[c] = pd.Series([v if pd.isna(v) else int(v) for v in df[c]], index=df.index, dtype=object)
+    return df
+
+
 def table1(rows: list[dict], missing: list[str]) -> pd.DataFrame:
     """Table 1: size, dim (after PCA where applied), #labelled anomalies, chosen β, r, #(β,r)-anomalies and
     their precision/recall against the labels. ``rows`` come from :func:`table1_row`."""
@@ -21,7 +28,8 @@ def table1(rows: list[dict], missing: list[str]) -> pd.DataFrame:
             "precision", "recall", "note"]
     out = [dict(r, note=r.get("note", "")) for r in rows]
     out += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
-    return pd.DataFrame(out, columns=cols)
+    return _int_columns(pd.DataFrame(out, columns=cols), ["n_records", "dim", "n_labelled_anomalies", "beta",
+                                                          "n_br_anomalies"])
 
 
 def table1_row(name: str, rec: pd.DataFrame, dim: int, pca: str, beta: int, r: float) -> dict:
@@ -46,7 +54,7 @@ def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str]) -> p
                          random_anomaly_sp=val("anomaly", "SP"), random_anomaly_dp=val("anomaly", "DP"), note=""))
     cols = ["dataset", "eps", "k", "random_record_sp", "random_record_dp", "random_anomaly_sp", "random_anomaly_dp", "note"]
     rows += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
-    return pd.DataFrame(rows, columns=cols)
+    return _int_columns(pd.DataFrame(rows, columns=cols), ["k"])
 
 
 def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
@@ -57,4 +65,4 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
     d["note"] = ""
     rows = d.reindex(columns=cols).to_dict("records")
     rows += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
-    return pd.DataFrame(rows, columns=cols)
+    return _int_columns(pd.DataFrame(rows, columns=cols), ["k"])

@@ -1,5 +1,414 @@
-# Rules for paper_b; filled in by its issue.
+# Paper B - Okada, Fukuchi, Kakizaki, Sakuma, "Differentially Private Analysis of Outliers" (issue 7).
+# Every figure and table of the paper, computed from {RESULTS}/data/{dataset}.parquet; outputs under
+# {RESULTS}/paper_b/{tables,figures}/ and {RESULTS}/paper_b/comparison.md. Compute rules write tidy CSV;
+# plot rules only read them. Parameters come from config["paper_b"] through params.
+
+PB = config["paper_b"]
+PB_OUT = f"{RESULTS}/paper_b"
+PB_TAB = f"{PB_OUT}/tables"
+PB_FIG = f"{PB_OUT}/figures"
+
+
+def _pb_check_names():
+    """Every dataset a paper_b list names must be a key of paper_b.datasets and of `datasets:`."""
+    known = set(PB["datasets"])
+    lists = {
+        "paper_b.tables.table1": PB["tables"]["table1"],
+        "paper_b.tables.table2": PB["tables"]["table2"],
+        "paper_b.scenario1.datasets": PB["scenario1"]["datasets"],
+        "paper_b.scenario2.datasets": PB["scenario2"]["datasets"],
+        "paper_b.timing.datasets": PB["timing"]["datasets"],
+        "paper_b.tuning.space": list(PB["tuning"]["space"]),
+    }
+    for key, names in lists.items():
+        for i, name in enumerate(names):
+            if name not in known:
+                raise ValueError(
+                    f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets "
+                    f"(known: {', '.join(sorted(known))})"
+                )
+    return check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
+
+
+PB_DATASETS = available_datasets(_pb_check_names())
+
+
+def _pb_avail(names):
+    """The names whose data exist in this run (all paper-B data are mirrored or synthetic)."""
+    return [n for n in names if n in PB_DATASETS]
+
+
+PB_S1 = _pb_avail(PB["scenario1"]["datasets"])
+PB_S2 = _pb_avail(PB["scenario2"]["datasets"])
+PB_TIMING = _pb_avail(PB["timing"]["datasets"])
+PB_TABLE_SETS = _pb_avail(PB["tables"]["table1"] + PB["tables"]["table2"])
+PB_METHODS = PB["scenario1"]["methods"]
+PB_CAPTION = "../report/paper_b_{}.rst"
+
+
+wildcard_constraints:
+    pb_dataset="[A-Za-z][A-Za-z0-9_]*",
+    pb_method="paper|fast",
+
+
+def _pb_space(wildcards):
+    return PB["tuning"]["space"].get(wildcards.pb_dataset, "full")
+
+
+rule paper_b_tune_r:
+    """Radius r maximising eq. (53) accuracy on the r grid (Tables 1-2); feeds every later rule."""
+    input:
+        data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
+    output:
+        curve=f"{PB_OUT}/tuning/{{pb_dataset}}.csv",
+        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+    params:
+        k=PB["k"],
+        r_grid=PB["tuning"]["r_grid"],
+        tie_break=PB["tuning"]["tie_break"],
+        space=_pb_space,
+        paper_r=lambda wc: PB["paper_reported"].get("r", {}).get(wc.pb_dataset),
+    log:
+        f"{LOGS}/paper_b_tune_r/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_tune_r/{{pb_dataset}}.tsv"
+    script:
+        "../../scripts/paper_b_tune_r.py"
+
+
+rule paper_b_plot_tuning:
+    """Accuracy of eq. (53) against r, our tuned r and the paper's r marked."""
+    input:
+        curves=expand(f"{PB_OUT}/tuning/{{d}}.csv", d=PB_TABLE_SETS),
+        choices=expand(f"{PB_OUT}/tuning/{{d}}.json", d=PB_TABLE_SETS),
+    output:
+        png=report(
+            f"{PB_FIG}/r_tuning.png",
+            caption=PB_CAPTION.format("tuning"),
+            category="Paper B",
+            subcategory="Tables 1-2",
+        ),
+        pdf=f"{PB_FIG}/r_tuning.pdf",
+    params:
+        names=PB["datasets"],
+        paper_r=PB["paper_reported"].get("r", {}),
+    log:
+        f"{LOGS}/paper_b_plot_tuning/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_plot_tuning/all.tsv"
+    script:
+        "../../scripts/paper_b_plot_tuning.py"
+
+
+rule paper_b_tables:
+    """Tables 1 and 2: sizes, dimension, k and our tuned r next to the paper's."""
+    input:
+        data=expand(f"{RESULTS}/data/{{d}}.parquet", d=PB_TABLE_SETS),
+        choices=expand(f"{PB_OUT}/tuning/{{d}}.json", d=PB_TABLE_SETS),
+    output:
+        csv1=report(
+            f"{PB_TAB}/table1.csv",
+            caption=PB_CAPTION.format("tables"),
+            category="Paper B",
+            subcategory="Tables 1-2",
+        ),
+        md1=f"{PB_TAB}/table1.md",
+        csv2=report(
+            f"{PB_TAB}/table2.csv",
+            caption=PB_CAPTION.format("tables"),
+            category="Paper B",
+            subcategory="Tables 1-2",
+        ),
+        md2=f"{PB_TAB}/table2.md",
+    params:
+        datasets=PB_TABLE_SETS,
+        table1=_pb_avail(PB["tables"]["table1"]),
+        table2=_pb_avail(PB["tables"]["table2"]),
+        names=PB["datasets"],
+        k=PB["k"],
+        paper=PB["paper_reported"],
+    log:
+        f"{LOGS}/paper_b_tables/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_tables/all.tsv"
+    script:
+        "../../scripts/paper_b_tables.py"
+
+
+rule paper_b_gs_bounds:
+    """Figure 1 data: lower/upper bounds of GS_{q_count,d}(k) (eq. 18) for d = 1..d_max."""
+    output:
+        csv=f"{PB_TAB}/fig1_gs_bounds.csv",
+        md=f"{PB_TAB}/fig1_gs_bounds.md",
+    params:
+        k=PB["k"],
+        d_max=PB["fig1"]["d_max"],
+        N=PB["fig1"]["N"],
+    log:
+        f"{LOGS}/paper_b_gs_bounds/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_gs_bounds/all.tsv"
+    script:
+        "../../scripts/paper_b_gs_bounds.py"
+
+
+rule paper_b_plot_fig1:
+    """Figure 1: the bounds against d, log scale."""
+    input:
+        csv=f"{PB_TAB}/fig1_gs_bounds.csv",
+    output:
+        png=report(
+            f"{PB_FIG}/fig1_gs_bounds.png",
+            caption=PB_CAPTION.format("fig1"),
+            category="Paper B",
+            subcategory="Figures 1-2",
+        ),
+        pdf=f"{PB_FIG}/fig1_gs_bounds.pdf",
+    log:
+        f"{LOGS}/paper_b_plot_fig1/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_plot_fig1/all.tsv"
+    script:
+        "../../scripts/paper_b_plot_fig1.py"
+
+
+rule paper_b_kissing:
+    """Figure 2 data: the 2-D kissing construction placed and its outliers counted before/after."""
+    output:
+        counts=f"{PB_TAB}/fig2_kissing_counts.csv",
+        counts_md=f"{PB_TAB}/fig2_kissing_counts.md",
+        points=f"{PB_TAB}/fig2_kissing_points.csv",
+    params:
+        k_values=PB["fig2"]["k_values"],
+        plot_k=PB["fig2"]["plot_k"],
+    log:
+        f"{LOGS}/paper_b_kissing/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_kissing/all.tsv"
+    script:
+        "../../scripts/paper_b_kissing.py"
+
+
+rule paper_b_plot_fig2:
+    """Figure 2: the configurations and the count change against k."""
+    input:
+        counts=f"{PB_TAB}/fig2_kissing_counts.csv",
+        points=f"{PB_TAB}/fig2_kissing_points.csv",
+    output:
+        png=report(
+            f"{PB_FIG}/fig2_kissing.png",
+            caption=PB_CAPTION.format("fig2"),
+            category="Paper B",
+            subcategory="Figures 1-2",
+        ),
+        pdf=f"{PB_FIG}/fig2_kissing.pdf",
+    log:
+        f"{LOGS}/paper_b_plot_fig2/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_plot_fig2/all.tsv"
+    script:
+        "../../scripts/paper_b_plot_fig2.py"
+
+
+rule paper_b_scenario1:
+    """Figures 3/4 data: true count, sigma_Global, sigma_Smooth per eps and noise convention."""
+    input:
+        data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
+        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+    output:
+        csv=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
+        md=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.md",
+    params:
+        k=PB["k"],
+        delta=PB["delta"],
+        eps=PB["scenario1"]["eps"],
+        conventions=PB["scenario1"]["conventions"],
+        budget=PB["scenario1"]["budget_seconds"],
+        budget_total=PB["scenario1"]["budget_total_seconds"],
+        fast_exact_max=PB["fast_exact_max"],
+        fast_budget=PB["scenario1"]["budget_seconds"],
+    log:
+        f"{LOGS}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+    script:
+        "../../scripts/paper_b_scenario1.py"
+
+
+rule paper_b_plot_scenario1:
+    """Figures 3/4 (and the fast-bound variants): sigmas against eps, and their ratio."""
+    input:
+        csv=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
+    output:
+        png=report(
+            f"{PB_FIG}/scenario1_{{pb_dataset}}_{{pb_method}}.png",
+            caption=PB_CAPTION.format("scenario1"),
+            category="Paper B",
+            subcategory="Figures 3-4 (Scenario 1)",
+        ),
+        pdf=f"{PB_FIG}/scenario1_{{pb_dataset}}_{{pb_method}}.pdf",
+    params:
+        name=lambda wc: PB["datasets"][wc.pb_dataset],
+        paper=PB["paper_reported"],
+    log:
+        f"{LOGS}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+    script:
+        "../../scripts/paper_b_plot_scenario1.py"
+
+
+rule paper_b_scenario2:
+    """Figures 5-7 data: per-subspace counts and truth, then precision/recall of Algorithm 3."""
+    input:
+        data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
+        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+    output:
+        subspaces=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.csv",
+        subspaces_md=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.md",
+        sweep=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.csv",
+        sweep_md=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.md",
+    params:
+        seed=config["seed"],
+        k=PB["k"],
+        dim=PB["scenario2"]["subspace_dim"],
+        eps=PB["scenario2"]["eps"],
+        h=PB["scenario2"]["h"],
+        n_trials=PB["scenario2"]["n_trials"],
+        true_subspace=PB["scenario2"]["true_subspace"],
+        sensitivity=PB["scenario2"]["utility_sensitivity"],
+        exact=PB["scenario2"]["exact"],
+    log:
+        f"{LOGS}/paper_b_scenario2/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_scenario2/{{pb_dataset}}.tsv"
+    script:
+        "../../scripts/paper_b_scenario2.py"
+
+
+rule paper_b_plot_scenario2:
+    """Figures 5-7: precision (left) and recall (right) against eps, one line per h."""
+    input:
+        sweep=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.csv",
+        subspaces=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.csv",
+    output:
+        png=report(
+            f"{PB_FIG}/scenario2_{{pb_dataset}}.png",
+            caption=PB_CAPTION.format("scenario2"),
+            category="Paper B",
+            subcategory="Figures 5-7 (Scenario 2)",
+        ),
+        pdf=f"{PB_FIG}/scenario2_{{pb_dataset}}.pdf",
+    params:
+        name=lambda wc: PB["datasets"][wc.pb_dataset],
+        true_subspace=PB["scenario2"]["true_subspace"],
+    log:
+        f"{LOGS}/paper_b_plot_scenario2/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_plot_scenario2/{{pb_dataset}}.tsv"
+    script:
+        "../../scripts/paper_b_plot_scenario2.py"
+
+
+rule paper_b_timing:
+    """Beyond the paper: Algorithm 2 (under a time budget) vs the fast bound on one dataset."""
+    input:
+        data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
+        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+    output:
+        csv=f"{PB_OUT}/timing/{{pb_dataset}}.csv",
+    params:
+        k=PB["k"],
+        delta=PB["delta"],
+        eps=PB["timing"]["eps"],
+        budget=PB["timing"]["budget_seconds"],
+        fast_exact_max=PB["fast_exact_max"],
+    log:
+        f"{LOGS}/paper_b_timing/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_timing/{{pb_dataset}}.tsv"
+    script:
+        "../../scripts/paper_b_timing.py"
+
+
+rule paper_b_timing_table:
+    """Beyond the paper: one table of time and bound of Algorithm 2 vs the fast bound."""
+    input:
+        expand(f"{PB_OUT}/timing/{{d}}.csv", d=PB_TIMING),
+    output:
+        csv=report(
+            f"{PB_TAB}/smooth_timing.csv",
+            caption=PB_CAPTION.format("timing"),
+            category="Paper B",
+            subcategory="Beyond the paper",
+        ),
+        md=f"{PB_TAB}/smooth_timing.md",
+    params:
+        names=PB["datasets"],
+    log:
+        f"{LOGS}/paper_b_timing_table/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_timing_table/all.tsv"
+    script:
+        "../../scripts/paper_b_timing_table.py"
+
+
+rule paper_b_comparison:
+    """comparison.md: every number and claim of the paper next to ours, MATCH / DIFFERS with the reason."""
+    input:
+        table1=f"{PB_TAB}/table1.csv",
+        table2=f"{PB_TAB}/table2.csv",
+        fig1=f"{PB_TAB}/fig1_gs_bounds.csv",
+        fig2=f"{PB_TAB}/fig2_kissing_counts.csv",
+        scenario1=expand(
+            f"{PB_TAB}/scenario1_{{d}}_{{m}}.csv", d=PB_S1, m=PB_METHODS
+        ),
+        scenario2=expand(f"{PB_TAB}/scenario2_pr_{{d}}.csv", d=PB_S2),
+        subspaces=expand(f"{PB_TAB}/scenario2_subspaces_{{d}}.csv", d=PB_S2),
+        timing=f"{PB_TAB}/smooth_timing.csv",
+    output:
+        md=report(
+            f"{PB_OUT}/comparison.md",
+            caption=PB_CAPTION.format("comparison"),
+            category="Paper B",
+            subcategory="Comparison",
+        ),
+        csv=f"{PB_TAB}/comparison.csv",
+        table_md=f"{PB_TAB}/comparison.md",
+    params:
+        k=PB["k"],
+        names=PB["datasets"],
+        scenario1=PB_S1,
+        scenario2=PB_S2,
+        paper=PB["paper_reported"],
+    log:
+        f"{LOGS}/paper_b_comparison/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_comparison/all.tsv"
+    script:
+        "../../scripts/paper_b_comparison.py"
 
 
 def paper_b_targets():
-    return []
+    """Every final file of paper B: tables, figures (PNG + PDF) and comparison.md."""
+    figs = [f"{PB_FIG}/fig1_gs_bounds", f"{PB_FIG}/fig2_kissing", f"{PB_FIG}/r_tuning"]
+    figs += [f"{PB_FIG}/scenario1_{d}_{m}" for d in PB_S1 for m in PB_METHODS]
+    figs += [f"{PB_FIG}/scenario2_{d}" for d in PB_S2]
+    tables = ["table1", "table2", "fig1_gs_bounds", "fig2_kissing_counts", "smooth_timing", "comparison"]
+    tables += [f"scenario1_{d}_{m}" for d in PB_S1 for m in PB_METHODS]
+    tables += [f"scenario2_pr_{d}" for d in PB_S2] + [f"scenario2_subspaces_{d}" for d in PB_S2]
+    return (
+        [f"{f}.{ext}" for f in figs for ext in ("png", "pdf")]
+        + [f"{PB_TAB}/{t}.{ext}" for t in tables for ext in ("csv", "md")]
+        + [f"{PB_OUT}/comparison.md"]
+    )
+
+
+localrules:
+    paper_b,
+
+
+rule paper_b:
+    """Everything of paper B from the data: `snakemake --cores 2 paper_b`."""
+    input:
+        paper_b_targets(),

@@ -1,0 +1,11 @@
+"""Rule paper_b_gs_bounds: Figure 1 data - bounds of GS_{q_count,d}(k) of eq. (18) against d."""
+
+from privanomaly import io, runlog
+from privanomaly.paper_b import bounds
+
+with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    df = bounds.gs_bounds_table(p.d_max, p.k, p.N)
+    log.info("d=1..%d, upper bound at d_max: %d", p.d_max, df["gs_upper"].iloc[-1])
+    io.write_table(df, snakemake.output.csv)  # noqa: F821
+    io.write_table(df, snakemake.output.md)  # noqa: F821

@@ -1,0 +1,138 @@
+"""Scenario 1 of paper B (Figs. 3/4): sigma_Global vs sigma_Smooth of the Gaussian release of q_count.
+
+sigma_Global uses the *lower* bound min(N, 2dk + 1) of eq. (18) in Theorem 1; sigma_Smooth uses the smooth
+upper bound of Algorithm 2 (or the fast bound) in Theorem 2. As printed (Theorem 1 / Theorem 2):
+
+    sigma_Global = GS sqrt(2 ln(2/delta)) / eps
+    sigma_Smooth = S_beta(X) / alpha,  alpha = eps / (5 sqrt(2 ln(2/delta))),  beta = eps / (4 (p + ln(2/delta)))
+
+so sigma_Global / sigma_Smooth = GS / (5 S) <= GS / 5 (S >= 1). The paper's figures ("10-30 times",
+"sigma_Smooth < 7 for eps >= 0.7") cannot come from these constants. We evaluate the named readings of
+:data:`privanomaly.outliers.CONVENTIONS` plus two more (:data:`EXTRA_CONVENTIONS`) side by side; none is
+fitted - each is a discrete reading of the text, and only ``printed`` carries the privacy guarantee.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import outliers as ol
+
+
+def _ln2d(delta: float) -> float:
+    return math.log(2.0 / delta)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A noise convention and whether S is replaced by the un-smoothed t = 0 bound B_0 >= LS(X)."""
+
+    convention: ol.NoiseConvention
+    use_ls0: bool = False
+
+
+EXTRA_CONVENTIONS: dict[str, Reading] = {
+    "beta_equals_eps_alpha_without_5": Reading(
+        ol.NoiseConvention(
+            "beta_equals_eps_alpha_without_5",
+            "beta = eps as in eq. (29) and alpha = eps/sqrt(2 ln(2/d)) (no factor 5).",
+            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
+            lambda e, d, p=1: e,
+            False,
+        )
+    ),
+    "local_theorem1": Reading(
+        ol.NoiseConvention(
+            "local_theorem1",
+            "No smoothing: S replaced by the t = 0 bound B_0 >= LS(X) (Theorem 5), scaled like Theorem 1 "
+            "(sigma = B_0 sqrt(2 ln(2/d))/eps). Not differentially private.",
+            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
+            lambda e, d, p=1: e,  # irrelevant: only B_0 is used
+            False,
+        ),
+        use_ls0=True,
+    ),
+}
+
+
+def readings() -> dict[str, Reading]:
+    """Every named reading: the core's conventions, then ours."""
+    out = {name: Reading(c) for name, c in ol.CONVENTIONS.items()}
+    out.update(EXTRA_CONVENTIONS)
+    return out
+
+
+SmoothFn = Callable[[float], dict]
+"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "seconds", "cut"} (:mod:`.smooth`)."""
+
+
+def scenario1_table(
+    X: np.ndarray,
+    k: int,
+    r: float,
+    eps_grid: list[float],
+    delta: float,
+    conventions: list[str],
+    smooth_fn: SmoothFn,
+) -> pd.DataFrame:
+    """One row per (convention, eps): true count, GS lower bound, beta, S, sigma_Global, sigma_Smooth, ratio.
+
+    ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
+    distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
+    """
+    X = np.asarray(X, dtype=float)
+    N, d = X.shape
+    true_count = int(ol.q_count(X, k, r))
+    gs = int(ol.gs_lower(N, d, k))
+    known = readings()
+    for name in conventions:
+        if name not in known:
+            raise ValueError(f"paper_b.scenario1.conventions: unknown {name!r}; known: {', '.join(known)}")
+    betas = {
+        (name, eps): float(known[name].convention.beta(eps, delta, 1)) for name in conventions for eps in eps_grid
+    }
+    cache: dict[float, dict] = {}
+    for beta in sorted(set(betas.values()), reverse=True):
+        cache[beta] = smooth_fn(beta)
+    rows = []
+    for name in conventions:
+        reading = known[name]
+        conv = reading.convention
+        for eps in eps_grid:
+            beta = betas[(name, eps)]
+            sm = cache[beta]
+            S = float(sm["ls0"]) if reading.use_ls0 else float(sm["value"])
+            s_glob = float(conv.sigma_global(gs, eps, delta))
+            s_smooth = float(conv.sigma_smooth(S, eps, delta))
+            rows.append(
+                {
+                    "convention": name,
+                    "privacy_proven": bool(conv.privacy_proven),
+                    "eps": float(eps),
+                    "delta": float(delta),
+                    "N": N,
+                    "d": d,
+                    "k": k,
+                    "r": float(r),
+                    "true_count": true_count,
+                    "gs_lower": gs,
+                    "beta": beta,
+                    "smooth_sensitivity": S,
+                    "t_max": np.nan if reading.use_ls0 or sm.get("t_max") is None else sm["t_max"],
+                    "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
+                    "method_used": sm["method_used"],
+                    "cut": bool(sm.get("cut", False)),
+                    "seconds": float(sm.get("seconds", np.nan)),
+                    "sigma_global": s_glob,
+                    "sigma_smooth": s_smooth,
+                    "ratio": s_glob / s_smooth,
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,137 @@
+"""Tuning the radius r of paper B by the detection accuracy of eq. (53) (Section 6.2, Tables 1-2).
+
+The paper: "For each dataset, we tuned the radius r so that the Accuracy given by eq. (53) is maximized",
+Accuracy = (TP + TN) / (TP + FP + FN + TN), where "true" = the instance is detected as a distance outlier
+(Def. 8: fewer than k other records within distance r) and the ground truth is the label (1 = outlier).
+The search grid and the tie-break are not stated; both are config keys here.
+
+A record is a distance outlier at radius r iff the distance to its k-th nearest *other* record exceeds r
+(with the core's closed-ball tolerance, :data:`privanomaly.outliers.distance.RADIUS_RTOL`),
+so one k-NN query per space gives the prediction for every r of the grid at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy.spatial import cKDTree
+
+from privanomaly.outliers.distance import RADIUS_RTOL
+
+SPACES = ("full", "any_1d", "mean_1d")
+TIE_BREAKS = ("smallest", "largest", "median")
+
+
+def r_grid(spec: dict) -> np.ndarray:
+    """The r values of a ``{min, max, num, scale}`` config entry (scale ``log`` or ``linear``)."""
+    lo, hi, num, scale = float(spec["min"]), float(spec["max"]), int(spec["num"]), spec.get("scale", "log")
+    if not (0 <= lo <= hi) or num < 1:
+        raise ValueError(f"r_grid: need 0 <= min <= max and num >= 1, got {spec!r}")
+    if scale == "log":
+        if lo <= 0:
+            raise ValueError(f"r_grid: a log grid needs min > 0, got {spec!r}")
+        return np.geomspace(lo, hi, num)
+    if scale == "linear":
+        return np.linspace(lo, hi, num)
+    raise ValueError(f"r_grid.scale: expected 'log' or 'linear', got {scale!r}")
+
+
+def kth_neighbour_distance(X: np.ndarray, k: int, S: tuple[int, ...] | None = None) -> np.ndarray:
+    """Distance from each record to its k-th nearest other record under dist_S (paper B, Section 3.1).
+
+    dist_S(x, y) = sqrt(sum_{i in S} (x_i - y_i)^2 / |S|); duplicates are other records at distance 0.
+    Returns +inf where fewer than k other records exist.
+    """
+    X = np.asarray(X, dtype=float)
+    cols = list(range(X.shape[1])) if S is None else list(S)
+    Z = X[:, cols] / np.sqrt(len(cols))
+    n = len(Z)
+    if n <= k:
+        return np.full(n, np.inf)
+    # the query includes the record itself at distance 0, hence k + 1
+    dist, _ = cKDTree(Z).query(Z, k=k + 1)
+    return dist[:, k]
+
+
+def _confusion(pred: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+    """TP/FP/FN/TN per column of a (records x radii) prediction matrix; positive = outlier."""
+    pos = (y == 1)[:, None]
+    return {
+        "tp": (pred & pos).sum(0),
+        "fp": (pred & ~pos).sum(0),
+        "fn": (~pred & pos).sum(0),
+        "tn": (~pred & ~pos).sum(0),
+    }
+
+
+def accuracy_curve(X: np.ndarray, y: np.ndarray, k: int, radii: np.ndarray, space: str) -> pd.DataFrame:
+    """Eq. (53) accuracy of non-private distance-outlier detection for every r in ``radii``.
+
+    ``space``: ``full`` - detection in the full space (Scenario 1's query); ``any_1d`` - a record is
+    predicted an outlier if it is a distance outlier in at least one 1-D subspace; ``mean_1d`` - the
+    confusion counts are summed over the d one-dimensional subspaces (accuracy = mean per-subspace
+    accuracy). Columns: space, r, tp, fp, fn, tn, n_correct, n_total, accuracy.
+    """
+    y = np.asarray(y).astype(int)
+    radii = np.asarray(radii, dtype=float)
+    d = np.asarray(X).shape[1]
+    # "dist <= r" with the core's rounding tolerance (privanomaly.outliers.distance.RADIUS_RTOL)
+    thr = radii * (1.0 + RADIUS_RTOL)
+    if space == "full":
+        counts = _confusion(kth_neighbour_distance(X, k)[:, None] > thr[None, :], y)
+    elif space == "any_1d":
+        kd = np.stack([kth_neighbour_distance(X, k, (j,)) for j in range(d)], axis=1)
+        counts = _confusion(kd.max(axis=1)[:, None] > thr[None, :], y)
+    elif space == "mean_1d":
+        parts = [_confusion(kth_neighbour_distance(X, k, (j,))[:, None] > thr[None, :], y) for j in range(d)]
+        counts = {key: sum(p[key] for p in parts) for key in parts[0]}
+    else:
+        raise ValueError(f"space: expected one of {SPACES}, got {space!r}")
+    df = pd.DataFrame({"space": space, "r": radii, **{key: v.astype(np.int64) for key, v in counts.items()}})
+    df["n_correct"] = df["tp"] + df["tn"]
+    df["n_total"] = df["tp"] + df["fp"] + df["fn"] + df["tn"]
+    df["accuracy"] = df["n_correct"] / df["n_total"]
+    return df
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The tuned radius and how it was chosen."""
+
+    r: float
+    accuracy: float
+    n_maximisers: int
+    r_max_lo: float
+    r_max_hi: float
+
+
+def select_r(curve: pd.DataFrame, tie_break: str = "smallest") -> Selection:
+    """The accuracy-maximising r of ``curve`` (one space); ties compared on exact integer counts.
+
+    ``tie_break``: ``smallest`` / ``largest`` r among the maximisers, or ``median`` (the lower middle one
+    of the maximisers sorted by r) - deterministic in every case.
+    """
+    if curve.empty:
+        raise ValueError("select_r: empty accuracy curve (empty r grid?)")
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"tie_break: expected one of {TIE_BREAKS}, got {tie_break!r}")
+    c = curve.sort_values("r", kind="stable").reset_index(drop=True)
+    # exact comparison: accuracy = n_correct / n_total with the same n_total for every r
+    best = c["n_correct"].max()
+    winners = c[c["n_correct"] == best]
+    idx = {"smallest": 0, "largest": len(winners) - 1, "median": (len(winners) - 1) // 2}[tie_break]
+    row = winners.iloc[idx]
+    return Selection(
+        r=float(row["r"]),
+        accuracy=float(row["accuracy"]),
+        n_maximisers=int(len(winners)),
+        r_max_lo=float(winners["r"].min()),
+        r_max_hi=float(winners["r"].max()),
+    )
+
+
+def accuracy_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> float:
+    """Eq. (53) accuracy at one radius (used to report our accuracy at the paper's r)."""
+    return float(accuracy_curve(X, y, k, np.array([r]), space)["accuracy"].iloc[0])

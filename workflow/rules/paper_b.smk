@@ -9,41 +9,22 @@ PB_TAB = f"{PB_OUT}/tables"
 PB_FIG = f"{PB_OUT}/figures"
 
 
-def _pb_check_names():
-    """Every dataset a paper_b list names must be a key of paper_b.datasets and of `datasets:`."""
-    known = set(PB["datasets"])
-    lists = {
-        "paper_b.tables.table1": PB["tables"]["table1"],
-        "paper_b.tables.table2": PB["tables"]["table2"],
-        "paper_b.scenario1.datasets": PB["scenario1"]["datasets"],
-        "paper_b.scenario2.datasets": PB["scenario2"]["datasets"],
-        "paper_b.timing.datasets": PB["timing"]["datasets"],
-        "paper_b.tuning.space": list(PB["tuning"]["space"]),
-    }
-    for key, names in lists.items():
-        for i, name in enumerate(names):
-            if name not in known:
-                raise ValueError(
-                    f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets "
-                    f"(known: {', '.join(sorted(known))})"
-                )
-    return check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
+from privanomaly.paper_b import workflow as _pb_wf
 
-
-PB_DATASETS = available_datasets(_pb_check_names())
-
-
-def _pb_avail(names):
-    """The names whose data exist in this run (all paper-B data are mirrored or synthetic)."""
-    return [n for n in names if n in PB_DATASETS]
-
-
-PB_S1 = _pb_avail(PB["scenario1"]["datasets"])
-PB_S2 = _pb_avail(PB["scenario2"]["datasets"])
-PB_TIMING = _pb_avail(PB["timing"]["datasets"])
-PB_TABLE_SETS = _pb_avail(PB["tables"]["table1"] + PB["tables"]["table2"])
+_pb_wf.check_config(PB)
+check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
+PB_DATASETS = available_datasets(list(PB["datasets"]))
+PB_S1 = [n for n in PB["scenario1"]["datasets"] if n in PB_DATASETS]
+PB_S2 = [n for n in PB["scenario2"]["datasets"] if n in PB_DATASETS]
+PB_TIMING = [n for n in PB["timing"]["datasets"] if n in PB_DATASETS]
+PB_TABLE1 = [n for n in PB["tables"]["table1"] if n in PB_DATASETS]
+PB_TABLE2 = [n for n in PB["tables"]["table2"] if n in PB_DATASETS]
+PB_TABLE_SETS = list(dict.fromkeys(PB_TABLE1 + PB_TABLE2))
 PB_METHODS = PB["scenario1"]["methods"]
 PB_CAPTION = "../report/paper_b_{}.rst"
+
+# Every final paper-B file (tables, figures, comparison.md); called by `rule all` in the Snakefile.
+paper_b_targets = lambda: _pb_wf.targets(PB_OUT, PB_S1, PB_METHODS, PB_S2)
 
 
 wildcard_constraints:
@@ -51,8 +32,11 @@ wildcard_constraints:
     pb_method="paper|fast",
 
 
-def _pb_space(wildcards):
-    return PB["tuning"]["space"].get(wildcards.pb_dataset, "full")
+rule paper_b_all:
+    """Everything of paper B from the data: `snakemake --cores 2 paper_b_all`."""
+    input:
+        paper_b_targets(),
+    localrule: True
 
 
 rule paper_b_tune_r:
@@ -62,16 +46,18 @@ rule paper_b_tune_r:
     output:
         curve=f"{PB_OUT}/tuning/{{pb_dataset}}.csv",
         choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
-    params:
-        k=PB["k"],
-        r_grid=PB["tuning"]["r_grid"],
-        tie_break=PB["tuning"]["tie_break"],
-        space=_pb_space,
-        paper_r=lambda wc: PB["paper_reported"].get("r", {}).get(wc.pb_dataset),
     log:
         f"{LOGS}/paper_b_tune_r/{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_tune_r/{{pb_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k=PB["k"],
+        r_grid=PB["tuning"]["r_grid"],
+        tie_break=PB["tuning"]["tie_break"],
+        space=lambda wc: PB["tuning"]["space"].get(wc.pb_dataset, "full"),
+        paper_r=lambda wc: PB["paper_reported"].get("r", {}).get(wc.pb_dataset),
     script:
         "../../scripts/paper_b_tune_r.py"
 
@@ -89,13 +75,15 @@ rule paper_b_plot_tuning:
             subcategory="Tables 1-2",
         ),
         pdf=f"{PB_FIG}/r_tuning.pdf",
-    params:
-        names=PB["datasets"],
-        paper_r=PB["paper_reported"].get("r", {}),
     log:
         f"{LOGS}/paper_b_plot_tuning/all.log",
     benchmark:
         f"{BENCH}/paper_b_plot_tuning/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        names=PB["datasets"],
+        paper_r=PB["paper_reported"].get("r", {}),
     script:
         "../../scripts/paper_b_plot_tuning.py"
 
@@ -120,17 +108,19 @@ rule paper_b_tables:
             subcategory="Tables 1-2",
         ),
         md2=f"{PB_TAB}/table2.md",
-    params:
-        datasets=PB_TABLE_SETS,
-        table1=_pb_avail(PB["tables"]["table1"]),
-        table2=_pb_avail(PB["tables"]["table2"]),
-        names=PB["datasets"],
-        k=PB["k"],
-        paper=PB["paper_reported"],
     log:
         f"{LOGS}/paper_b_tables/all.log",
     benchmark:
         f"{BENCH}/paper_b_tables/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        datasets=PB_TABLE_SETS,
+        table1=PB_TABLE1,
+        table2=PB_TABLE2,
+        names=PB["datasets"],
+        k=PB["k"],
+        paper=PB["paper_reported"],
     script:
         "../../scripts/paper_b_tables.py"
 
@@ -140,14 +130,16 @@ rule paper_b_gs_bounds:
     output:
         csv=f"{PB_TAB}/fig1_gs_bounds.csv",
         md=f"{PB_TAB}/fig1_gs_bounds.md",
-    params:
-        k=PB["k"],
-        d_max=PB["fig1"]["d_max"],
-        N=PB["fig1"]["N"],
     log:
         f"{LOGS}/paper_b_gs_bounds/all.log",
     benchmark:
         f"{BENCH}/paper_b_gs_bounds/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k=PB["k"],
+        d_max=PB["fig1"]["d_max"],
+        N=PB["fig1"]["N"],
     script:
         "../../scripts/paper_b_gs_bounds.py"
 
@@ -168,6 +160,8 @@ rule paper_b_plot_fig1:
         f"{LOGS}/paper_b_plot_fig1/all.log",
     benchmark:
         f"{BENCH}/paper_b_plot_fig1/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_b_plot_fig1.py"
 
@@ -178,13 +172,15 @@ rule paper_b_kissing:
         counts=f"{PB_TAB}/fig2_kissing_counts.csv",
         counts_md=f"{PB_TAB}/fig2_kissing_counts.md",
         points=f"{PB_TAB}/fig2_kissing_points.csv",
-    params:
-        k_values=PB["fig2"]["k_values"],
-        plot_k=PB["fig2"]["plot_k"],
     log:
         f"{LOGS}/paper_b_kissing/all.log",
     benchmark:
         f"{BENCH}/paper_b_kissing/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k_values=PB["fig2"]["k_values"],
+        plot_k=PB["fig2"]["plot_k"],
     script:
         "../../scripts/paper_b_kissing.py"
 
@@ -206,6 +202,8 @@ rule paper_b_plot_fig2:
         f"{LOGS}/paper_b_plot_fig2/all.log",
     benchmark:
         f"{BENCH}/paper_b_plot_fig2/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/paper_b_plot_fig2.py"
 
@@ -218,6 +216,12 @@ rule paper_b_scenario1:
     output:
         csv=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
         md=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.md",
+    log:
+        f"{LOGS}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         k=PB["k"],
         delta=PB["delta"],
@@ -227,10 +231,6 @@ rule paper_b_scenario1:
         budget_total=PB["scenario1"]["budget_total_seconds"],
         fast_exact_max=PB["fast_exact_max"],
         fast_budget=PB["scenario1"]["budget_seconds"],
-    log:
-        f"{LOGS}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.log",
-    benchmark:
-        f"{BENCH}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
     script:
         "../../scripts/paper_b_scenario1.py"
 
@@ -247,13 +247,15 @@ rule paper_b_plot_scenario1:
             subcategory="Figures 3-4 (Scenario 1)",
         ),
         pdf=f"{PB_FIG}/scenario1_{{pb_dataset}}_{{pb_method}}.pdf",
-    params:
-        name=lambda wc: PB["datasets"][wc.pb_dataset],
-        paper=PB["paper_reported"],
     log:
         f"{LOGS}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.log",
     benchmark:
         f"{BENCH}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        name=lambda wc: PB["datasets"][wc.pb_dataset],
+        paper=PB["paper_reported"],
     script:
         "../../scripts/paper_b_plot_scenario1.py"
 
@@ -268,6 +270,12 @@ rule paper_b_scenario2:
         subspaces_md=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.md",
         sweep=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.csv",
         sweep_md=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.md",
+    log:
+        f"{LOGS}/paper_b_scenario2/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_scenario2/{{pb_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         seed=config["seed"],
         k=PB["k"],
@@ -278,10 +286,6 @@ rule paper_b_scenario2:
         true_subspace=PB["scenario2"]["true_subspace"],
         sensitivity=PB["scenario2"]["utility_sensitivity"],
         exact=PB["scenario2"]["exact"],
-    log:
-        f"{LOGS}/paper_b_scenario2/{{pb_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_b_scenario2/{{pb_dataset}}.tsv"
     script:
         "../../scripts/paper_b_scenario2.py"
 
@@ -299,13 +303,15 @@ rule paper_b_plot_scenario2:
             subcategory="Figures 5-7 (Scenario 2)",
         ),
         pdf=f"{PB_FIG}/scenario2_{{pb_dataset}}.pdf",
-    params:
-        name=lambda wc: PB["datasets"][wc.pb_dataset],
-        true_subspace=PB["scenario2"]["true_subspace"],
     log:
         f"{LOGS}/paper_b_plot_scenario2/{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_plot_scenario2/{{pb_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        name=lambda wc: PB["datasets"][wc.pb_dataset],
+        true_subspace=PB["scenario2"]["true_subspace"],
     script:
         "../../scripts/paper_b_plot_scenario2.py"
 
@@ -317,16 +323,18 @@ rule paper_b_timing:
         choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
     output:
         csv=f"{PB_OUT}/timing/{{pb_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_b_timing/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_timing/{{pb_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         k=PB["k"],
         delta=PB["delta"],
         eps=PB["timing"]["eps"],
         budget=PB["timing"]["budget_seconds"],
         fast_exact_max=PB["fast_exact_max"],
-    log:
-        f"{LOGS}/paper_b_timing/{{pb_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_b_timing/{{pb_dataset}}.tsv"
     script:
         "../../scripts/paper_b_timing.py"
 
@@ -343,12 +351,14 @@ rule paper_b_timing_table:
             subcategory="Beyond the paper",
         ),
         md=f"{PB_TAB}/smooth_timing.md",
-    params:
-        names=PB["datasets"],
     log:
         f"{LOGS}/paper_b_timing_table/all.log",
     benchmark:
         f"{BENCH}/paper_b_timing_table/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        names=PB["datasets"],
     script:
         "../../scripts/paper_b_timing_table.py"
 
@@ -360,9 +370,7 @@ rule paper_b_comparison:
         table2=f"{PB_TAB}/table2.csv",
         fig1=f"{PB_TAB}/fig1_gs_bounds.csv",
         fig2=f"{PB_TAB}/fig2_kissing_counts.csv",
-        scenario1=expand(
-            f"{PB_TAB}/scenario1_{{d}}_{{m}}.csv", d=PB_S1, m=PB_METHODS
-        ),
+        scenario1=expand(f"{PB_TAB}/scenario1_{{d}}_{{m}}.csv", d=PB_S1, m=PB_METHODS),
         scenario2=expand(f"{PB_TAB}/scenario2_pr_{{d}}.csv", d=PB_S2),
         subspaces=expand(f"{PB_TAB}/scenario2_subspaces_{{d}}.csv", d=PB_S2),
         timing=f"{PB_TAB}/smooth_timing.csv",
@@ -375,40 +383,17 @@ rule paper_b_comparison:
         ),
         csv=f"{PB_TAB}/comparison.csv",
         table_md=f"{PB_TAB}/comparison.md",
+    log:
+        f"{LOGS}/paper_b_comparison/all.log",
+    benchmark:
+        f"{BENCH}/paper_b_comparison/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         k=PB["k"],
         names=PB["datasets"],
         scenario1=PB_S1,
         scenario2=PB_S2,
         paper=PB["paper_reported"],
-    log:
-        f"{LOGS}/paper_b_comparison/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_comparison/all.tsv"
     script:
         "../../scripts/paper_b_comparison.py"
-
-
-def paper_b_targets():
-    """Every final file of paper B: tables, figures (PNG + PDF) and comparison.md."""
-    figs = [f"{PB_FIG}/fig1_gs_bounds", f"{PB_FIG}/fig2_kissing", f"{PB_FIG}/r_tuning"]
-    figs += [f"{PB_FIG}/scenario1_{d}_{m}" for d in PB_S1 for m in PB_METHODS]
-    figs += [f"{PB_FIG}/scenario2_{d}" for d in PB_S2]
-    tables = ["table1", "table2", "fig1_gs_bounds", "fig2_kissing_counts", "smooth_timing", "comparison"]
-    tables += [f"scenario1_{d}_{m}" for d in PB_S1 for m in PB_METHODS]
-    tables += [f"scenario2_pr_{d}" for d in PB_S2] + [f"scenario2_subspaces_{d}" for d in PB_S2]
-    return (
-        [f"{f}.{ext}" for f in figs for ext in ("png", "pdf")]
-        + [f"{PB_TAB}/{t}.{ext}" for t in tables for ext in ("csv", "md")]
-        + [f"{PB_OUT}/comparison.md"]
-    )
-
-
-localrules:
-    paper_b,
-
-
-rule paper_b:
-    """Everything of paper B from the data: `snakemake --cores 2 paper_b`."""
-    input:
-        paper_b_targets(),

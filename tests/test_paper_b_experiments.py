@@ -1,0 +1,226 @@
+"""Paper-B experiment logic (privanomaly.paper_b) on tiny constructed inputs with known answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privanomaly import outliers as ol
+from privanomaly.paper_b import bounds, budget, comparison, scenario1, scenario2, smooth, tables, tuning
+
+
+# ------------------------------------------------------------------------------------------ r tuning
+def _line_data():
+    # inliers: 10 points spaced 0.1 apart on a line; outliers: two isolated points at 5 and 9
+    X = np.r_[np.arange(10) * 0.1, 5.0, 9.0][:, None]
+    y = np.r_[np.zeros(10), np.ones(2)].astype(int)
+    return X, y
+
+
+def test_kth_neighbour_distance_matches_core_outlier_mask():
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(60, 3)), 1)  # rounded: duplicates and exact ties
+    for S in (None, (0,), (1, 2)):
+        kd = tuning.kth_neighbour_distance(X, 3, S)
+        for r in (0.05, 0.1, 0.3, 0.7):
+            ours = kd > r * (1 + 1e-9)
+            assert np.array_equal(ours, ol.outlier_mask(X, 3, r, S)), (S, r)
+
+
+def test_accuracy_curve_counts_on_a_line():
+    X, y = _line_data()
+    # k = 2: an inlier needs 2 others within r. End points of the line have neighbours at 0.1, 0.2
+    c = tuning.accuracy_curve(X, y, 2, np.array([0.05, 0.1, 0.2, 1.0, 10.0]), "full")
+    assert c["tp"].tolist() == [2, 2, 2, 2, 0]
+    assert c["fp"].tolist() == [10, 2, 0, 0, 0]  # at r = 0.1 only the two end points lack a 2nd neighbour
+    assert c["n_correct"].tolist() == [2, 10, 12, 12, 10]
+
+
+def test_select_r_picks_the_accuracy_maximiser_with_documented_tie_break():
+    X, y = _line_data()
+    radii = np.array([0.05, 0.1, 0.2, 0.5, 1.0, 10.0])
+    c = tuning.accuracy_curve(X, y, 2, radii, "full")
+    # maximisers: 0.2, 0.5, 1.0 (accuracy 1); 10 flags nothing (accuracy 10/12)
+    assert tuning.select_r(c, "smallest").r == 0.2
+    assert tuning.select_r(c, "largest").r == 1.0
+    assert tuning.select_r(c, "median").r == 0.5
+    sel = tuning.select_r(c, "smallest")
+    assert sel.accuracy == 1.0 and sel.n_maximisers == 3 and (sel.r_max_lo, sel.r_max_hi) == (0.2, 1.0)
+    with pytest.raises(ValueError, match="tie_break"):
+        tuning.select_r(c, "first")
+
+
+def test_any_and_mean_1d_spaces():
+    # record 2 is isolated only in attribute 2; record 3 only in attribute 1
+    X = np.array([[0, 0], [0, 0], [0, 9], [9, 0], [0, 0]], dtype=float)
+    y = np.array([0, 0, 1, 1, 0])
+    any1 = tuning.accuracy_curve(X, y, 2, np.array([1.0]), "any_1d").iloc[0]
+    assert (any1.tp, any1.fp, any1.fn, any1.tn) == (2, 0, 0, 3)
+    mean1 = tuning.accuracy_curve(X, y, 2, np.array([1.0]), "mean_1d").iloc[0]
+    # per attribute one outlier is flagged and the other missed
+    assert (mean1.tp, mean1.fn, mean1.n_total) == (2, 2, 10)
+
+
+def test_r_grid():
+    g = tuning.r_grid({"min": 0.01, "max": 1.0, "num": 3, "scale": "log"})
+    assert np.allclose(g, [0.01, 0.1, 1.0])
+    with pytest.raises(ValueError):
+        tuning.r_grid({"min": 0.0, "max": 1.0, "num": 3, "scale": "log"})
+
+
+# ------------------------------------------------------------------------------------------ Fig 2
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_kissing_pentagon_change_is_5k_plus_1(k):
+    out = bounds.kissing_count_change("pentagon", k)
+    assert out["count_before"] == 0
+    assert out["count_change"] == 5 * k + 1 == ol.gs_exact(2, k)
+    assert out["count_change"] < out["paper_upper_kK2_plus_1"] == 6 * k + 1
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_kissing_hexagon_touching_spheres_change_only_by_one(k):
+    out = bounds.kissing_count_change("hexagon", k)
+    assert out["min_centre_gap_over_r"] == pytest.approx(1.0)
+    assert (out["count_before"], out["count_after"]) == (0, 1)
+
+
+def test_gs_bounds_table_values():
+    df = bounds.gs_bounds_table(4, 3)
+    assert df["gs_lower"].tolist() == [7, 13, 19, 25]
+    assert df["gs_upper"].tolist() == [7, 19, 37, 73]  # k K_d + 1 with K = 2, 6, 12, 24
+    assert df["gs_exact"].iloc[:2].tolist() == [7, 16]
+
+
+# ------------------------------------------------------------------------------------------ Scenario 1
+def test_scenario1_printed_ratio_is_gs_over_5s():
+    X = np.r_[np.zeros((6, 2)), [[5.0, 5.0]]]
+
+    def fake(beta):
+        return {"value": 2.0, "ls0": 1.0, "t_max": 0, "t_stop": 1, "method_used": "fast", "seconds": 0.0,
+                "cut": False}
+
+    df = scenario1.scenario1_table(X, 3, 1.0, [0.5, 1.0], 0.01, ["printed", "local_theorem1"], fake)
+    gs = min(7, 2 * 2 * 3 + 1)
+    pr = df[df["convention"] == "printed"]
+    assert np.allclose(pr["ratio"], gs / (5 * 2.0))
+    loc = df[df["convention"] == "local_theorem1"]
+    assert np.allclose(loc["ratio"], gs / 1.0)
+    assert (df["true_count"] == 1).all()
+    with pytest.raises(ValueError, match="unknown"):
+        scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
+
+
+def test_budget_cuts_and_falls_back():
+    import time
+
+    res = budget.run_with_budget(time.sleep, 5, budget_seconds=0.3)
+    assert not res.completed and res.value is None and res.seconds < 3
+    ok = budget.run_with_budget(pow, 2, 10, budget_seconds=5)
+    assert ok.completed and ok.value == 1024
+    b = smooth.Budget(per_call=2.0, total=3.0)
+    assert b.next() == 2.0
+    b.charge(2.5)
+    assert b.next() == pytest.approx(0.5)
+    b.charge(1.0)
+    assert b.next() == 0.0
+
+
+def test_smooth_bound_paper_equals_core_on_small_data():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(15, 2))
+    beta = 0.3
+    got = smooth.smooth_bound(X, 2, 0.6, beta, "paper", None)
+    assert got["method_used"] == "paper" and not got["cut"]
+    assert got["value"] == pytest.approx(ol.smooth_sensitivity(X, 2, 0.6, beta, method="paper").value)
+    cut = smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)  # no budget left: fast bound, flagged
+    assert cut["method_used"] == "fast" and cut["cut"] and cut["value"] >= got["value"] - 1e-12
+
+
+# ------------------------------------------------------------------------------------------ Scenario 2
+def test_true_subspace_definition_on_constructed_data():
+    # attribute 1: the two labelled outliers are isolated; attribute 2: an *inlier* is isolated;
+    # attribute 3: nothing is isolated
+    X = np.array([[0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 0, 0], [0, 50, 0], [20, 0, 0], [-20, 0, 0]], dtype=float)
+    y = np.array([0, 0, 0, 0, 0, 1, 1])
+    t = scenario2.subspace_table(X, y, 2, 1.0, 1, "labelled_outlier", 1)
+    assert t["q_count"].tolist() == [2, 1, 0]
+    assert t["labelled_outliers_flagged"].tolist() == [2, 0, 0]
+    assert t["is_true"].tolist() == [True, False, False]
+    assert np.allclose(t["utility"], np.array([2, 1, 0]) / min(7, 2 * 2 + 1))
+    t2 = scenario2.subspace_table(X, y, 2, 1.0, 1, "any_outlier", 1)
+    assert t2["is_true"].tolist() == [True, True, False]
+    t3 = scenario2.subspace_table(X, y, 2, 1.0, 1, "labelled_outlier", 2)
+    assert t3["is_true"].tolist() == [True, False, False]
+
+
+def test_precision_recall_and_exact_expectation():
+    sel = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [0, 0, 1, 1]], dtype=bool)
+    truth = np.array([1, 1, 0, 0], dtype=bool)
+    p, r = scenario2.precision_recall(sel, truth, 2)
+    assert p.tolist() == [1.0, 0.5, 0.0] and r.tolist() == [1.0, 0.5, 0.0]
+    ep, er = scenario2.expected_precision_recall(np.array([0.9, 0.7, 0.2, 0.2]), truth, 2)
+    assert (ep, er) == pytest.approx((0.8, 0.8))
+
+
+def test_sweep_monte_carlo_agrees_with_exact():
+    u = np.array([3, 3, 0, 0, 0, 0]) / 7
+    truth = u > 0
+    df = scenario2.sweep(u, truth, [1.0, 4.0], [1, 2], 4000, lambda e, h: np.random.default_rng([int(e * 10), h]))
+    assert (np.abs(df["precision"] - df["precision_exact"]) < 4 * df["precision_se"] + 1e-9).all()
+    assert (np.abs(df["recall"] - df["recall_exact"]) < 4 * df["recall_se"] + 1e-9).all()
+    # more eps -> better; per-draw eps is eps / h
+    assert (df["eps_per_draw"] == df["eps"] / df["h"]).all()
+
+
+# ------------------------------------------------------------------------------------------ comparison
+def test_table_verdicts():
+    t = pd.DataFrame([
+        {"table": "table1", "dataset": "a", "paper_name": "A", "quantity": "d", "label": "Dimension d", "ours": 5,
+         "paper": 7},
+        {"table": "table1", "dataset": "a", "paper_name": "A", "quantity": "r", "label": "Radius r", "ours": 1.05,
+         "paper": 1.0},
+        {"table": "table1", "dataset": "a", "paper_name": "A", "quantity": "N", "label": "N", "ours": 50, "paper": 50},
+    ])
+    rows = comparison.table_rows(t)
+    assert [r["verdict"] for r in rows] == ["DIFFERS", "MATCH", "MATCH"]
+    assert "fnlwgt" in rows[0]["reason"] and rows[0]["claim"].startswith("Table 1")
+
+
+def test_sigma_claim_verdicts_on_synthetic_numbers():
+    eps = [0.5, 0.7, 0.9]
+    s1 = pd.DataFrame(
+        [{"dataset": "x", "method": "paper", "convention": "printed", "privacy_proven": True, "gs_lower": 13,
+          "eps": e, "ratio": 0.1, "sigma_smooth": 400.0, "cut": False} for e in eps]
+        + [{"dataset": "x", "method": "paper", "convention": "alt", "privacy_proven": False, "gs_lower": 13,
+            "eps": e, "ratio": 13.0, "sigma_smooth": 4.0 / e, "cut": False} for e in eps]
+    )
+    paper = {"sigma_ratio_range": [10, 30], "sigma_smooth_max": 7, "sigma_smooth_eps_from": 0.7}
+    conv = comparison.convention_summary(s1, paper)
+    assert conv.set_index("convention")["both_hold"].to_dict() == {"printed": False, "alt": True}
+    rows = comparison.scenario1_rows(conv, {"x": "X"}, paper)
+    assert [r["verdict"] for r in rows] == ["DIFFERS", "DIFFERS"]
+    assert "GS/5 = 2.6" in rows[0]["reason"] and "alt" in rows[0]["reason"]
+
+
+def test_monotonicity_verdicts():
+    sw = pd.DataFrame({"h": [1, 2, 1, 2], "eps": [1, 1, 2, 2], "precision": [0.9, 0.6, 0.95, 0.7],
+                       "recall": [0.45, 0.6, 0.5, 0.7], "precision_exact": [0.9, 0.6, 0.95, 0.7],
+                       "recall_exact": [0.45, 0.6, 0.5, 0.7]})
+    subs = pd.DataFrame({"is_true": [True, True, False], "subspace": ["{1}", "{2}", "{3}"]})
+    rows = {r["id"]: r for r in comparison.scenario2_rows({"d": sw}, {"d": subs}, {}, {})}
+    assert rows["s2.d.precision"]["verdict"] == "MATCH"
+    assert rows["s2.d.recall"]["verdict"] == "DIFFERS" and "h/2" in rows["s2.d.recall"]["reason"]
+
+
+def test_fig2_verdicts():
+    counts = bounds.kissing_counts_table([1, 3])
+    rows = {r["id"]: r["verdict"] for r in comparison.fig2_rows(counts, {"d2": [5, 1]})}
+    assert rows == {"fig2.pentagon": "MATCH", "fig2.hexagon": "DIFFERS"}
+
+
+def test_paper_table_wide_layout():
+    ours = {"a": tables.dataset_summary(np.array([0, 0, 1]), 2, 3, 1.08)}
+    tidy = tables.paper_table("table1", ["a"], ours, {"r": {"a": 1.1}, "N": {"a": 3}}, {"a": "Syn"})
+    wide = tables.wide_markdown_frame(tidy)
+    assert wide["Syn"].tolist()[2] == "3 (paper: 3)" and wide["Syn"].tolist()[5] == "1.08 (paper: 1.1)"

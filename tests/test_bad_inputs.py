@@ -235,7 +235,7 @@ DATA_CASES = [
 ]
 
 
-PENDING_FIX = {"inf_in_features", "duplicated_column_names", "ragged_csv_row", "truncated_npz"}
+PENDING_FIX: set[str] = set()  # cases waiting for a fix (xfail, strict)
 
 
 def _data_params():

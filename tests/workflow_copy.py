@@ -127,16 +127,22 @@ def table_bytes(results: Path) -> dict[str, bytes]:
 
 
 def run(copy: Path, cores: int, *extra: str, timeout: float = 600) -> Run:
+    """Run Snakemake in ``copy``; on timeout the whole process group (Snakemake and its jobs) is killed."""
     t0 = time.monotonic()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         snakemake_cmd(cores, *extra, copy=copy),
         cwd=copy,
         env=env_for(copy),
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        timeout=timeout,
+        start_new_session=True,
     )
-    log = proc.stdout + proc.stderr
+    try:
+        log, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(proc)
+        raise AssertionError(f"snakemake did not finish within {timeout} s in {copy}; its jobs were killed")
     if proc.returncode != 0:
         raise AssertionError(f"snakemake failed in {copy} (exit {proc.returncode}):\n{log[-6000:]}")
     return Run(copy, time.monotonic() - t0, log)
@@ -180,5 +186,8 @@ def start_in_new_group(copy: Path, cores: int) -> subprocess.Popen:
 
 
 def kill_group(proc: subprocess.Popen) -> None:
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=60)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.communicate(timeout=60)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import os
 import zipfile
+import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,22 @@ def _read_csv(
     opts.update(kw)
     if names is not None:
         opts["names"] = list(names)
-    df = pd.read_csv(_csv_source(path, read), **opts)
+    try:
+        df = pd.read_csv(_csv_source(path, read), **opts)
+    except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
+        raise DataError(
+            f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
+        ) from exc
+    if opts["header"] == 0 and names is None:
+        # pandas silently renames duplicated header names (a, a -> a, a.1): refuse them instead
+        raw = pd.read_csv(_csv_source(path, read), **{**opts, "header": None, "nrows": 1, "dtype": str})
+        cols = [str(c).strip() for c in raw.iloc[0].tolist()] if len(raw) else []
+        dups = sorted({c for c in cols if cols.count(c) > 1})
+        if dups:
+            raise DataError(
+                f"{path}: duplicate column name(s) {dups} in the header; every column needs its own name "
+                f"(rename them, or give read.names)"
+            )
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
@@ -132,17 +148,30 @@ def load_table(
         fkey = read.get("features_key", "X")
         lkey = str(label_column)
         if fmt == "npz":
-            with np.load(path, allow_pickle=False) as d:
-                keys = list(d.keys())
-                if fkey not in keys or lkey not in keys:
-                    raise DataError(f"{path}: needs arrays {fkey!r} and {lkey!r}, has {keys}")
-                return _read_arrays(d[fkey], d[lkey], lkey, path)
+            try:
+                with np.load(path, allow_pickle=False) as d:
+                    keys = list(d.keys())
+                    if fkey not in keys or lkey not in keys:
+                        raise DataError(f"{path}: needs arrays {fkey!r} and {lkey!r}, has {keys}")
+                    return _read_arrays(d[fkey], d[lkey], lkey, path)
+            except DataError:
+                raise
+            except (zipfile.BadZipFile, ValueError, EOFError, OSError, zlib.error) as exc:
+                raise DataError(
+                    f"{path}: not a valid .npz archive (truncated or corrupt: {exc}); delete it so that it is "
+                    f"fetched again"
+                ) from exc
         import scipy.io
 
         try:
             d = scipy.io.loadmat(path)
         except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
             raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
+        except (ValueError, EOFError, OSError, TypeError) as exc:
+            raise DataError(
+                f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); delete it so that it is "
+                f"fetched again"
+            ) from exc
         if fkey not in d or lkey not in d:
             raise DataError(
                 f"{path}: needs variables {fkey!r} and {lkey!r}, has {[k for k in d if not k.startswith('__')]}"

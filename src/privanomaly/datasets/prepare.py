@@ -109,7 +109,15 @@ def select_columns(
         "dropped_non_numeric": non_numeric,
         "columns": list(df.columns),
     }
-    return df.astype(np.float64), step
+    out = df.astype(np.float64)
+    inf = np.isinf(out.to_numpy())
+    if inf.any():
+        cols = [c for c, bad in zip(out.columns, inf.any(axis=0)) if bad]
+        raise DataError(
+            f"{where}preprocess: non-finite (infinite) values in column(s) {cols} ({int(inf.sum())} cells); "
+            f"remove them from the file or drop the column(s) with preprocess.drop_columns"
+        )
+    return out, step
 
 
 def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:

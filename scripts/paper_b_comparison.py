@@ -60,4 +60,5 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     log.info("%d rows: %s", len(df), df["verdict"].value_counts().to_dict())
     io.write_table(df, snakemake.output.csv)  # noqa: F821
     io.write_table(df, snakemake.output.table_md)  # noqa: F821
-    io.write_text(snakemake.output.md, cmp.render_markdown(df, conv, notes))  # noqa: F821
+    implied = cmp.implied_s_lines(s1, p.paper, p.delta)
+    io.write_text(snakemake.output.md, cmp.render_markdown(df, conv, notes, implied))  # noqa: F821

@@ -395,5 +395,6 @@ rule paper_b_comparison:
         scenario1=PB_S1,
         scenario2=PB_S2,
         paper=PB["paper_reported"],
+        delta=PB["delta"],
     script:
         "../../scripts/paper_b_comparison.py"

@@ -117,7 +117,7 @@ def plot_kissing(points: pd.DataFrame, counts: pd.DataFrame):
 def plot_scenario1(df: pd.DataFrame, name: str, paper: dict):
     """Figures 3/4: (left) as printed - true count, sigma_Global, sigma_Smooth; (middle) sigma_Smooth under
     every reading of the constants; (right) sigma_Global / sigma_Smooth with the paper's 10-30 band."""
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.4))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 5.4))
     method = df["method"].iloc[0]
     pr = df[df["convention"] == "printed"]
     if pr.empty:
@@ -145,13 +145,13 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict):
                         label=f"paper: σ_Smooth < {smax:g} for ε ≥ {efrom:g}")
     ax.set_ylim(bottom=max(1e-1, 0.5 * df["sigma_smooth"].min()))
     _style(ax, "ε", "σ_Smooth (log scale)", "σ_Smooth under each reading of the constants")
-    ax.legend(fontsize=6.5, ncol=1)
+    ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     lo, hi = paper.get("sigma_ratio_range", [None, None])
     if lo is not None:
         ax2.axhspan(lo, hi, color="C2", alpha=0.12, label=f"paper: {lo:g}–{hi:g}×")
     ax2.axhline(1, color="grey", lw=0.8)
     _style(ax2, "ε", "σ_Global / σ_Smooth (log scale)", "ratio σ_Global / σ_Smooth")
-    ax2.legend(fontsize=6.5)
+    ax2.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     fig.tight_layout()
     return fig
 
@@ -176,7 +176,7 @@ def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true
         _style(ax, "ε (total; ε/h per draw)", col,
                f"{name}: {col} — {n_true} of {len(subspaces)} subspaces true")
     if n_true == 0:
-        axes[1].text(0.5, 0.5, "no true subspace:\nrecall undefined", transform=axes[1].transAxes,
+        axes[1].text(0.5, 0.5, "no true subspace at the tuned r\n(eq. 53 picks an r that flags nothing):\nrecall undefined, precision 0", transform=axes[1].transAxes,
                      ha="center", va="center", fontsize=11, color="C3")
     handles, labels = axes[0].get_legend_handles_labels()
     if handles:

@@ -52,6 +52,9 @@ rule paper_b_tune_r:
         f"{BENCH}/paper_b_tune_r/{{pb_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=10,
     params:
         k=PB["k"],
         r_grid=PB["tuning"]["r_grid"],
@@ -222,6 +225,9 @@ rule paper_b_scenario1:
         f"{BENCH}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         k=PB["k"],
         delta=PB["delta"],
@@ -276,6 +282,9 @@ rule paper_b_scenario2:
         f"{BENCH}/paper_b_scenario2/{{pb_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         seed=config["seed"],
         k=PB["k"],
@@ -329,6 +338,9 @@ rule paper_b_timing:
         f"{BENCH}/paper_b_timing/{{pb_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         k=PB["k"],
         delta=PB["delta"],

@@ -7,8 +7,9 @@ from pathlib import Path
 # or on a cluster), even where `pip install -e .` was not run.
 _SRC = str(Path(workflow.basedir) / "src")
 sys.path.insert(0, _SRC)
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (_SRC, os.environ.get("PYTHONPATH")) if p
+# (update(), not os.environ[...] = ...: the linter reads a subscript as a *required* variable; this one is set)
+os.environ.update(
+    PYTHONPATH=os.pathsep.join(p for p in (_SRC, os.environ.get("PYTHONPATH")) if p)
 )
 
 RESULTS = config["results_dir"]

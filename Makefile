@@ -18,8 +18,10 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
+
 reproduce: install
-	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
 	$(BIN)/snakemake --cores $(CORES) $(MIRROR_ARG) --report results/report.html
 	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/results/report.html"
 
@@ -28,7 +30,7 @@ test: install
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
-		--config data_mirror=$(abspath ../shared/datasets)
+		--config data_mirror=$(abspath ../shared/datasets) || { $(LOCK_HINT); }
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py

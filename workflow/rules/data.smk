@@ -49,6 +49,9 @@ rule prepare:
         dataset=wildcard_choice(dataset_names()),
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=20,
     params:
         entry=lambda wc: dataset_cfg(wc.dataset),
         seed=config["seed"],

@@ -69,6 +69,9 @@ rule paper_a_select:
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
     params:
         selection=PA["selection"],
         betas=lambda wc: (
@@ -141,6 +144,9 @@ rule paper_a_records:
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
     params:
         eps_min=PA_EPS_MIN,
         metric=PA["metric"],
@@ -165,6 +171,9 @@ rule paper_a_errors:
         f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=30,
     params:
         eps_grid=PA["eps_grid"],
         k_grid=PA["k_grid"],
@@ -192,6 +201,9 @@ rule paper_a_detection:
         f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=60,
     params:
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
@@ -216,6 +228,9 @@ rule paper_a_growth:
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
     params:
         sizes=PA["growth"]["sizes"],
         eps_ref=PA["eps_ref"],

@@ -55,7 +55,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     ]
     if s1 is not None and s1["cut"].any():
         cut = s1[s1["cut"]].drop_duplicates(["dataset", "beta"])
-        notes.append("Algorithm 2 was cut by the time budget (fast bound used instead) for: " + "; ".join(
+        notes.append("Algorithm 2 was cut by its work budget (fast bound used instead) for: " + "; ".join(
             f"{r.dataset} beta={r.beta:.3g}" for r in cut.itertuples()))
     log.info("%d rows: %s", len(df), df["verdict"].value_counts().to_dict())
     io.write_table(df, snakemake.output.csv)  # noqa: F821

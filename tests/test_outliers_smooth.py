@@ -218,3 +218,24 @@ def test_smooth_result_fields_and_bad_inputs():
     with pytest.raises(ValueError):
         smooth_sensitivity(X, 2, 0.15, 0.1, method="exact")
     assert subspace_coords(X).shape == (4, 1)
+
+
+def test_work_budget_is_deterministic_and_raises_past_the_limit():
+    from privanomaly.outliers import WorkBudgetExceeded
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(scale=1.6, size=(20, 3))
+    res = smooth_sensitivity(X, 3, 0.8, 0.05, method="paper")
+    assert res.work > 0
+    again = smooth_sensitivity(X, 3, 0.8, 0.05, method="paper", max_work=res.work)  # exactly enough
+    assert again.value == res.value and again.work == res.work
+    with pytest.raises(WorkBudgetExceeded) as info:
+        smooth_sensitivity(X, 3, 0.8, 0.05, method="paper", max_work=res.work - 1)
+    assert info.value.limit == res.work - 1 and info.value.used == res.work
+    # Algorithm 1 alone: the verbatim recursion counts every smallest-enclosing-ball evaluation
+    P = rng.normal(size=(8, 3))
+    with pytest.raises(WorkBudgetExceeded):
+        largest_enclosed_subset(P, 1.0, method="paper", max_work=3)
+    assert largest_enclosed_subset(P, 1.0, method="paper", max_work=None) == largest_enclosed_subset(P, 1.0)
+    with pytest.raises(ValueError, match="max_work"):
+        largest_enclosed_subset(P, 1.0, max_work=-1)

@@ -97,8 +97,8 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     X = np.r_[np.zeros((6, 2)), [[5.0, 5.0]]]
 
     def fake(beta):
-        return {"value": 2.0, "ls0": 1.0, "t_max": 0, "t_stop": 1, "method_used": "fast", "seconds": 0.0,
-                "cut": False}
+        return {"value": 2.0, "ls0": 1.0, "t_max": 0, "t_stop": 1, "method_used": "fast", "cut": False,
+                "work_paper": 0}
 
     df = scenario1.scenario1_table(X, 3, 1.0, [0.5, 1.0], 0.01, ["printed", "local_theorem1"], fake)
     gs = min(7, 2 * 2 * 3 + 1)
@@ -107,6 +107,7 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     loc = df[df["convention"] == "local_theorem1"]
     assert np.allclose(loc["ratio"], gs / 1.0)
     assert (df["true_count"] == 1).all()
+    assert "seconds" not in df.columns  # no wall-clock time in the Scenario-1 tables
     with pytest.raises(ValueError, match="unknown"):
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 
@@ -118,12 +119,13 @@ def test_budget_cuts_and_falls_back():
     assert not res.completed and res.value is None and res.seconds < 3
     ok = budget.run_with_budget(pow, 2, 10, budget_seconds=5)
     assert ok.completed and ok.value == 1024
-    b = smooth.Budget(per_call=2.0, total=3.0)
-    assert b.next() == 2.0
-    b.charge(2.5)
-    assert b.next() == pytest.approx(0.5)
-    b.charge(1.0)
-    assert b.next() == 0.0
+    b = smooth.WorkBudget(per_call=2000, total=3000)
+    assert b.next() == 2000
+    b.charge(2500)
+    assert b.next() == 500
+    b.charge(1000)
+    assert b.next() == 0
+    assert smooth.WorkBudget(per_call=None, total=None).next() is None
 
 
 def test_smooth_bound_paper_equals_core_on_small_data():
@@ -133,8 +135,54 @@ def test_smooth_bound_paper_equals_core_on_small_data():
     got = smooth.smooth_bound(X, 2, 0.6, beta, "paper", None)
     assert got["method_used"] == "paper" and not got["cut"]
     assert got["value"] == pytest.approx(ol.smooth_sensitivity(X, 2, 0.6, beta, method="paper").value)
-    cut = smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)  # no budget left: fast bound, flagged
+    cut = smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)  # no work allowed: fast bound, flagged
     assert cut["method_used"] == "fast" and cut["cut"] and cut["value"] >= got["value"] - 1e-12
+    assert "seconds" not in got and "seconds" not in cut
+
+
+def _cluster_3d():
+    return np.random.default_rng(3).normal(scale=1.6, size=(20, 3))  # ~300 work units, < 0.2 s
+
+
+def test_fallback_decision_is_a_function_of_the_work_budget_only(monkeypatch):
+    X, k, r, beta = _cluster_3d(), 3, 0.8, 0.05
+    need = ol.smooth_sensitivity(X, k, r, beta, method="paper").work  # units Algorithm 2 needs here
+    assert need > 10
+    exact = smooth.smooth_bound(X, k, r, beta, "paper", need)
+    assert exact["method_used"] == "paper" and not exact["cut"] and exact["work_paper"] == need
+    short = smooth.smooth_bound(X, k, r, beta, "paper", need - 1)
+    assert short["method_used"] == "fast" and short["cut"] and short["work_paper"] == need
+    # a much slower machine (every smallest-enclosing-ball evaluation delayed) and a generous safety
+    # timeout change nothing: same decision, same numbers
+    from privanomaly.outliers import smooth as core
+
+    fast_seb = core.seb_radius
+
+    def slow_seb(P):
+        import time
+
+        time.sleep(0.002)
+        return fast_seb(P)
+
+    monkeypatch.setattr(core, "seb_radius", slow_seb)
+    assert smooth.smooth_bound(X, k, r, beta, "paper", need) == exact
+    assert smooth.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120) == short
+
+
+def test_safety_timeout_fails_loudly_instead_of_falling_back(monkeypatch):
+    from privanomaly.outliers import smooth as core
+
+    fast_seb = core.seb_radius
+
+    def slow_seb(P):
+        import time
+
+        time.sleep(0.5)
+        return fast_seb(P)
+
+    monkeypatch.setattr(core, "seb_radius", slow_seb)
+    with pytest.raises(smooth.SafetyTimeout, match="safety timeout"):
+        smooth.smooth_bound(_cluster_3d(), 3, 0.8, 0.05, "paper", None, timeout_seconds=0.3)
 
 
 # ------------------------------------------------------------------------------------------ Scenario 2

@@ -40,6 +40,7 @@ from .global_sensitivity import (
 )
 from .smooth import (
     SmoothResult,
+    WorkBudgetExceeded,
     largest_enclosed_subset,
     local_sensitivity_bound,
     local_sensitivity_exact_grid,
@@ -51,7 +52,7 @@ __all__ = [
     "subspace_coords", "neighbour_counts", "outlier_mask", "q_count", "q_count_subspaces", "all_subspaces",
     "KISSING_NUMBERS", "KISSING_LOWER", "KISSING_EXACT_DIMS", "kissing_upper", "kissing_cap_bound",
     "gs_lower", "gs_upper", "gs_exact",
-    "SmoothResult", "seb_radius", "largest_enclosed_subset", "local_sensitivity_bound",
+    "SmoothResult", "WorkBudgetExceeded", "seb_radius", "largest_enclosed_subset", "local_sensitivity_bound",
     "local_sensitivity_exact_grid", "smooth_sensitivity",
     "sigma_global", "smooth_parameters", "sigma_smooth", "gaussian_release", "NoiseConvention", "CONVENTIONS",
     "exp_mech_logits", "exp_mech_probs", "top_h_subspaces", "top_h_trials", "top_h_sequence_probs",

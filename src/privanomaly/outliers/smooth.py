@@ -68,6 +68,7 @@ from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
 
 __all__ = [
     "SmoothResult",
+    "WorkBudgetExceeded",
     "seb_radius",
     "largest_enclosed_subset",
     "local_sensitivity_bound",
@@ -100,6 +101,37 @@ class SmoothResult:
     beta: float
     m_k: np.ndarray = field(repr=False)
     m_km1: np.ndarray = field(repr=False)
+    work: int = field(default=0, repr=False)  # Algorithm-1 work units used (see :class:`WorkBudgetExceeded`)
+
+
+class WorkBudgetExceeded(RuntimeError):
+    """Algorithm 1 needed more than ``max_work`` work units (a deterministic, machine-independent budget).
+
+    One work unit = one smallest-enclosing-ball evaluation of Algorithm 1 (the exponential part: paper
+    recursion, or the pruned search in >= 3-D); an exact closed-form solve in 1-D or 2-D (polynomial) counts
+    as one unit.  ``used`` is the count when the limit was passed (``limit + 1``).
+    """
+
+    def __init__(self, limit: int, used: int):
+        super().__init__(f"Algorithm 1 exceeded its work budget of {limit} work units (smallest-enclosing-ball evaluations)")
+        self.limit, self.used = limit, used
+
+    def __reduce__(self):  # picklable (crosses process boundaries)
+        return (WorkBudgetExceeded, (self.limit, self.used))
+
+
+class _Work:
+    """Counter of Algorithm-1 work units; raises :class:`WorkBudgetExceeded` past ``limit`` (None = no limit)."""
+
+    def __init__(self, limit: int | None = None):
+        if limit is not None and (not isinstance(limit, int | np.integer) or limit < 0):
+            raise ValueError(f"max_work must be a non-negative integer or None, got {limit!r}")
+        self.limit, self.used = limit, 0
+
+    def charge(self, n: int = 1) -> None:
+        self.used += int(n)
+        if self.limit is not None and self.used > self.limit:
+            raise WorkBudgetExceeded(int(self.limit), self.used)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -145,17 +177,21 @@ def _minimax_center(P: np.ndarray) -> np.ndarray:
     return res.x[:m]
 
 
-def _enclosed(P: np.ndarray, r: float) -> bool:
+def _enclosed(P: np.ndarray, r: float, work: _Work | None = None) -> bool:
+    if work is not None:
+        work.charge()
     return seb_radius(P) <= r * (1.0 + SEB_RTOL)
 
 
-def _largest_enclosed_paper(P: np.ndarray, r: float) -> int:
+def _largest_enclosed_paper(P: np.ndarray, r: float, work: _Work | None = None) -> int:
     """Algorithm 1 verbatim (include/exclude recursion over P[i], pruning non-enclosable C)."""
     n = len(P)
+    work = work if work is not None else _Work()
 
     def E(C: list[int], i: int) -> int:
         br = 0.0
         if C:
+            work.charge()
             br = seb_radius(P[C])
         if br <= r * (1.0 + SEB_RTOL):
             m = len(C)
@@ -169,7 +205,9 @@ def _largest_enclosed_paper(P: np.ndarray, r: float) -> int:
     return E([], 0)
 
 
-def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float) -> int:
+def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
+    if work is not None:
+        work.charge()  # one closed-form (polynomial) solve
     order = np.argsort(z)
     z, w = z[order], w[order]
     cw = np.concatenate([[0], np.cumsum(w)])
@@ -177,21 +215,25 @@ def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float) -> int:
     return int((cw[hi] - cw[np.arange(len(z))]).max())
 
 
-def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float) -> int:
+def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float, work: _Work | None = None) -> int:
     """Exact in the plane: an optimal disc can be moved (covering no fewer points) until two distinct
     points of P lie on its boundary, or it contains a single location; so it suffices to test the two
     radius-r discs through every pair at distance <= 2r and the discs centred at the points."""
     rr = r * (1.0 + SEB_RTOL)
+    pairs = cKDTree(U).query_pairs(2.0 * rr, output_type="ndarray")
+    if work is not None:
+        work.charge()  # one closed-form (polynomial) solve
     tp = cKDTree(P)
     best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
-    pairs = cKDTree(U).query_pairs(2.0 * rr, output_type="ndarray")
     if len(pairs) == 0:
         return best
     a, b = U[pairs[:, 0]], U[pairs[:, 1]]
     mid = (a + b) / 2.0
     d = b - a
     half = np.linalg.norm(d, axis=1) / 2.0
-    h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
+    # discs of radius r (not rr) through the pair, counted with the tolerance rr: the two points then lie
+    # strictly inside the tolerance and are not lost to rounding on the boundary
+    h = np.sqrt(np.maximum(r * r - half * half, 0.0))
     perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
     for sgn in (1.0, -1.0):
         c = mid + sgn * h[:, None] * perp
@@ -199,7 +241,7 @@ def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float) -> int:
     return best
 
 
-def _largest_enclosed_pruned(P: np.ndarray, r: float) -> int:
+def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None) -> int:
     """Exact branch and bound: every enclosed set is a clique of the 2r-graph; each set is enumerated
     once from its first vertex (in a fixed order), supersets of non-enclosed sets are pruned (as in
     Algorithm 1), and branches that cannot beat the incumbent are cut.  Duplicates are merged (a ball
@@ -211,9 +253,9 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float) -> int:
     if n == 1:
         return int(w[0])
     if U.shape[1] == 1:
-        return _largest_enclosed_1d(U[:, 0], w, r)
+        return _largest_enclosed_1d(U[:, 0], w, r, work)
     if U.shape[1] == 2:
-        return _largest_enclosed_2d(P, U, r)
+        return _largest_enclosed_2d(P, U, r, work)
     tree = cKDTree(U)
     nb = tree.query_ball_point(U, 2.0 * r * (1.0 + SEB_RTOL))
     nbsets = [set(x) for x in nb]
@@ -240,14 +282,14 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float) -> int:
         tail = np.cumsum(w[cand][::-1])[::-1]  # weight of cand[j:]
         if wc + tail[0] <= best:
             return
-        if _enclosed(U[C + cand], r):  # whole candidate set fits: nothing larger in this branch
+        if _enclosed(U[C + cand], r, work):  # whole candidate set fits: nothing larger in this branch
             best = max(best, wc + int(tail[0]))
             return
         for j, c in enumerate(cand):
             if wc + tail[j] <= best:
                 return
             C2 = C + [c]
-            if not _enclosed(U[C2], r):
+            if not _enclosed(U[C2], r, work):
                 continue
             rest = [x for x in cand[j + 1 :] if x in nbsets[c]]
             expand(C2, wc + int(w[c]), rest)
@@ -260,7 +302,10 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float) -> int:
     return best
 
 
-def largest_enclosed_subset(P: np.ndarray, r: float, method: Literal["pruned", "paper"] = "pruned") -> int:
+def largest_enclosed_subset(
+    P: np.ndarray, r: float, method: Literal["pruned", "paper"] = "pruned", max_work: int | None = None,
+    _work: _Work | None = None,
+) -> int:
     """Size of the largest subset ``C ⊆ P`` with ``seb(C) <= r`` = ``max_{x in D} |B(x, r) ∩ P|``
     (eqs. 45-46, Algorithm 1).  Rows of ``P`` are points in the (already scaled) subspace coordinates;
     repeated rows count with multiplicity.
@@ -270,17 +315,21 @@ def largest_enclosed_subset(P: np.ndarray, r: float, method: Literal["pruned", "
     sliding window; 2-D: discs through pairs of points, O(n^2 log n)).  Caveat: in >= 3-D the pruned search
     is still exponential on dense clusters of distinct points (e.g. 30 points of N(0, 0.36 I_3) with r = 1
     takes > 2 min); callers with such data should use ``smooth_sensitivity(..., method="fast",
-    exact_max=0)`` or a time budget.  Equality of both and of exhaustive enumeration is tested.
+    exact_max=0)`` or a work budget.  Equality of both and of exhaustive enumeration is tested.
+
+    ``max_work``: at most this many work units (smallest-enclosing-ball evaluations, see
+    :class:`WorkBudgetExceeded`); past it :class:`WorkBudgetExceeded` is raised.  None = no limit.  The count depends only on the data.
     """
+    work = _work if _work is not None else _Work(max_work)
     P = np.asarray(P, dtype=float)
     if P.ndim == 1:
         P = P[:, None]
     if len(P) == 0:
         return 0
     if method == "paper":
-        return _largest_enclosed_paper(P, r)
+        return _largest_enclosed_paper(P, r, work)
     if method == "pruned":
-        return _largest_enclosed_pruned(P, r)
+        return _largest_enclosed_pruned(P, r, work)
     raise ValueError(f"method must be 'pruned' or 'paper', got {method!r}")
 
 
@@ -364,6 +413,7 @@ def smooth_sensitivity(
     max_block_dims: int = 8,
     exact_max: int = 512,
     full_grid: bool = False,
+    max_work: int | None = None,
 ) -> SmoothResult:
     """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31).
 
@@ -376,9 +426,13 @@ def smooth_sensitivity(
     but can take tens of seconds.  Both methods are valid beta-smooth upper bounds (proof in the module docstring);
     fast >= paper always.  ``beta`` is the smoothing parameter of Theorem 2 (see
     :func:`privanomaly.outliers.gaussian.smooth_parameters`).
+
+    ``max_work``: deterministic work budget of all Algorithm-1 calls of this call together (work units of
+    :class:`WorkBudgetExceeded`, which is raised past it); None = no limit.  ``result.work`` = units used.
     """
     _check_k(k)
     _check_beta(beta)
+    work = _Work(max_work)
     Z = subspace_coords(X, S)
     N = len(Z)
     if N == 0:
@@ -403,13 +457,13 @@ def smooth_sensitivity(
                 if size > exact_max - t:
                     break
                 if size not in memo:  # nested windows: same size => same set
-                    memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r)
+                    memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r, _work=work)
                 G[c][t] = min(G[c][t], memo[size])
         B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
         vals = decay * B
         t_max = int(np.argmax(vals))
         return SmoothResult(
-            float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1]
+            float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1], work.used
         )
     if method != "paper":
         raise ValueError(f"method must be 'paper' or 'fast', got {method!r}")
@@ -421,7 +475,7 @@ def smooth_sensitivity(
             return 0
         key = (c, int(sizes[c][min(t, n_t - 1)]))  # windows are nested: same size => same set
         if key not in cache:
-            cache[key] = largest_enclosed_subset(Z[keys[c] <= t], r)
+            cache[key] = largest_enclosed_subset(Z[keys[c] <= t], r, _work=work)
         return cache[key]
 
     s_max = 0.0
@@ -451,7 +505,8 @@ def smooth_sensitivity(
         if v > s_max:
             s_max, t_max = float(v), t
     return SmoothResult(
-        s_max, t_max, t_stop, np.array(Bs, dtype=np.int64), "paper", float(beta), np.array(mk), np.array(mk1)
+        s_max, t_max, t_stop, np.array(Bs, dtype=np.int64), "paper", float(beta), np.array(mk), np.array(mk1),
+        work.used,
     )
 
 

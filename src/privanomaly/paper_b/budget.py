@@ -1,8 +1,10 @@
-"""Run a possibly exponential computation (paper B's Algorithm 2 with Algorithm 1) under a time budget.
+"""Run a possibly exponential computation (paper B's Algorithm 2 with Algorithm 1) under a wall-clock limit.
 
 Algorithm 1 enumerates subsets (O(2^|P|) smallest-enclosing-ball calls), so on large data the paper's
 method may not finish. :func:`run_with_budget` runs it in a forked child process and stops it when the
-budget is spent; the caller then falls back to the fast bound and records where the paper's method was cut.
+time is spent. Used only where time may decide: the timing benchmark (a machine-dependent table) and the
+safety timeout of :func:`privanomaly.paper_b.smooth.smooth_bound`, which fails loudly. Which bound enters
+the Scenario-1 tables is decided by the deterministic work budget of the library, never by this.
 """
 
 from __future__ import annotations

@@ -70,7 +70,9 @@ def readings() -> dict[str, Reading]:
 
 
 SmoothFn = Callable[[float], dict]
-"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "seconds", "cut"} (:mod:`.smooth`)."""
+"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "cut", "work_paper"} (:mod:`.smooth`).
+
+No wall-clock time enters the table: ``cut`` is decided by a deterministic work budget."""
 
 
 def scenario1_table(
@@ -129,7 +131,7 @@ def scenario1_table(
                     "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
                     "method_used": sm["method_used"],
                     "cut": bool(sm.get("cut", False)),
-                    "seconds": float(sm.get("seconds", np.nan)),
+                    "work_paper": int(sm.get("work_paper", 0)),
                     "sigma_global": s_glob,
                     "sigma_smooth": s_smooth,
                     "ratio": s_glob / s_smooth,

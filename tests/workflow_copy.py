@@ -132,15 +132,7 @@ def table_bytes(results: Path) -> dict[str, bytes]:
 def run(copy: Path, cores: int, *extra: str, timeout: float = 600) -> Run:
     """Run Snakemake in ``copy``; on timeout the whole process group (Snakemake and its jobs) is killed."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(
-        snakemake_cmd(cores, *extra, copy=copy),
-        cwd=copy,
-        env=env_for(copy),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    proc = start_in_new_group(copy, cores, *extra)
     try:
         log, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -175,10 +167,10 @@ def cores1_run() -> Run:
     return run(copy_workflow(base_dir() / "cores1"), 1)
 
 
-def start_in_new_group(copy: Path, cores: int) -> subprocess.Popen:
+def start_in_new_group(copy: Path, cores: int, *extra: str) -> subprocess.Popen:
     """Start a run in its own process group (so SIGKILL reaches Snakemake and every job it started)."""
     return subprocess.Popen(
-        snakemake_cmd(cores, copy=copy),
+        snakemake_cmd(cores, *extra, copy=copy),
         cwd=copy,
         env=env_for(copy),
         stdout=subprocess.PIPE,

@@ -18,9 +18,13 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
+# A run killed with SIGKILL leaves Snakemake's lock behind. When no Snakemake of a .venv is running on this
+# machine, that lock is stale: remove it so that rerunning the same command just continues the run.
+UNLOCK_IF_IDLE := if ! pgrep -f '[.]venv/bin/snakemake' >/dev/null; then $(BIN)/snake''make --unlock >/dev/null 2>&1 || true; fi
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
 
 reproduce: install
+	@$(UNLOCK_IF_IDLE)
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
 	$(BIN)/snakemake --cores $(CORES) $(MIRROR_ARG) --report results/report.html
 	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/results/report.html"
@@ -29,6 +33,7 @@ test: install
 	$(BIN)/python -m pytest
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
+	@$(UNLOCK_IF_IDLE)
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
 		--config data_mirror=$(abspath ../shared/datasets) || { $(LOCK_HINT); }
 

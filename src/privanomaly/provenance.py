@@ -71,30 +71,18 @@ def _plain(obj: Any) -> Any:
 def git_commit(repo_dir: str | os.PathLike) -> str:
     """``git rev-parse HEAD`` of the checkout at ``repo_dir``, with ``+dirty`` if tracked files were modified;
     ``"unknown"`` when ``repo_dir`` is not a git checkout or git is not installed."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(repo_dir), *args], capture_output=True, text=True, timeout=20, check=True
+        ).stdout.strip()
+
     try:
-        head = subprocess.run(
-            ["git", "-C", str(repo_dir), "rev-parse", "--verify", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout.strip()
-        top = subprocess.run(
-            ["git", "-C", str(repo_dir), "rev-parse", "--show-toplevel"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout.strip()
+        head = git("rev-parse", "--verify", "HEAD")
+        top = git("rev-parse", "--show-toplevel")
         if Path(top).resolve() != Path(repo_dir).resolve():
             return "unknown"  # repo_dir is not itself a checkout, just inside another one
-        dirty = subprocess.run(
-            ["git", "-C", str(repo_dir), "status", "--porcelain", "--untracked-files=no"],
-            capture_output=True,
-            text=True,
-            timeout=20,
-            check=True,
-        ).stdout.strip()
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     if len(head) != 40:

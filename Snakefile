@@ -14,6 +14,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/standins.smk"
 
 
 rule all:

@@ -153,7 +153,7 @@ started $! slurmd
 wait_for 60 "node $HOST idle" sh -c "sinfo -h -N -o %T | grep -qx idle"
 sinfo -N -o "%N %P %c %m %T"
 if [ "${CLUSTER_SMOKE:-0}" = 1 ]; then  # daemons only: one job through sbatch + sacct, then stop
-    id=$(sbatch --parsable --mem 100 -t 2 --wrap "hostname")
+    id=$(sbatch --parsable --mem 100 -t 2 -o "$WORK/log/smoke-%j.out" --wrap "hostname")
     for _ in $(seq 60); do sacct -n -X -j "$id" -o State | grep -q COMPLETED && break; sleep 1; done
     sacct -X -j "$id" -o JobID,State,ExitCode,ReqMem,Timelimit,ReqCPUS
     exit 0

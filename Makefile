@@ -8,7 +8,7 @@ CORES ?= 8
 DATA_MIRROR ?= $(wildcard ../shared/datasets)
 MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
 
-.PHONY: install reproduce test report bench
+.PHONY: install reproduce test report bench gallery
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,18 +18,27 @@ $(BIN)/.installed: pyproject.toml
 
 install: $(BIN)/.installed
 
-# A run killed with SIGKILL leaves Snakemake's lock behind. When no Snakemake of a .venv is running on this
-# machine, that lock is stale: remove it so that rerunning the same command just continues the run.
-UNLOCK_IF_IDLE := if ! pgrep -f '[.]venv/bin/snakemake' >/dev/null; then $(BIN)/snake''make --unlock >/dev/null 2>&1 || true; fi
+# One run per directory (privanomaly.runguard): refuse to start while a Snakemake of THIS directory is alive
+# (another user's or another checkout's runs do not count); otherwise a lock left by a killed run is stale
+# and is removed, so rerunning the same command just continues the run.
+UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
+# Optional overlay: make reproduce CONFIGFILE=my.yaml. Config files are checked first (file:line of a YAML
+# error, an empty file, a duplicate key - Snakemake's own message names none of them).
+CONFIGFILE ?=
+CONFIG_ARG := $(if $(CONFIGFILE),--configfile $(CONFIGFILE),)
+CONFIGCHECK := $(BIN)/python -m privanomaly.configcheck
 
 reproduce: install
 	@$(UNLOCK_IF_IDLE)
-	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
-	$(BIN)/snakemake --cores $(CORES) $(MIRROR_ARG) --report results/report.html
+	@$(CONFIGCHECK) $(CONFIG_ARG)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(CONFIG_ARG) $(MIRROR_ARG) || { $(LOCK_HINT); }
+	$(BIN)/snakemake --cores $(CORES) $(CONFIG_ARG) $(MIRROR_ARG) --report results/report.html
 	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/results/report.html"
 
 test: install
+	@$(UNLOCK_IF_IDLE)
+	@$(CONFIGCHECK) --configfile .test/config.yaml
 	$(BIN)/python -m pytest
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
@@ -39,6 +48,13 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py
+
+# The README gallery (docs/gallery, tracked) is refreshed only here, from a run of the default config.yaml
+# (no overlay): every run writes its thumbnails to <results_dir>/gallery; this copies results/gallery.
+gallery: install
+	@$(UNLOCK_IF_IDLE)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
+	$(BIN)/python -m privanomaly.report.gallery --config config.yaml
 
 report: install
 	$(BIN)/snakemake --cores 1 $(MIRROR_ARG) --report results/report.html

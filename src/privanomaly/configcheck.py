@@ -124,15 +124,38 @@ def key_lines(path: str | os.PathLike) -> dict[tuple, int]:
     return out
 
 
-def locate(keypath: Sequence[Any], files: Sequence[str | os.PathLike]) -> str:
-    """``file:line`` of the last config file that sets ``keypath`` (or its longest set prefix); '' if none."""
-    keypath = tuple(str(k) if not isinstance(k, int) else k for k in keypath)
+_UNSET = object()
+
+
+def locate(keypath: Sequence[Any], files: Sequence[str | os.PathLike], value: Any = _UNSET) -> str:
+    """``file:line`` of the config file whose value of ``keypath`` is in effect; '' if none.
+
+    Later files override earlier ones. If the last file that sets ``keypath`` holds another value than
+    ``value``, the value came from ``--config key=value``: "--config". A key no file sets (e.g. a misspelt
+    one) is located at its longest prefix that a file sets.
+    """
+    keypath = tuple(keypath)
     for f in reversed(list(files)):
         lines = key_lines(f)
-        for n in range(len(keypath), 0, -1):
+        if keypath in lines:
+            if value is not _UNSET and _get(load_yaml(f), keypath) != value:
+                return "--config"
+            return f"{f}:{lines[keypath]}"
+    for f in reversed(list(files)):
+        lines = key_lines(f)
+        for n in range(len(keypath) - 1, 0, -1):
             if keypath[:n] in lines:
                 return f"{f}:{lines[keypath[:n]]}"
     return ""
+
+
+def _get(data: Any, keypath: Sequence[Any]) -> Any:
+    for k in keypath:
+        try:
+            data = data[k]
+        except (KeyError, IndexError, TypeError):
+            return _UNSET
+    return data
 
 
 def dotted(keypath: Iterable[Any]) -> str:
@@ -159,6 +182,7 @@ def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: S
     for err in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(err.absolute_path)
         detail = err.message
+        value = err.instance if err.validator != "additionalProperties" else _UNSET
         if err.validator == "additionalProperties" and isinstance(err.instance, Mapping):
             allowed = set(err.schema.get("properties", {}))
             extra = [k for k in err.instance if k not in allowed]
@@ -167,7 +191,7 @@ def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: S
                 detail = (
                     f"unknown key {extra[0]!r} (misspelt?); allowed here: {', '.join(sorted(allowed)) or 'none'}"
                 )
-        where = locate(path, files)
+        where = locate(path, files, _get(config, path) if value is not _UNSET else _UNSET)
         line = f"config key {dotted(path)}{f' ({where})' if where else ''}: {detail}"
         desc = err.schema.get("description") if isinstance(err.schema, Mapping) else None
         if desc and err.validator != "additionalProperties":

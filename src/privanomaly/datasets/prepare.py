@@ -193,6 +193,8 @@ def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
         const = std == 0
         Z = (X - mean) / np.where(const, 1.0, std)
     Z[:, const] = 0.0
+    # an overflowed mean or variance (inf) would silently turn the column into zeros: mark it non-finite
+    Z[:, ~(np.isfinite(mean) & np.isfinite(std))] = np.nan
     return Z, {"step": "standardize", "ddof": 0, "constant_columns_set_to_0": np.flatnonzero(const).tolist()}
 
 

@@ -466,15 +466,39 @@ DRY_RUN_CASES = [
         r"paper_b\.scenario1\.datasets\[1\]: 'nosuch' (is not|unknown)",
     ),
     ("missing_mirror", {}, "/nonexistent/mirror", r"data_mirror: directory '/nonexistent/mirror' does not exist"),
-    ("empty_eps_grid", {"paper_a": {"eps_grid": []}}, None, r"\['paper_a'\]\['eps_grid'\]"),
+    (
+        "empty_eps_grid",
+        {"paper_a": {"eps_grid": []}},
+        None,
+        r"config key paper_a\.eps_grid \(.*overlay\.yaml:\d+\): \[\] should be non-empty",
+    ),
+    # issue 16: the Snakefile's own check re-reads the config files strictly
+    ("duplicate_key", "seed: 1\nseed: 2\n", None, r"overlay\.yaml:2: duplicate key 'seed' \(first given at line 1\)"),
+    # issue 16: a mirror file replaced by a directory stops the run naming it (it used to drop Adult silently)
+    ("mirror_file_is_a_directory", {}, "broken_adult", r"datasets\.adult\.files\[0\]: data_mirror: .*/adult/adult\.data is a directory"),
 ]
+
+
+def _mirror_with_broken_adult(tmp: Path) -> Path:
+    """A copy of the mirror (symlinks) whose adult/adult.data is a directory."""
+    mirror = tmp / "mirror"
+    mirror.mkdir()
+    for d in MIRROR.iterdir():
+        if d.name != "adult":
+            (mirror / d.name).symlink_to(d)
+    (mirror / "adult" / "adult.data").mkdir(parents=True)
+    return mirror
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case, overlay, mirror, expected", DRY_RUN_CASES, ids=[c[0] for c in DRY_RUN_CASES])
 def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected):
+    if not MIRROR.is_dir():
+        pytest.skip("dataset mirror not available")
     over = tmp_path / "overlay.yaml"
-    over.write_text(yaml.safe_dump(overlay))
+    over.write_text(overlay if isinstance(overlay, str) else yaml.safe_dump(overlay))
+    if mirror == "broken_adult":
+        mirror = str(_mirror_with_broken_adult(tmp_path))
     proc = subprocess.run(
         [
             SNAKEMAKE,
@@ -486,6 +510,7 @@ def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected)
             "--config",
             f"data_mirror={mirror or MIRROR}",
             f"results_dir={tmp_path / 'results'}",
+            f"resources_dir={tmp_path / 'resources'}",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -495,7 +520,7 @@ def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"{case}: the dry run did not fail"
     assert re.search(expected, out), f"{case}: expected {expected!r} in:\n{out[-3000:]}"
-    assert not (tmp_path / "results").exists()
+    assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
 
 
 # ============================================================================ issue 16: unreadable is never "absent"

@@ -6,6 +6,8 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
+# `--report` uses the configuration the run recorded in results/ (issue 17)
+include: "workflow/rules/run_config.smk"
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"

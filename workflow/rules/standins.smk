@@ -39,13 +39,19 @@ rule standin_mirror_link:
     """The stand-in mirror serves the real files of the other datasets too: a symlink into data_mirror."""
     output:
         f"{STANDIN_MIRROR}/{{relpath}}",
+    log:
+        f"{LOGS}/standin_mirror_link/{{relpath}}.log",
     wildcard_constraints:
         relpath=wildcard_choice(standin_mirror_links()),
     localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
-        source=lambda wc: os.path.abspath(os.path.join(config["data_mirror"], wc.relpath)),
+        source=lambda wc: os.path.abspath(
+            os.path.join(config["data_mirror"], wc.relpath)
+        ),
     shell:
-        "ln -s {params.source:q} {output:q}"
+        "ln -sv {params.source:q} {output:q} > {log:q} 2>&1"
 
 
 rule standin_mirror:
@@ -65,6 +71,8 @@ rule standin_readme:
     log:
         f"{LOGS}/standin_readme/all.log",
     localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
     params:
         notes=stand_in_notes(),
         files=standin_files(),

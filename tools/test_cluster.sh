@@ -53,7 +53,21 @@ stop_daemons() {
         fi
     done
 }
-trap stop_daemons EXIT
+# Jobs call `srun` through snakemake-executor-plugin-slurm-jobstep, which drops every SLURM_* variable (also
+# SLURM_CONF) for that call: srun then reads the default /etc/slurm/slurm.conf. So that path points at the
+# generated file while the test runs; a file that was there before is put back at the end.
+SYS_CONF=/etc/slurm/slurm.conf
+restore_conf() {
+    if [ -L "$SYS_CONF" ] && [ "$(readlink "$SYS_CONF")" = "$WORK/etc/slurm.conf" ]; then
+        rm -f "$SYS_CONF"
+        if [ -e "$WORK/saved-slurm.conf" ] || [ -L "$WORK/saved-slurm.conf" ]; then
+            mv "$WORK/saved-slurm.conf" "$SYS_CONF"
+            echo "[test-cluster] restored the previous $SYS_CONF"
+        fi
+    fi
+}
+cleanup() { stop_daemons; restore_conf; }
+trap cleanup EXIT
 started() { PIDS+=("$1"); NAMES+=("$2"); echo "[test-cluster] started $2 (pid $1)"; }
 wait_for() {  # wait_for <seconds> <what> <command...>
     local t=$1 what=$2; shift 2
@@ -61,7 +75,7 @@ wait_for() {  # wait_for <seconds> <what> <command...>
     die "$what did not come up within ${t}s (logs: $WORK/log)"
 }
 
-rm -rf "$WORK/etc" "$WORK/state" "$WORK/spool" "$WORK/run" "$WORK/log" "$WORK/db"
+rm -rf "$WORK/etc" "$WORK/state" "$WORK/spool" "$WORK/run" "$WORK/log" "$WORK/db" "$WORK/saved-slurm.conf"
 mkdir -p "$WORK/etc" "$WORK/state" "$WORK/spool" "$WORK/run" "$WORK/log" "$WORK/db"
 HOST=$(hostname -s)
 export SLURM_CONF="$WORK/etc/slurm.conf"
@@ -107,6 +121,9 @@ PidFile=$WORK/run/slurmdbd.pid
 LogFile=$WORK/log/slurmdbd.log
 EOF
 chmod 600 "$WORK/etc/slurmdbd.conf"
+mkdir -p /etc/slurm
+if [ -e "$SYS_CONF" ] || [ -L "$SYS_CONF" ]; then mv "$SYS_CONF" "$WORK/saved-slurm.conf"; fi
+ln -s "$WORK/etc/slurm.conf" "$SYS_CONF"
 cat >"$SLURM_CONF" <<EOF
 ClusterName=$CLUSTER
 SlurmctldHost=$HOST

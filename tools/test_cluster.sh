@@ -180,7 +180,7 @@ fi
 export PATH="$BIN:$PATH"
 for run in local slurm; do
     mkdir -p "$WORK/$run"
-    printf 'results_dir: %s\nreport: {gallery_dir: %s}\n' "$WORK/$run/results" "$WORK/$run/results/gallery" \
+    printf 'results_dir: %s\n' "$WORK/$run/results" \
         >"$WORK/$run/config.yaml"
     rm -rf "$WORK/$run/results"
 done

@@ -63,3 +63,10 @@ def sweep_targets():
         out += [f"{SW_OUT}/{n}/sweep.parquet", f"{SW_OUT}/{n}/sweep.csv"]
         out += [f"{SW_OUT}/{n}/figures/{f}.{e}" for f in figs for e in ("png", "pdf")]
     return out
+
+
+def sweep_index_entries():
+    """Rows of the "Sweeps" section of results/index.md (privanomaly.sweeps.index)."""
+    from privanomaly.sweeps import index as _sw_index
+
+    return _sw_index.entries(SWEEPS, SW_DATASETS)

@@ -6,6 +6,10 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
+# `--report` uses the configuration the run recorded in results/ (issue 17)
+include: "workflow/rules/run_config.smk"
+
+
 validate(config, "workflow/schemas/config.schema.yaml")
 
 

@@ -121,6 +121,20 @@ def dataset_raw_files(wildcards):
     ]
 
 
+from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+
+
+def run_records():
+    """What every run target (all, paper_a_all, paper_b_all) also writes: the data summary and the run's
+    effective configuration (issue 17; rules data_summary and effective_config)."""
+    return [
+        f"{RESULTS}/data/summary.csv",
+        f"{RESULTS}/data/summary.md",
+        f"{RESULTS}/data/unavailable.csv",
+        f"{RESULTS}/{RUN_CONFIG_RECORD}",
+    ]
+
+
 def data_targets():
     """Prepared tables and provenance of every available dataset, plus the data summary tables."""
     return [

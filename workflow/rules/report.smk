@@ -78,6 +78,25 @@ rule report_gallery:
         "../../scripts/report_gallery.py"
 
 
+# The run's effective configuration (issue 17): config.yaml + overlays + --config, recorded where the results
+# are. `snakemake --report` reads it back (workflow/rules/run_config.smk), so the report always describes the
+# run in results/. Re-run only when the configuration changes (params); nothing depends on it.
+rule effective_config:
+    output:
+        yaml=f"{RESULTS}/{RUN_CONFIG_RECORD}",
+    log:
+        f"{LOGS}/effective_config/effective_config.log",
+    benchmark:
+        f"{BENCH}/effective_config/effective_config.tsv"
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        config=lambda wc: dict(config),
+    script:
+        "../../scripts/report_effective_config.py"
+
+
 # Provenance (issue 9): versions, config hash, dataset sha256s, git commit. Re-run when the config, the
 # commit or a dataset's provenance changes (params and inputs).
 rule provenance:
@@ -109,6 +128,7 @@ onsuccess:
     print(
         f"\nprivanomaly: results in {RESULTS}/ - start with {RESULTS}/index.md "
         f"(claims: {RESULTS}/paper_a/claims.md, {RESULTS}/paper_b/comparison.md); "
-        f"HTML report: snakemake --report {RESULTS}/report.html",
+        f"HTML report: make report, or snakemake --report {RESULTS}/report.html (it uses the configuration "
+        f"recorded in {RESULTS}/{RUN_CONFIG_RECORD})",
         file=sys.stderr,
     )

@@ -49,8 +49,9 @@ REPORT_GALLERY = report_gallery_sources()
 
 
 def report_targets():
-    """Provenance, the index and the README gallery."""
+    """Provenance, the index, the README gallery and the recorded configuration."""
     return [
+        *run_records(),
         f"{RESULTS}/provenance.json",
         f"{RESULTS}/index.md",
         *REPORT_GALLERY,

@@ -51,7 +51,7 @@ SWEEP = {
     "kind": "paper_a",
     "description": "1,000-point benchmark sweep (benchmarks/bench_sweeps.py)",
     "datasets": DATASETS,
-    "mechanisms": ["SP", "DP", "LaplaceCount", "LaplaceNoisyThreshold"],
+    "mechanisms": ["sp", "optimal_dp", "laplace_count", "laplace_noisy_threshold"],
     "eps": [0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0],
     "k": [1, 5, 10],
     "beta": [5, 10],

@@ -8,11 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privanomaly import seeding, sp
+from privanomaly import mechanisms, seeding, sp
 from privanomaly.sweeps import collect, counts, index, points, sigma, spec
-from privanomaly.sweeps import mechanisms as mech
 
-MECHS = ["SP", "DP", "LaplaceCount", "LaplaceNoisyThreshold"]
+MECHS = ["sp", "optimal_dp", "compiler", "laplace_count", "laplace_noisy_threshold"]
 
 
 def a_entry(**kw) -> dict:
@@ -77,9 +76,13 @@ def test_sweep_names_cannot_hold_separators():
         spec.parse("my_sweep", a_entry())
 
 
-def test_unknown_mechanism_lists_the_known_ones():
-    with pytest.raises(ValueError, match="known: SP, DP"):
-        mech.lookup("Gaussian")
+def test_mechanisms_come_from_the_registry():
+    with pytest.raises(ValueError, match=r"mechanisms: unknown \['Gaussian'\]; registered paper-A mechanisms"):
+        spec.parse("s", a_entry(mechanisms=["sp", "Gaussian"]))
+    paper_b = [n for n in mechanisms.names() if n not in mechanisms.names("aiq")]
+    if paper_b:  # a paper-B mechanism cannot answer the AIQ
+        with pytest.raises(ValueError, match="paper-A sweeps take one of"):
+            points.aiq_mechanism(paper_b[0])
 
 
 # ------------------------------------------------------------------------------------------ counts
@@ -158,37 +161,40 @@ def iso_counts():
 def test_isolated_records_dp_floor_sp_below_dp_laplace_on_void(iso_counts, eps):
     rows = points.point_rows(iso_counts, beta=5, k=1, eps=eps, mechanisms=MECHS, cap=None).set_index("mechanism")
     floor = 1 / (1 + np.exp(eps))
-    assert rows.loc["DP", "n_anomalies"] == 4  # exactly the isolated records
-    assert rows.loc["DP", "error_anomaly"] == pytest.approx(floor, rel=1e-12)  # Fig. 1 bound, reached
-    assert rows.loc["SP", "error_anomaly"] <= rows.loc["DP", "error_anomaly"]
+    assert rows.loc["optimal_dp", "n_anomalies"] == 4  # exactly the isolated records
+    assert rows.loc["optimal_dp", "error_anomaly"] == pytest.approx(floor, rel=1e-12)  # Fig. 1 bound, reached
+    assert rows.loc["sp", "error_anomaly"] <= rows.loc["optimal_dp", "error_anomaly"]
+    # Construction 2 on the ε/2-DP optimal mechanism: δ = L − Δ_G = 5 − 1 on a singleton (β = 5, k = 1)
+    compiled = np.exp(-eps / 2) / (1 + np.exp(-eps / 2)) * np.exp(-eps * 4 / 4)
+    assert rows.loc["compiler", "error_anomaly"] == pytest.approx(compiled, rel=1e-12)
     # void spots (absent, empty ball): Laplace count errs with probability >= 1/2, SP and DP do not
-    assert rows.loc["DP", "n_absent_void"] > 100
-    assert rows.loc["LaplaceCount", "error_absent_void"] >= 0.5
-    assert rows.loc["DP", "error_absent_void"] == pytest.approx(floor, rel=1e-12)  # Delta_G = 1 there
+    assert rows.loc["optimal_dp", "n_absent_void"] > 100
+    assert rows.loc["laplace_count", "error_absent_void"] >= 0.5
+    assert rows.loc["optimal_dp", "error_absent_void"] == pytest.approx(floor, rel=1e-12)  # Delta_G = 1 there
     L = 1 + max(0, 5 - 1 - 0)  # mdd_sp_lower of an absent record with B = 0, beta = 5, k = 1
-    assert rows.loc["SP", "error_absent_void"] == pytest.approx(np.exp(-eps * L) / (1 + np.exp(-eps)), rel=1e-12)
+    assert rows.loc["sp", "error_absent_void"] == pytest.approx(np.exp(-eps * L) / (1 + np.exp(-eps)), rel=1e-12)
     # on present records SP at k = 1 and the Laplace count err alike (the project's result)
     for col in ("error_anomaly", "error_normal"):
-        assert rows.loc["SP", col] == pytest.approx(rows.loc["LaplaceCount", col], rel=1e-9, abs=1e-300)
+        assert rows.loc["sp", col] == pytest.approx(rows.loc["laplace_count", col], rel=1e-9, abs=1e-300)
 
 
 def test_point_claims_and_shares(iso_counts):
     rows = points.point_rows(iso_counts, beta=5, k=3, eps=1.0, mechanisms=MECHS, cap=None).set_index("mechanism")
-    assert rows.loc["LaplaceNoisyThreshold", "claim_eps"] == 0.5
-    assert rows.loc["SP", "claim_eps"] == rows.loc["DP", "claim_eps"] == 1.0
-    assert (rows["claim_delta"] == 0).all()
-    assert "G_S" in rows.loc["SP", "neighbours"] and "add/remove" in rows.loc["DP", "neighbours"]
+    assert rows.loc["laplace_noisy_threshold", "claim_eps"] == 0.5
+    assert rows.loc["sp", "claim_eps"] == rows.loc["optimal_dp", "claim_eps"] == 1.0
+    assert (rows["claim_delta"] == 0).all() and rows["claim_proven"].all()
+    assert rows.loc["sp", "neighbours"] == "sensitive_k" and rows.loc["optimal_dp", "neighbours"] == "add_remove"
     rec = iso_counts[iso_counts["kind"] == "record"]
     expected = np.mean(rec["B"].to_numpy() >= 5 + 1 - 3)
-    assert rows.loc["SP", "share_k_sensitive"] == pytest.approx(expected)
+    assert rows.loc["sp", "share_k_sensitive"] == pytest.approx(expected)
     # precision/recall against the (beta, r)-anomalies equals that against the labels here (they coincide)
-    assert rows.loc["SP", "precision_br"] == pytest.approx(rows.loc["SP", "precision_labels"])
+    assert rows.loc["sp", "precision_br"] == pytest.approx(rows.loc["sp", "precision_labels"])
 
 
 def test_point_errors_equal_per_record_closed_forms(iso_counts):
     rec = iso_counts[iso_counts["kind"] == "record"]
     x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
-    rows = points.point_rows(iso_counts, beta=5, k=3, eps=0.5, mechanisms=["SP"], cap=None).iloc[0]
+    rows = points.point_rows(iso_counts, beta=5, k=3, eps=0.5, mechanisms=["sp"], cap=None).iloc[0]
     assert rows["error_all"] == pytest.approx(np.mean(sp.sp_error(x_i, B, 5, 3, 0.5)))
 
 
@@ -220,7 +226,7 @@ def test_collect_order_does_not_depend_on_file_order(tmp_path, iso_counts):
     a = collect.collect(paths, "s", "paper_a")
     b = collect.collect(paths[::-1], "s", "paper_a")
     pd.testing.assert_frame_equal(a, b)
-    assert len(a) == 16 and list(a.columns[:3]) == ["sweep", "dataset", "beta"]
+    assert len(a) == 4 * len(MECHS) and list(a.columns[:3]) == ["sweep", "dataset", "beta"]
 
 
 def test_top_h_rows_exact_and_skipped_cells():
@@ -242,6 +248,6 @@ def test_index_section_lists_each_sweep_with_grid_and_files():
     entries = index.entries(sw, {"s1": ["d1"]})
     text = index.render(entries)
     assert "## Sweeps" in text and "`s1`" in text and "a \\| b" in text
-    assert "(64 points)" in text  # 1 dataset x 4 mechanisms x 2 ε x 2 k x 2 β x 2 r
+    assert "(80 points)" in text  # 1 dataset x 5 mechanisms x 2 ε x 2 k x 2 β x 2 r
     assert "sweeps/s1/figures/gain.png" in text
     assert index.render(index.entries(sw, {"s1": []})) == ""

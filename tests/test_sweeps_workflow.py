@@ -62,7 +62,7 @@ def overlay(eps: list[float], sha: str) -> dict:
                 "kind": "paper_a",
                 "description": "overlay-only test sweep",
                 "datasets": [DATA],
-                "mechanisms": ["SP", "DP", "LaplaceCount", "LaplaceNoisyThreshold"],
+                "mechanisms": ["sp", "optimal_dp", "laplace_count", "laplace_noisy_threshold"],
                 "eps": eps,
                 "k": [1, 2],
                 "beta": [2, 4],
@@ -105,18 +105,18 @@ def test_overlay_sweep_runs_with_one_job_per_point(run):
 def test_exact_values_at_every_grid_point(run):
     t = run["table"]
     assert (t["n_anomalies"] == 6).all() and (t["n_labelled"] == 6).all()
-    dp = t[t["mechanism"] == "DP"]
+    dp = t[t["mechanism"] == "optimal_dp"]
     assert np.allclose(dp["error_anomaly"], 1 / (1 + np.exp(dp["eps"])), rtol=1e-12, atol=0)
     key = ["beta", "r_spec", "k", "eps"]
     wide = t.pivot_table(index=key, columns="mechanism", values=["error_anomaly", "error_normal", "error_absent"])
     for col in ("error_anomaly", "error_normal", "error_absent"):
-        assert (wide[(col, "SP")] <= wide[(col, "DP")] * (1 + 1e-12)).all(), col
+        assert (wide[(col, "sp")] <= wide[(col, "optimal_dp")] * (1 + 1e-12)).all(), col
     void = t.pivot_table(index=key, columns="mechanism", values="error_absent_void")
     assert (t["n_absent_void"] > 0).all()
-    assert (void["LaplaceCount"] >= 0.5).all()
-    assert (void["SP"] < 0.5).all() and (void["DP"] < 0.5).all()
+    assert (void["laplace_count"] >= 0.5).all()
+    assert (void["sp"] < 0.5).all() and (void["optimal_dp"] < 0.5).all()
     claims = t.drop_duplicates("mechanism").set_index("mechanism")
-    assert claims.loc["LaplaceNoisyThreshold", "claim_eps"] == claims.loc["LaplaceNoisyThreshold", "eps"] / 2
+    assert claims.loc["laplace_noisy_threshold", "claim_eps"] == claims.loc["laplace_noisy_threshold", "eps"] / 2
 
 
 def test_sweep_in_report_and_index(run):

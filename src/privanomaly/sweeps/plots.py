@@ -2,7 +2,7 @@
 
 * :func:`error_vs_eps` - exact error on the (β, r)-anomalies against ε, one panel per dataset x k, one
   colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε).
-* :func:`gain` - SP's gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
+* :func:`gain` - SP's (registry ``sp``) gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
   other mechanism x record group (anomalies, absent void points), columns = dataset; at the sweep's
   reference ε (the grid value closest to 1) and smallest k.
 * :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
@@ -21,7 +21,9 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 FLOOR = 1e-30  # plotted in place of exact zeros on log axes
-COLORS = {"SP": "tab:blue", "DP": "tab:red", "LaplaceCount": "tab:green", "LaplaceNoisyThreshold": "tab:orange"}
+COLORS = {"sp": "tab:blue", "optimal_dp": "tab:red", "laplace_count": "tab:green", "laplace_noisy_threshold": "tab:orange",
+          "compiler": "tab:purple"}
+SP = "sp"  # registry name of the (ε, k)-SP mechanism (Construction 1 with L)
 
 def _color(name: str, i: int) -> str:
     return COLORS.get(name, f"C{(i + 4) % 10}")
@@ -68,14 +70,14 @@ def gain(t: pd.DataFrame):
     k_ref = int(t["k"].min())
     sub = t[np.isclose(t["eps"], eps_ref) & (t["k"] == k_ref)]
     datasets = list(dict.fromkeys(sub["dataset"]))
-    others = [m for m in dict.fromkeys(sub["mechanism"]) if m != "SP"]
+    others = [m for m in dict.fromkeys(sub["mechanism"]) if m != SP]
     groups = [("error_anomaly", "anomalies"), ("error_absent_void", "absent void points")]
     rows = [(m, g) for m in others for g in groups]
     fig, axes = _panels(len(rows), len(datasets), w=3.8, h=3.0)
     r_kind = str(sub["r_kind"].iloc[0]) if len(sub) else "value"
     for j, ds in enumerate(datasets):
         d = sub[sub["dataset"] == ds]
-        sp_ = d[d["mechanism"] == "SP"].set_index(["beta", "r_spec"])
+        sp_ = d[d["mechanism"] == SP].set_index(["beta", "r_spec"])
         for i, (m, (col, gname)) in enumerate(rows):
             ax = axes[i, j]
             o = d[d["mechanism"] == m].set_index(["beta", "r_spec"])

@@ -9,7 +9,12 @@ Per (dataset, β, r, k, ε) and mechanism, from the shared ball counts (:mod:`.c
 * precision/recall as ratios of expectations (:func:`privanomaly.paper_a.detection.expected_pr`) against
   the labels and against the (β, r)-anomalies;
 * ``share_k_sensitive``: the share of records that are k-sensitive (Lemma A.2: B >= β + 1 - k);
-* the claim: ``claim_eps``, ``claim_delta``, ``neighbours``.
+* the claim of the mechanism at this point (:meth:`privanomaly.mechanisms.Mechanism.claim`): ``claim_eps``
+  (the ε actually spent, e.g. the rational noise rate), ``claim_delta``, ``neighbours`` (relation key of
+  :data:`privanomaly.mechanisms.NEIGHBOUR_RELATIONS`), ``claim_proven``.
+
+Mechanisms are looked up by registry name (:mod:`privanomaly.mechanisms`, family ``aiq``); an absent
+query point is x_i = 0 (g = 0).
 """
 
 from __future__ import annotations
@@ -17,13 +22,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privanomaly import sp
+from privanomaly import mechanisms, sp
 from privanomaly.paper_a.detection import expected_pr
-from privanomaly.sweeps import mechanisms as mech_lookup
 
 
 def _mean(v: np.ndarray) -> float:
     return float(v.mean()) if v.size else float("nan")
+
+
+def aiq_mechanism(name: str) -> mechanisms.AIQMechanism:
+    """The registered paper-A mechanism ``name``; a name of another family raises naming the family."""
+    m = mechanisms.get(name)
+    if not isinstance(m, mechanisms.AIQMechanism):
+        raise ValueError(f"mechanism {name!r} is a {m.family!r} mechanism; paper-A sweeps take one of "
+                         f"{mechanisms.names('aiq')}")
+    return m
 
 
 def point_rows(counts: pd.DataFrame, beta: int, k: int, eps: float, mechanisms: list[str], cap: int | None) -> pd.DataFrame:
@@ -38,16 +51,18 @@ def point_rows(counts: pd.DataFrame, beta: int, k: int, eps: float, mechanisms: 
     void = Bab == 0
     rows = []
     for name in mechanisms:
-        m = mech_lookup.lookup(name)
-        err = np.asarray(m.error(x_i, B, beta, k, eps, cap), dtype=float)
-        err_ab = np.asarray(m.error(np.zeros_like(Bab), Bab, beta, k, eps, cap), dtype=float) if len(Bab) else np.zeros(0)
+        m = aiq_mechanism(name)
+        err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps, cap=cap), dtype=float)
+        err_ab = (np.asarray(m.error(np.zeros_like(Bab), Bab, beta=beta, k=k, eps=eps, cap=cap), dtype=float)
+                  if len(Bab) else np.zeros(0))
         p_one = np.asarray(sp.prob_one(err, g.astype(np.int8)), dtype=float)
         pl, rl = expected_pr(p_one, labels)
         pg, rg = expected_pr(p_one, g)
-        claim_eps, claim_delta = m.claim(eps)
+        claim = m.claim(beta=beta, k=k, eps=eps, cap=cap)
         rows.append(
             {
                 "mechanism": name,
+                "label": m.label,
                 "n_records": int(len(rec)),
                 "n_anomalies": int(g.sum()),
                 "n_labelled": int(labels.sum()),
@@ -64,10 +79,11 @@ def point_rows(counts: pd.DataFrame, beta: int, k: int, eps: float, mechanisms: 
                 "recall_br": rg,
                 "share_k_sensitive": _mean(sens.astype(float)),
                 "share_k_sensitive_anomalies": _mean(sens[g].astype(float)),
-                "claim_eps": claim_eps,
-                "claim_delta": claim_delta,
-                "neighbours": m.neighbours,
-                "reference": m.reference,
+                "claim_eps": float(claim.epsilon),
+                "claim_delta": float(claim.delta),
+                "neighbours": claim.neighbours,
+                "claim_proven": bool(claim.proven),
+                "reference": f"paper {m.paper}, {m.reference}",
             }
         )
     return pd.DataFrame(rows)

@@ -162,6 +162,12 @@ def parse(name: str, entry: dict) -> Sweep:
             raise ValueError(f"{where}.beta: a non-empty list of integers >= 1 is required for kind paper_a")
         if not sw.mechanisms:
             raise ValueError(f"{where}.mechanisms: a non-empty list of mechanism names is required")
+        from privanomaly import mechanisms  # the registry (paper A's family "aiq")
+
+        known = mechanisms.names("aiq")
+        bad = [m for m in sw.mechanisms if m not in known]
+        if bad:
+            raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}")
         if sw.n_absent < 0:
             raise ValueError(f"{where}.n_absent: must be >= 0")
         _distinct_tokens(sw.beta, str, f"{where}.beta")

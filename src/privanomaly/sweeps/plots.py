@@ -3,7 +3,7 @@
 * :func:`error_vs_eps` - exact error on the (β, r)-anomalies against ε, one panel per dataset x k, one
   colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε).
 * :func:`gain` - SP's (registry ``sp``) gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
-  other mechanism x record group (anomalies, absent void points), columns = dataset; at the sweep's
+  dataset x record group (anomalies, absent void points), columns = the other mechanism; at the sweep's
   reference ε (the grid value closest to 1) and smallest k.
 * :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
   for the convention as printed.
@@ -59,11 +59,20 @@ def error_vs_eps(t: pd.DataFrame):
                 ax.plot(med.index, np.maximum(med.to_numpy(), FLOOR), color=_color(m, m_i), lw=2, label=m)
             ax.plot(eps, 1 / (1 + np.exp(eps)), "k--", lw=0.8, label="1/(1+e^ε)")
             ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
+            ax.set_xticks(eps, [f"{e:g}" for e in eps], fontsize=7)
+            ax.minorticks_off()
             if j == 0:
                 ax.set_ylabel("error on (β, r)-anomalies")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
     return fig
+
+def _annotate(ax, M: np.ndarray, vmax: float, fmt: str = "{:.2g}") -> None:
+    for (a, b), v in np.ndenumerate(M):
+        dark = np.isfinite(v) and abs(v) > 0.6 * vmax
+        ax.text(b, a, "—" if not np.isfinite(v) else fmt.format(v), ha="center", va="center", fontsize=6,
+                color="white" if dark else "black")
+
 
 def gain(t: pd.DataFrame):
     eps_ref = reference_eps(t["eps"])
@@ -72,31 +81,32 @@ def gain(t: pd.DataFrame):
     datasets = list(dict.fromkeys(sub["dataset"]))
     others = [m for m in dict.fromkeys(sub["mechanism"]) if m != SP]
     groups = [("error_anomaly", "anomalies"), ("error_absent_void", "absent void points")]
-    rows = [(m, g) for m in others for g in groups]
-    fig, axes = _panels(len(rows), len(datasets), w=3.8, h=3.0)
+    rows = [(ds, g) for ds in datasets for g in groups]
+    fig, axes = _panels(len(rows), len(others), w=3.4, h=2.6)
     r_kind = str(sub["r_kind"].iloc[0]) if len(sub) else "value"
-    for j, ds in enumerate(datasets):
+    for i, (ds, (col, gname)) in enumerate(rows):
         d = sub[sub["dataset"] == ds]
         sp_ = d[d["mechanism"] == SP].set_index(["beta", "r_spec"])
-        for i, (m, (col, gname)) in enumerate(rows):
+        for j, m in enumerate(others):
             ax = axes[i, j]
             o = d[d["mechanism"] == m].set_index(["beta", "r_spec"])
             diff = (o[col] - sp_[col]).unstack("r_spec") if len(sp_) else pd.DataFrame()
             if diff.empty:
                 ax.set_visible(False)
                 continue
-            vmax = np.nanmax(np.abs(diff.to_numpy())) if np.isfinite(diff.to_numpy()).any() else 1.0
-            im = ax.imshow(diff.to_numpy(), cmap="RdBu", vmin=-max(vmax, 1e-12), vmax=max(vmax, 1e-12),
-                           aspect="auto", origin="lower")
-            for (a, b), v in np.ndenumerate(diff.to_numpy()):
-                ax.text(b, a, "—" if not np.isfinite(v) else f"{v:.2g}", ha="center", va="center", fontsize=6)
+            M = diff.to_numpy(dtype=float)
+            vmax = max(float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 0.0, 1e-12)
+            im = ax.imshow(M, cmap="RdBu", vmin=-vmax, vmax=vmax, aspect="auto", origin="lower")
+            _annotate(ax, M, vmax)
             ax.set_xticks(range(diff.shape[1]), [_rlabel(r_kind, c) for c in diff.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(diff.shape[0]), [f"β = {b}" for b in diff.index], fontsize=7)
-            ax.set_title(f"{ds}: {m} − SP\n{gname}", fontsize=8)
+            ax.set_title(f"{ds}, {gname}:\n{m} − sp", fontsize=8)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {eps_ref:g}, k = {k_ref}", fontsize=9)
-    fig.tight_layout()
+    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {eps_ref:g}, k = {k_ref}; "
+                 "blue = SP errs less", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
+
 
 def sigma_ratio(t: pd.DataFrame):
     s = t[t["part"] == "sigma"]
@@ -111,14 +121,13 @@ def sigma_ratio(t: pd.DataFrame):
             ax = axes[i, j]
             d = s[(s["method"] == m) & (s["dataset"] == ds)].pivot_table(index="k", columns="r_spec", values="ratio")
             im = ax.imshow(d.to_numpy(), cmap="viridis", aspect="auto", origin="lower")
-            for (a, b), v in np.ndenumerate(d.to_numpy()):
-                ax.text(b, a, f"{v:.3g}", ha="center", va="center", fontsize=6, color="w")
+            _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")
             ax.set_xticks(range(d.shape[1]), [_rlabel(r_kind, c) for c in d.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
             ax.set_title(f"{ds}, {m} bound", fontsize=8)
             fig.colorbar(im, ax=ax, shrink=0.8)
     fig.suptitle(f"σ_Global / σ_Smooth at ε = {eps_ref:g} ({s['convention'].iloc[0] if len(s) else ''})", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 
 def top_h(t: pd.DataFrame):

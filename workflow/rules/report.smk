@@ -1,7 +1,8 @@
 # What a researcher looks at after a run (issue 8):
 #
 #   report_index    {RESULTS}/index.md   one line per figure/table: paper item, file, rule, this run's verdicts
-#   report_gallery  {gallery_dir}/*.png  small copies of key figures for the README (docs/gallery, committed)
+#   report_gallery  {RESULTS}/gallery/*.png  small copies of key figures for the README; `make gallery` (default
+#                   config only) publishes them to docs/gallery (committed) - no run writes outside RESULTS
 #   provenance      {RESULTS}/provenance.json (issue 9)
 #
 # `snakemake --report results/report.html` shows every output marked report(...): the global description
@@ -54,10 +55,10 @@ rule report_index:
 rule report_gallery:
     """A small PNG of one key figure for the README gallery."""
     input:
-        figure=lambda wc: REPORT_GALLERY[f"{REPORT_CFG['gallery_dir']}/{wc.name}.png"],
+        figure=lambda wc: REPORT_GALLERY[f"{REPORT_GALLERY_DIR}/{wc.name}.png"],
     output:
         png=report(
-            f"{REPORT_CFG['gallery_dir']}/{{name}}.png",
+            f"{REPORT_GALLERY_DIR}/{{name}}.png",
             caption="../report/gallery.rst",
             category="Overview",
             subcategory="Gallery",

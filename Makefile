@@ -15,7 +15,7 @@ CONFIG ?=
 CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
 REPORT ?= results/report.html
 
-.PHONY: install reproduce test report bench lock
+.PHONY: install reproduce test report bench lock gallery
 
 # The environment: exactly requirements.lock, from PyPI only (--isolated: no local index or find-links of this
 # machine's pip configuration; --require-hashes: every file must match the hash PyPI published), then the
@@ -49,18 +49,25 @@ lock:
 	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock conda $(LOCK_VENV)/runtime.txt > envs/privanomaly.yaml
 	@echo "Wrote $(LOCK) and envs/privanomaly.yaml; commit both."
 
-# A run killed with SIGKILL leaves Snakemake's lock behind. When no Snakemake of a .venv is running on this
-# machine, that lock is stale: remove it so that rerunning the same command just continues the run.
-UNLOCK_IF_IDLE := if ! pgrep -f '[.]venv/bin/snakemake' >/dev/null; then $(BIN)/snake''make --unlock >/dev/null 2>&1 || true; fi
+# One run per directory (privanomaly.runguard): refuse to start while a Snakemake of THIS directory is alive
+# (another user's or another checkout's runs do not count); otherwise a lock left by a killed run is stale
+# and is removed, so rerunning the same command just continues the run.
+UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
+# Config files are checked first (file:line of a YAML error, an empty file, a duplicate key - Snakemake's own
+# message names none of them): privanomaly.configcheck.
+CONFIGCHECK := $(BIN)/python -m privanomaly.configcheck
 
 reproduce: install
 	@$(UNLOCK_IF_IDLE)
+	@$(CONFIGCHECK) $(CONFIG_ARG)
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(CONFIG_ARG) $(MIRROR_ARG) || { $(LOCK_HINT); }
 	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)
 	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)"
 
 test: install
+	@$(UNLOCK_IF_IDLE)
+	@$(CONFIGCHECK) --configfile .test/config.yaml
 	$(BIN)/python -m pytest
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
@@ -70,6 +77,13 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py
+
+# The README gallery (docs/gallery, tracked) is refreshed only here, from a run of the default config.yaml
+# (no overlay): every run writes its thumbnails to <results_dir>/gallery; this copies results/gallery.
+gallery: install
+	@$(UNLOCK_IF_IDLE)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
+	$(BIN)/python -m privanomaly.report.gallery --config config.yaml
 
 # The report of the run in results/: --report reads the configuration that run recorded
 # (results/effective_config.yaml); CONFIG matters only for results written before runs recorded it.

@@ -1,4 +1,4 @@
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -8,11 +8,7 @@ configfile: "config.yaml"
 
 # `--report` uses the configuration the run recorded in results/ (issue 17)
 include: "workflow/rules/run_config.smk"
-
-
-validate(config, "workflow/schemas/config.schema.yaml")
-
-
+include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"

@@ -1,7 +1,8 @@
 # What a researcher looks at after a run (issue 8):
 #
 #   report_index    {RESULTS}/index.md   one line per figure/table: paper item, file, rule, this run's verdicts
-#   report_gallery  {gallery_dir}/*.png  small copies of key figures for the README (docs/gallery, committed)
+#   report_gallery  {RESULTS}/gallery/*.png  small copies of key figures for the README; `make gallery` (default
+#                   config only) publishes them to docs/gallery (committed) - no run writes outside RESULTS
 #   provenance      {RESULTS}/provenance.json (issue 9)
 #
 # `snakemake --report results/report.html` shows every output marked report(...): the global description
@@ -47,7 +48,11 @@ rule report_index:
         sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=config["paper_b"].get("datasets", {}),
         unavailable=unavailable_datasets(),
+<<<<<<< HEAD
         sweeps=sweep_index_entries(),
+=======
+        your_datasets={"A": PA_YOURS} if "A" in REPORT_CLAIMS else {},
+>>>>>>> aeabd73f7069df6bddff9148dd83697c28510a51
     script:
         "../../scripts/report_index.py"
 
@@ -55,10 +60,10 @@ rule report_index:
 rule report_gallery:
     """A small PNG of one key figure for the README gallery."""
     input:
-        figure=lambda wc: REPORT_GALLERY[f"{REPORT_CFG['gallery_dir']}/{wc.name}.png"],
+        figure=lambda wc: REPORT_GALLERY[f"{REPORT_GALLERY_DIR}/{wc.name}.png"],
     output:
         png=report(
-            f"{REPORT_CFG['gallery_dir']}/{{name}}.png",
+            f"{REPORT_GALLERY_DIR}/{{name}}.png",
             caption="../report/gallery.rst",
             category="Overview",
             subcategory="Gallery",

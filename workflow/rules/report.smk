@@ -48,11 +48,8 @@ rule report_index:
         sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=config["paper_b"].get("datasets", {}),
         unavailable=unavailable_datasets(),
-<<<<<<< HEAD
-        sweeps=sweep_index_entries(),
-=======
         your_datasets={"A": PA_YOURS} if "A" in REPORT_CLAIMS else {},
->>>>>>> aeabd73f7069df6bddff9148dd83697c28510a51
+        sweeps=sweep_index_entries(),
     script:
         "../../scripts/report_index.py"
 

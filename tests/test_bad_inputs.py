@@ -286,7 +286,7 @@ DATA_CASES = [
     (
         "latin1_csv",
         lambda t: _csv_entry(_write_bytes(t, "d.csv", "a,b,label\n0.1,1,0\n0.2,2,0\n5,9,1\n# Zürich\n".encode("latin-1"))),
-        r"not valid utf-8 text \(byte 0xfc at offset \d+\).*datasets\.bad\.read\.encoding",
+        r"not valid utf-8 text \(byte 0xfc at line 5, byte offset 35\).*datasets\.bad\.read\.encoding",
         "d.csv",
     ),
     (

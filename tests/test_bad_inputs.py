@@ -713,3 +713,13 @@ def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_pat
     assert (df["note"] == "not available offline (not mirrored); no numbers reported").all()
     assert df["random_record_sp"].isna().all()
     assert sorted(p.name for p in out.iterdir()) == ["table2.csv", "table2.md"]
+
+
+def test_troubleshooting_lists_every_case_with_its_fix():
+    """docs/troubleshooting.md has a row for each data and config-file case (its name in backquotes)."""
+    doc = (ROOT / "docs" / "troubleshooting.md").read_text(encoding="utf-8")
+    cases = [c[0] for c in DATA_CASES] + [c[0] for c in CONFIG_FILE_CASES]
+    missing = [c for c in cases if f"`{c}`" not in doc]
+    assert missing == [], f"docs/troubleshooting.md does not list: {missing}"
+    for heading in ("## Two runs at once", "## The README gallery", "cannot be read is an error, never"):
+        assert heading in doc

@@ -215,3 +215,47 @@ def test_run_start_sweeps_stale_temporaries_recursively(tmp_path):
     assert io.remove_stale_temporaries(tmp_path / "results") == [left]
     assert sorted(p.name for p in deep.iterdir()) == [".notes.txt"]
     assert "remove_stale_temporaries" in (wf.ROOT / "workflow" / "rules" / "data.smk").read_text()
+
+
+# ---------------------------------------------------------------- disk full
+
+
+def test_disk_full_during_a_mirror_copy_leaves_no_file_and_no_temporary(tmp_path, monkeypatch):
+    """ENOSPC half-way through copying a raw file: neither the file nor a temporary copy is left."""
+    import errno
+    import shutil
+
+    from privanomaly.datasets import sources
+
+    mirror = tmp_path / "mirror"
+    (mirror / "x").mkdir(parents=True)
+    (mirror / "x" / "f.csv").write_bytes(b"a,label\n" + b"1,0\n" * 1000)
+
+    def half_then_enospc(src, dst):
+        Path(dst).write_bytes(Path(src).read_bytes()[:2000])
+        raise OSError(errno.ENOSPC, "No space left on device", str(dst))
+
+    monkeypatch.setattr(shutil, "copyfile", half_then_enospc)
+    dest = tmp_path / "resources" / "raw" / "x" / "f.csv"
+    with pytest.raises(OSError, match="No space left on device"):
+        sources.fetch("x/f.csv", dest, url=None, sha256=None, mirror=str(mirror))
+    assert sorted(p.name for p in dest.parent.iterdir()) == []
+
+
+def test_disk_full_while_writing_a_table_keeps_the_old_table(tmp_path, monkeypatch):
+    import errno
+
+    import pandas as pd
+
+    target = tmp_path / "table.csv"
+    io.write_table(pd.DataFrame({"a": [1.0]}), target)
+    before = target.read_bytes()
+
+    def enospc(self, path, *args, **kwargs):
+        Path(path).write_text("a\n2")  # part of the new table, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", enospc)
+    with pytest.raises(OSError, match="No space left"):
+        io.write_table(pd.DataFrame({"a": [2.0, 3.0]}), target)
+    assert target.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["table.csv"]

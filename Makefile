@@ -24,7 +24,7 @@ REPORT ?= results/report.html
 PYPI ?= https://pypi.org/simple
 LOCK := requirements.lock
 BOOTSTRAP_LOCK := requirements-bootstrap.lock
-PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --index-url $(PYPI)
+PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --disable-pip-version-check --index-url $(PYPI)
 UV_LOCKED := $(BIN)/uv pip install --quiet --no-config --python $(BIN)/python
 
 $(BIN)/.installed: $(LOCK) $(BOOTSTRAP_LOCK)

@@ -115,8 +115,8 @@ def test_smooth_sensitivity_gaussian_passes_audit():
 def test_global_sensitivity_gaussian_passes_audit():
     q, _, u, v = gaussian_world()
     gs = outliers.global_sensitivity.gs_exact(1, G_K, G_N)
-    assert gs == min(G_N, 2 * G_K + 1)
-    assert np.max(np.abs(q[u] - q[v])) <= gs  # the exhaustive world never exceeds the 1-D global sensitivity
+    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1) (issue 12)
+    assert np.max(np.abs(q[u] - q[v])) == gs  # attained in the exhaustive world, never exceeded
     sigma = np.full(len(q), gaussian.sigma_global(gs, EPS, DELTA))
     res, delta_at_eps, exact, _ = _audit_gaussian("global_gaussian", q, sigma, u, v)
     assert delta_at_eps <= DELTA

@@ -207,3 +207,52 @@ def test_negative_control_exponential_mechanism_with_unnormalised_utility_is_cau
 def test_print_audit_table():
     for name, (claimed, exact, est) in AUDIT_TABLE.items():
         print(f"paper B audit  {name:34s} claimed ε = {claimed:.3f}  exact worst-edge ε = {exact:.4f}  ε̂ = {est:.4f}")
+
+
+# ------------------------------------------------------------------ issue 12, item 1: the budget switch
+def _cube_pair():
+    """8 clusters of k = 3 duplicates at the corners of a cube of side 1.998 r plus one far record (X), and
+    the neighbour X' with that record moved next to a corner (d = 3, dist_S units times sqrt(3))."""
+    k, r = 3, 1.0
+    s3 = math.sqrt(3.0)
+    corners = np.array(list(itertools.product([0, 1], repeat=3)), float) * 1.998 * r * s3
+    X = np.vstack([np.repeat(corners, k, axis=0), [[100.0, 100.0, 100.0]]])
+    Xp = X.copy()
+    Xp[-1] = 0.999 * r * s3
+    return X, Xp, k, r
+
+
+def _exact_delta(qa, sa, qb, sb, eps=0.5):
+    return max(audit.gaussian_hockey_stick(qa, sa, qb, sb, eps), audit.gaussian_hockey_stick(qb, sb, qa, sa, eps))
+
+
+def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
+    """The data-dependent switch 'Algorithm 2 if its work fits the budget, else the fast bound' (the old
+    Scenario-1 release): X fits (36 units), X' does not (90 > 50), S jumps 17.49 -> 25.0 (ratio 1.43 >> e^beta)
+    and the released Gaussian has exact delta 0.0896 > 0.01 at eps = 0.5 - the harness's negative control."""
+    from privanomaly.paper_b import smooth as pbs
+
+    X, Xp, k, r = _cube_pair()
+    eps, delta = 0.5, 0.01
+    _, beta = gaussian.smooth_parameters(eps, delta)
+    a, b = pbs.budget_switch_bound(X, k, r, beta, 50), pbs.budget_switch_bound(Xp, k, r, beta, 50)
+    assert a == pytest.approx(17.490, abs=1e-3) and b == 25.0 and b / a > 1.4 > math.exp(beta)
+    qa, qb = q_count(X, k, r), q_count(Xp, k, r)
+    d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
+    assert d == pytest.approx(0.0896, abs=5e-4) and d > delta
+
+
+@pytest.mark.parametrize("method", ["paper", "fast"])
+def test_released_bound_on_the_cube_is_smooth_and_private(method):
+    """The fixed release (the configured method run to completion) is beta-smooth on the same pair and its
+    exact delta is below the claimed 0.01."""
+    from privanomaly.paper_b import smooth as pbs
+
+    X, Xp, k, r = _cube_pair()
+    eps, delta = 0.5, 0.01
+    _, beta = gaussian.smooth_parameters(eps, delta)
+    a, b = (pbs.smooth_bound(Y, k, r, beta, method)["value"] for Y in (X, Xp))
+    assert a <= math.exp(beta) * b * (1 + 1e-12) and b <= math.exp(beta) * a * (1 + 1e-12)
+    qa, qb = q_count(X, k, r), q_count(Xp, k, r)
+    d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
+    assert d <= delta

@@ -256,3 +256,47 @@ def test_released_bound_on_the_cube_is_smooth_and_private(method):
     qa, qb = q_count(X, k, r), q_count(Xp, k, r)
     d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
     assert d <= delta
+
+
+# ------------------------------------------------------------------ registry (issue 12: mechanisms as objects)
+def test_paper_b_mechanisms_are_registered_with_their_claims():
+    from privanomaly import mechanisms
+
+    names = mechanisms.names()
+    for n in ("gaussian_gs_upper", "gaussian_gs_lower", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h"):
+        assert n in names and mechanisms.get(n).paper == "B" and mechanisms.get(n).neighbours == "substitution"
+    up, lo = mechanisms.get("gaussian_gs_upper"), mechanisms.get("gaussian_gs_lower")
+    assert up.claim(eps=0.5, delta=0.01).proven and not lo.claim(eps=0.5, delta=0.01).proven
+    assert not up.claim(eps=8.0, delta=0.01).proven  # Theorem 1 condition fails beyond eps ~ 7.906
+    assert mechanisms.get("gaussian_smooth_paper").claim(eps=0.5, delta=0.01).proven
+    X = np.vstack([np.zeros((4, 2)), [[9.0, 9.0]]])
+    mean, sigma = up.exact_distribution(X, k=3, r=1.0, eps=0.5, delta=0.01)
+    assert mean == 1 and sigma == pytest.approx(gaussian.sigma_global(min(5, 3 * 6 + 1), 0.5, 0.01))
+    z = up.sample(X, k=3, r=1.0, eps=0.5, delta=0.01, rng=np.random.default_rng(0), n_trials=4)
+    assert z.shape == (4,)
+    sm = mechanisms.get("gaussian_smooth_paper")
+    _, beta = gaussian.smooth_parameters(0.5, 0.01)
+    assert sm.exact_distribution(X, k=3, r=1.0, eps=0.5, delta=0.01)[1] == pytest.approx(
+        gaussian.sigma_smooth(smooth.smooth_sensitivity(X, 3, 1.0, beta, "paper").value, 0.5, 0.01))
+
+
+@pytest.mark.parametrize("name", ["gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h"])
+def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
+    """S >= the exact grid smooth sensitivity, S(X) <= e^beta S(X') on every neighbouring pair and exact
+    delta <= 0.01 (smooth Gaussians; 1-D and 2-D grids, N = 4-6, plus the cube pair); |jump| <= GS (global);
+    exact pure-DP loss <= eps (top-h)."""
+    from privanomaly import mechanisms
+
+    rows = mechanisms.get(name).audit_rows(fast=True)
+    assert rows and all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
+    assert sum(r["pairs"] for r in rows) > 1000
+
+
+def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
+    from privanomaly.mechanisms import paper_b as mb
+
+    (name, m), = mb.negative_controls().items()
+    assert not m.claim(eps=0.5, delta=0.01).proven
+    rows = m.audit_rows(fast=True)
+    bad = [r for r in rows if not r["passed"]]
+    assert bad and bad[0]["world"] == "3d_cube_pair" and bad[0]["worst_delta"] > 0.08 and bad[0]["worst_ratio"] > 1.3

@@ -211,15 +211,9 @@ def test_print_audit_table():
 
 # ------------------------------------------------------------------ issue 12, item 1: the budget switch
 def _cube_pair():
-    """8 clusters of k = 3 duplicates at the corners of a cube of side 1.998 r plus one far record (X), and
-    the neighbour X' with that record moved next to a corner (d = 3, dist_S units times sqrt(3))."""
-    k, r = 3, 1.0
-    s3 = math.sqrt(3.0)
-    corners = np.array(list(itertools.product([0, 1], repeat=3)), float) * 1.998 * r * s3
-    X = np.vstack([np.repeat(corners, k, axis=0), [[100.0, 100.0, 100.0]]])
-    Xp = X.copy()
-    Xp[-1] = 0.999 * r * s3
-    return X, Xp, k, r
+    from privanomaly.outliers.audit_worlds import cube_pair
+
+    return cube_pair()
 
 
 def _exact_delta(qa, sa, qb, sb, eps=0.5):

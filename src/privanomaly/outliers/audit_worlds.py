@@ -39,6 +39,7 @@ __all__ = [
     "grid_world",
     "grid_smooth_sensitivity",
     "check_smooth_world",
+    "cube_pair",
     "cube_pair_check",
     "smooth_audit_rows",
     "DEFAULT_WORLDS",
@@ -188,16 +189,22 @@ def check_smooth_world(
     )
 
 
-def cube_pair_check(bound: SmoothBound, bound_name: str, eps: float = 0.5, delta: float = 0.01) -> WorldCheck:
-    """The 3-D pair of issue 12 item 1 as a two-dataset world: 8 triples (k = 3) at the corners of a cube of
-    side 1.998 r plus one far record, and the neighbour with that record next to a corner. Only the edge
-    checks apply (the pair is no grid world): ``min_s_over_grid_smooth`` compares S with |q(X) - q(X')|."""
+def cube_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
+    """(X, X', k, r) of issue 12 item 1: 8 triples (k = 3) at the corners of a cube of side 1.998 r plus one
+    far record (X), and X' with that record moved next to a corner (raw 3-D coordinates, dist_S scaled)."""
     k, r = 3, 1.0
     s3 = math.sqrt(3.0)
     corners = np.array(list(itertools.product([0, 1], repeat=3)), float) * 1.998 * r * s3
     X = np.vstack([np.repeat(corners, k, axis=0), [[100.0, 100.0, 100.0]]])
     Xp = X.copy()
     Xp[-1] = 0.999 * r * s3
+    return X, Xp, k, r
+
+
+def cube_pair_check(bound: SmoothBound, bound_name: str, eps: float = 0.5, delta: float = 0.01) -> WorldCheck:
+    """:func:`cube_pair` as a two-dataset world. Only the edge checks apply (the pair is no grid world):
+    ``min_s_over_grid_smooth`` compares S with |q(X) - q(X')|."""
+    X, Xp, k, r = cube_pair()
     _, beta = smooth_parameters(eps, delta)
     q = np.array([q_count(X, k, r), q_count(Xp, k, r)], dtype=float)
     S = np.array([float(bound(Y, k, r, beta)) for Y in (X, Xp)])

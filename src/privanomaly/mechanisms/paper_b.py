@@ -137,6 +137,10 @@ class GaussianSmooth(CountGaussian):
     def claim(self, *, eps, delta, **_) -> Claim:
         if self.bound == "budget_switch":
             return Claim(eps, delta, self.neighbours, proven=False, note="data-dependent choice of bound: not DP")
+        worst = ol.theorem2_worst_delta(eps, delta)
+        if worst > delta:
+            return Claim(eps, delta, self.neighbours, proven=False,
+                         note=f"Theorem 2 condition fails: worst exact delta {worst:.3g} > delta")
         return Claim(eps, delta, self.neighbours, note=self.reference)
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:

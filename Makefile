@@ -8,7 +8,7 @@ CORES ?= 8
 DATA_MIRROR ?= $(wildcard ../shared/datasets)
 MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
 
-.PHONY: install reproduce test report bench
+.PHONY: install reproduce test report bench audit
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,8 @@ bench: install
 
 report: install
 	$(BIN)/snakemake --cores 1 $(MIRROR_ARG) --report results/report.html
+
+# The full privacy audit (issue 12): every registered mechanism and negative control through the harness;
+# writes results/audit/privacy_audit.{csv,md}. Its fast subset runs inside `make test` (tests/test_audit_*).
+audit: install
+	$(BIN)/python -m privanomaly.audit --level full --out results/audit

@@ -13,6 +13,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
+include: "workflow/rules/audit.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -22,4 +23,5 @@ rule all:
         data_targets(),
         paper_a_targets(),
         paper_b_targets(),
+        audit_targets(),
         report_targets(),

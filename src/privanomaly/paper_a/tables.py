@@ -51,13 +51,17 @@ def column_slug(label: str) -> str:
 def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str],
            labels: tuple[str, ...] = ("SP", "DP")) -> pd.DataFrame:
     """Table 2: exact error of each mechanism (by label, in this order; the paper's: SP and DP) for a record
-    picked uniformly at random and for a random (β,r)-anomaly, at (ε, k)."""
-    s = summaries[np.isclose(summaries["eps"], eps) & (summaries["k"] == k)]
+    picked uniformly at random and for a random (β,r)-anomaly, at (ε, k). With no summaries (every dataset
+    unavailable) only the noted rows remain."""
     groups = (("random_record", "all"), ("random_anomaly", "anomaly"))
     value_cols = [f"{prefix}_{column_slug(lb)}" for prefix, _ in groups for lb in labels]
     if len(set(value_cols)) != len(value_cols):
         raise ValueError(f"table2: mechanism labels {list(labels)} give clashing column names")
     rows = []
+    if summaries.empty:
+        s = pd.DataFrame(columns=["dataset"])
+    else:
+        s = summaries[np.isclose(summaries["eps"], eps) & (summaries["k"] == k)]
     for name, sub in s.groupby("dataset", sort=False):
         def val(group, mech):
             v = sub[(sub["group"] == group) & (sub["mechanism"] == mech)]["mean_error"]

@@ -23,7 +23,8 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
             prov = json.load(fh)
         choice = common.load_choice(choice_path)
         rec = pd.read_parquet(rec_path)
-        rows.append(tables.table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"]))
+        row = tables.table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
+        rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)
     df = tables.table1(rows, p.missing)
     io.write_table(df, snakemake.output.csv)  # noqa: F821
     io.write_table(df, snakemake.output.md)  # noqa: F821

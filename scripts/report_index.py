@@ -23,6 +23,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         dataset_names=dict(p.dataset_names),
         uncovered=list(p.uncovered),
         unavailable=dict(p.unavailable),
+        your_datasets={k: list(v) for k, v in p.your_datasets.items()},
     )
     io.write_text(snakemake.output.md, text)  # noqa: F821
     log.info("index: %d lines", len(p.entries))

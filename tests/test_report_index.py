@@ -223,7 +223,11 @@ def test_index_one_line_per_entry_with_verdicts():
         dataset_names={"synthetic_b1": "Synthetic 1", "adult_b1": "Adult 1"},
         uncovered=["paper_b/extra.csv"],
         unavailable={"creditcard": "not in mirror"},
+        your_datasets={"A": ["mydata"], "B": []},
     )
+    assert ("- Your datasets in paper A's figures and tables (our numbers, no paper verdict) "
+            "(see [`paper_a/claims.md`](paper_a/claims.md)): `mydata`") in text
+    assert "paper B's figures" not in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Paper")]
     assert len(rows) == len(m.entries) == len(items) + 2  # scenario1 figure and table: two datasets each
     fig3 = next(r for r in rows if "`paper_a_fig3`" in r)

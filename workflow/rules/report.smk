@@ -47,6 +47,7 @@ rule report_index:
         sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=config["paper_b"].get("datasets", {}),
         unavailable=unavailable_datasets(),
+        your_datasets={"A": PA_YOURS} if "A" in REPORT_CLAIMS else {},
     script:
         "../../scripts/report_index.py"
 

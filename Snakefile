@@ -14,6 +14,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 
 
@@ -24,4 +25,5 @@ rule all:
         paper_a_targets(),
         paper_b_targets(),
         audit_targets(),
+        sweep_targets(),
         report_targets(),

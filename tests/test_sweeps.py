@@ -71,6 +71,11 @@ def test_bad_sweep_entries_name_the_key(change, message):
         spec.parse("s", a_entry(**change))
 
 
+def test_overlay_can_switch_the_kind_of_r_with_null():
+    sw = spec.parse("s", a_entry(r={"fraction": None, "value": [0.5]}))
+    assert (sw.r_kind, sw.r_values) == ("value", (0.5,))
+
+
 def test_sweep_names_cannot_hold_separators():
     with pytest.raises(ValueError, match="letters and digits"):
         spec.parse("my_sweep", a_entry())

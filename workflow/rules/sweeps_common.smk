@@ -89,3 +89,9 @@ def claims_sweep_name():
 def claims_sweep_table():
     name = claims_sweep_name()
     return [f"{SW_OUT}/{name}/sweep.parquet"] if name else []
+
+
+def sweep_or_scenario1(sweep, key):
+    """Algorithm 2's work budget of a paper-B sweep: its own `key`, else paper_b.scenario1's."""
+    own = getattr(SWEEPS[sweep], key)
+    return config["paper_b"]["scenario1"][key] if own is None else own

@@ -287,6 +287,13 @@ def test_claims_from_sweep_pass_on_closed_form_data(iso_sweep):
     reg = sc.registry_with_sweep("s")
     assert [c.claim_id for c in reg] == [f"A{i}" for i in range(1, 10)]
     assert {c.claim_id for c in reg if c.table == "sweep"} == {"A3", "A6", "A8"}
+    comp = pd.DataFrame({"dataset": "iso", "eps": 1.0, "delta": [0, 2], "input_error": 0.2,
+                         "compiled_error": [0.2, 0.2 * np.exp(-0.5)]})
+    tables = {"sweep": iso_sweep, "comp": comp}
+    a8 = next(c for c in reg if c.claim_id == "A8").evaluate(tables, {})
+    assert a8.passed is True and a8.test.startswith("(1) per record")
+    comp.loc[1, "compiled_error"] = 0.2  # no gain on the non-sensitive record: the tables' part fails
+    assert next(c for c in reg if c.claim_id == "A8").evaluate(tables, {}).passed is False
 
 
 def test_claims_from_sweep_fail_on_tampered_tables(iso_sweep):

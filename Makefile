@@ -17,24 +17,28 @@ REPORT ?= results/report.html
 
 .PHONY: install reproduce test report bench lock gallery
 
-# The environment: exactly requirements.lock, from PyPI only (--isolated: no local index or find-links of this
-# machine's pip configuration; --require-hashes: every file must match the hash PyPI published), then the
-# project itself (editable, no dependencies, built with the locked setuptools).
+# The environment: a fresh .venv with exactly requirements.lock, from PyPI only, every file checked against the
+# sha256 PyPI published. uv installs it (parallel downloads: ~10x faster than pip); uv itself comes from
+# requirements-bootstrap.lock through pip (--isolated: no local index or find-links of this machine's pip
+# configuration). Then the project itself: editable, no dependencies, built with the locked setuptools.
 PYPI ?= https://pypi.org/simple
 LOCK := requirements.lock
-PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --index-url $(PYPI)
+BOOTSTRAP_LOCK := requirements-bootstrap.lock
+PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --disable-pip-version-check --index-url $(PYPI)
+UV_LOCKED := $(BIN)/uv pip install --quiet --no-config --python $(BIN)/python
 
-$(BIN)/.installed: $(LOCK)
-	$(PYTHON) -m venv $(VENV)
-	$(PIP_LOCKED) --require-hashes --no-deps -r $(LOCK)
-	$(BIN)/python -m pip install --quiet --isolated --no-index --no-deps --no-build-isolation -e .
+$(BIN)/.installed: $(LOCK) $(BOOTSTRAP_LOCK)
+	$(PYTHON) -m venv --clear $(VENV)
+	$(PIP_LOCKED) --require-hashes --no-deps -r $(BOOTSTRAP_LOCK)
+	$(UV_LOCKED) --index-url $(PYPI) --require-hashes --no-deps -r $(LOCK)
+	$(UV_LOCKED) --no-index --no-deps --no-build-isolation -e .
 	touch $@
 
 install: $(BIN)/.installed
 
-# Regenerate requirements.lock (universal: every platform, Python >= 3.11; hashes of every PyPI file) and the
-# conda env file from the same pins, with uv from PyPI in its own venv (.venv-lock). Run after editing
-# pyproject.toml, then commit requirements.lock and envs/privanomaly.yaml.
+# Regenerate requirements.lock (universal: every platform, Python >= 3.11; hashes of every PyPI file), the
+# conda env file from the same pins, and requirements-bootstrap.lock (uv, which installs the lock), with uv
+# from PyPI in its own venv (.venv-lock). Run after editing pyproject.toml or UV_VERSION; commit the three.
 UV_VERSION := 0.13.9
 LOCK_VENV := .venv-lock
 UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile --no-config --quiet --index-url $(PYPI) --universal --python-version 3.11
@@ -47,7 +51,9 @@ lock:
 	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock runtime pyproject.toml > $(LOCK_VENV)/runtime.in
 	$(UV_COMPILE) --no-header --no-annotate -c $(LOCK) $(LOCK_VENV)/runtime.in -o $(LOCK_VENV)/runtime.txt
 	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock conda $(LOCK_VENV)/runtime.txt > envs/privanomaly.yaml
-	@echo "Wrote $(LOCK) and envs/privanomaly.yaml; commit both."
+	echo "uv==$(UV_VERSION)" > $(LOCK_VENV)/bootstrap.in
+	$(UV_COMPILE) --generate-hashes --custom-compile-command "make lock" $(LOCK_VENV)/bootstrap.in -o $(BOOTSTRAP_LOCK)
+	@echo "Wrote $(LOCK), $(BOOTSTRAP_LOCK) and envs/privanomaly.yaml; commit them."
 
 # One run per directory (privanomaly.runguard): refuse to start while a Snakemake of THIS directory is alive
 # (another user's or another checkout's runs do not count); otherwise a lock left by a killed run is stale

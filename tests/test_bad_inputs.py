@@ -628,7 +628,7 @@ def _configcheck(tmp_path: Path, text: str | None, extra: dict | None = None) ->
 
 CONFIG_FILE_CASES = [
     ("yaml_syntax_error", "seed: 1\npaper_a:\n  k_grid: [1, 2\n", r"overlay\.yaml:4:1: YAML syntax error: .*expected ',' or ']'"),
-    ("tab_indentation", "paper_a:\n\tk_main: 2\n", r"overlay\.yaml:2:1: YAML syntax error: .*character '\\t'"),
+    ("tab_indentation", "paper_a:\n\tk_main: 2\n", r"overlay\.yaml:2:1: YAML syntax error: .*a tab character: YAML indents with spaces only"),
     ("empty_overlay", "", r"overlay\.yaml:1: the config file is empty \(no keys\)"),
     ("comment_only_overlay", "# nothing here\n", r"overlay\.yaml:1: the config file is empty"),
     ("top_level_list", "- seed\n", r"overlay\.yaml:1: the top level must be `key: value` lines"),

@@ -69,8 +69,19 @@ def test_parse_lock_rejects_lines_it_does_not_understand():
 
 def test_make_install_installs_the_lock_from_pypi_with_hashes(tmp_path):
     out = subprocess.run(["make", "-n", "-B", "-C", str(ROOT), "install"], capture_output=True, text=True, check=True).stdout
-    line = next(x for x in out.splitlines() if "-r requirements.lock" in x)
-    assert "--require-hashes" in line and "--isolated" in line and "--index-url https://pypi.org/simple" in line
-    assert "--no-deps" in line
-    editable = next(x for x in out.splitlines() if " -e ." in x)
+    lines = out.splitlines()
+    assert any("-m venv --clear .venv" in x for x in lines)  # a fresh environment: nothing but the lock
+    boot = next(x for x in lines if "-r requirements-bootstrap.lock" in x)  # uv, through pip, hashed
+    assert "--require-hashes" in boot and "--isolated" in boot and "--index-url https://pypi.org/simple" in boot
+    main = next(x for x in lines if "-r requirements.lock" in x)
+    assert main.startswith(".venv/bin/uv pip install") and "--no-config" in main
+    assert "--require-hashes" in main and "--no-deps" in main and "--index-url https://pypi.org/simple" in main
+    editable = next(x for x in lines if " -e ." in x)
     assert "--no-deps" in editable and "--no-index" in editable
+
+
+def test_bootstrap_lock_pins_the_uv_of_make_lock_with_hashes():
+    text = (ROOT / "requirements-bootstrap.lock").read_text(encoding="utf-8")
+    uv_version = re.search(r"^UV_VERSION := (\S+)$", (ROOT / "Makefile").read_text(encoding="utf-8"), re.M).group(1)
+    assert envlock.parse_lock(text) == [envlock.Pin("uv", uv_version)]
+    assert len(re.findall(r"--hash=sha256:[0-9a-f]{64}", text)) >= 5  # one per platform wheel, and the sdist

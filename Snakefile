@@ -15,6 +15,7 @@ include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/standins.smk"
 
 
 rule all:

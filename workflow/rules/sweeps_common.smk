@@ -92,6 +92,6 @@ def claims_sweep_table():
 
 
 def sweep_or_scenario1(sweep, key):
-    """Algorithm 2's work budget of a paper-B sweep: its own `key`, else paper_b.scenario1's."""
+    """Algorithm 2's feasibility guard of a paper-B sweep: its own `key`, else paper_b.scenario1's."""
     own = getattr(SWEEPS[sweep], key)
     return config["paper_b"]["scenario1"][key] if own is None else own

@@ -83,8 +83,7 @@ class Sweep:
     h: tuple[int, ...] = ()
     subspace_dims: tuple[int, ...] = ()
     max_subspaces: int = 100
-    max_work: int | None = None  # paper B: Algorithm 2's work budget per call / per job (None: paper_b.scenario1's)
-    max_work_total: int | None = None
+    max_work: int | None = None  # paper B: Algorithm 2's feasibility guard per call (None: paper_b.scenario1's)
 
     @property
     def r_tokens(self) -> list[str]:
@@ -157,7 +156,6 @@ def parse(name: str, entry: dict) -> Sweep:
         subspace_dims=_tuple(entry.get("subspace_dims"), int, f"{where}.subspace_dims"),
         max_subspaces=int(entry.get("max_subspaces", 100)),
         max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
-        max_work_total=None if entry.get("max_work_total") is None else int(entry["max_work_total"]),
     )
     for key in ("datasets", "eps", "k", "r_values"):
         if not getattr(sw, key):

@@ -654,6 +654,7 @@ rule paper_a_claims:
         detection=expand(f"{PA_WORK}/detection/{{d}}.csv", d=PA_DATASETS),
         growth=f"{PA_TAB}/growth.csv",
         compiler=expand(f"{PA_WORK}/compiler/{{d}}.csv", d=PA_COMPILER_SETS),
+        sweep=lambda wc: claims_sweep_table(),
     output:
         md=report(
             f"{PA_OUT}/claims.md",
@@ -682,5 +683,6 @@ rule paper_a_claims:
                 if n not in PA_GROWTH
             }
         },
+        sweep=lambda wc: claims_sweep_name(),
     script:
         "../../scripts/paper_a_claims.py"

@@ -18,14 +18,19 @@ privacy guarantee.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import log_ndtr, ndtr
 
 __all__ = [
     "sigma_global",
+    "theorem1_exact_delta",
+    "theorem1_max_epsilon",
+    "theorem2_worst_delta",
     "smooth_parameters",
     "sigma_smooth",
     "gaussian_release",
@@ -41,9 +46,42 @@ def _check(eps: float, delta: float) -> None:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
 
 
-def sigma_global(gs: float, eps: float, delta: float) -> float:
-    """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian."""
+def theorem1_exact_delta(eps: float, delta: float) -> float:
+    """Exact delta(eps) of Theorem 1's release on a worst neighbouring pair (shift = GS, sigma as printed).
+
+    With ``c = sqrt(2 ln(2/delta))`` the shift is ``GS / sigma = eps / c`` and the exact hockey-stick
+    divergence of two Gaussians (Balle & Wang, ICML 2018, Theorem 8) is
+    ``Phi(eps/(2c) - c) - e^eps Phi(-eps/(2c) - c)`` - a function of (eps, delta) only."""
     _check(eps, delta)
+    c = math.sqrt(2.0 * math.log(2.0 / delta))
+    return float(ndtr(eps / (2 * c) - c) - math.exp(eps + float(log_ndtr(-eps / (2 * c) - c))))
+
+
+def theorem1_max_epsilon(delta: float) -> float:
+    """The largest eps for which Theorem 1's sigma gives (eps, delta)-DP: the *Theorem 1 condition*
+    ``theorem1_exact_delta(eps, delta) <= delta`` holds exactly for eps in (0, this] (about 7.9 at
+    delta = 0.01; the exact delta is increasing in eps there).  Found by bisection to ~1e-12."""
+    lo, hi = 1e-9, 1.0
+    while theorem1_exact_delta(hi, delta) <= delta:
+        lo, hi = hi, 2 * hi
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if theorem1_exact_delta(mid, delta) <= delta else (lo, mid)
+    return lo
+
+
+def sigma_global(gs: float, eps: float, delta: float) -> float:
+    """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian.
+
+    Raises ``ValueError`` when the Theorem 1 condition fails (:func:`theorem1_exact_delta` > delta, i.e.
+    eps > :func:`theorem1_max_epsilon`): that sigma is then not (eps, delta)-DP for any sensitivity."""
+    _check(eps, delta)
+    if theorem1_exact_delta(eps, delta) > delta:
+        raise ValueError(
+            f"Theorem 1 condition fails at eps = {eps:g}, delta = {delta:g}: sigma = GS sqrt(2 ln(2/delta))/eps "
+            f"has exact delta {theorem1_exact_delta(eps, delta):.3g} > delta (holds only for eps <= "
+            f"{theorem1_max_epsilon(delta):.4g})"
+        )
     return float(gs) * math.sqrt(2.0 * math.log(2.0 / delta)) / eps
 
 
@@ -52,6 +90,27 @@ def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, floa
     _check(eps, delta)
     L = math.log(2.0 / delta)
     return eps / (5.0 * math.sqrt(2.0 * L)), eps / (4.0 * (p + L))
+
+
+@functools.lru_cache(maxsize=4096)
+def theorem2_worst_delta(eps: float, delta: float, p: int = 1) -> float:
+    """Largest exact delta(eps) of Theorem 2's release (p = 1) over every pair it must cover: a beta-smooth
+    S >= LS lets neighbours have ``S'/S = rho in [e^-beta, e^beta]`` and ``|q - q'| = m <= min(S, S')``;
+    the releases are N(0, (S/alpha)^2) and N(m, (S'/alpha)^2) (scale-free: S = 1).  Exact closed-form
+    hockey stick (:func:`privanomaly.audit.gaussian_hockey_stick`, both directions) maximised over a grid of
+    41 ratios x 11 shifts including the ends.  The *Theorem 2 condition* is ``this <= delta``: it holds on
+    Scenario 1's range but fails for large eps (e.g. 0.0265 > 0.01 at eps = 30, delta = 0.01)."""
+    if p != 1:
+        raise ValueError("theorem2_worst_delta: only p = 1 (a count) is implemented")
+    from privanomaly.audit import gaussian_hockey_stick
+
+    alpha, beta = smooth_parameters(eps, delta, p)
+    worst = 0.0
+    for rho in np.exp(np.linspace(-beta, beta, 41)):
+        for m in np.linspace(0.0, min(1.0, rho), 11):
+            s1, s2 = 1.0 / alpha, rho / alpha
+            worst = max(worst, gaussian_hockey_stick(0.0, s1, m, s2, eps), gaussian_hockey_stick(m, s2, 0.0, s1, eps))
+    return float(worst)
 
 
 def sigma_smooth(S: float, eps: float, delta: float, p: int = 1) -> float:
@@ -101,8 +160,9 @@ CONVENTIONS: dict[str, NoiseConvention] = {
         NoiseConvention(
             "printed",
             "Theorems 1-2 as printed (ln): sigma_G = GS sqrt(2 ln(2/d))/eps; alpha = eps/(5 sqrt(2 ln(2/d))); "
-            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here.",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here "
+            "(sigma_G only with a GS upper bound and under the Theorem 1 condition).",
+            lambda gs, e, d: sigma_global(gs, e, d),
             lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
             lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
             True,

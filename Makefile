@@ -1,4 +1,5 @@
-# The README's two commands: `make reproduce` and `make test`. Each creates .venv from pyproject.toml pins.
+# The README's two commands: `make reproduce` and `make test`. Each creates .venv from requirements.lock (every
+# package pinned with its sha256, from PyPI; `make lock` regenerates it from pyproject.toml).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,28 +9,65 @@ CORES ?= 8
 DATA_MIRROR ?= $(wildcard ../shared/datasets)
 MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
 
-.PHONY: install reproduce test report bench
+# Overlay config of a run (`make reproduce CONFIG=my.yaml`); `make report` needs it only for runs made before
+# runs recorded their configuration (results/effective_config.yaml, which --report reads by itself).
+CONFIG ?=
+CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
+REPORT ?= results/report.html
 
-$(BIN)/.installed: pyproject.toml
+.PHONY: install reproduce test report bench lock gallery
+
+# The environment: exactly requirements.lock, from PyPI only (--isolated: no local index or find-links of this
+# machine's pip configuration; --require-hashes: every file must match the hash PyPI published), then the
+# project itself (editable, no dependencies, built with the locked setuptools).
+PYPI ?= https://pypi.org/simple
+LOCK := requirements.lock
+PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --index-url $(PYPI)
+
+$(BIN)/.installed: $(LOCK)
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(PIP_LOCKED) --require-hashes --no-deps -r $(LOCK)
+	$(BIN)/python -m pip install --quiet --isolated --no-index --no-deps --no-build-isolation -e .
 	touch $@
 
 install: $(BIN)/.installed
 
-# A run killed with SIGKILL leaves Snakemake's lock behind. When no Snakemake of a .venv is running on this
-# machine, that lock is stale: remove it so that rerunning the same command just continues the run.
-UNLOCK_IF_IDLE := if ! pgrep -f '[.]venv/bin/snakemake' >/dev/null; then $(BIN)/snake''make --unlock >/dev/null 2>&1 || true; fi
+# Regenerate requirements.lock (universal: every platform, Python >= 3.11; hashes of every PyPI file) and the
+# conda env file from the same pins, with uv from PyPI in its own venv (.venv-lock). Run after editing
+# pyproject.toml, then commit requirements.lock and envs/privanomaly.yaml.
+UV_VERSION := 0.13.9
+LOCK_VENV := .venv-lock
+UV_COMPILE := $(LOCK_VENV)/bin/uv pip compile --no-config --quiet --index-url $(PYPI) --universal --python-version 3.11
+
+lock:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet --isolated --index-url $(PYPI) uv==$(UV_VERSION)
+	$(PYTHON) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))' > $(LOCK_VENV)/build.in
+	$(UV_COMPILE) --generate-hashes --extra test --custom-compile-command "make lock" pyproject.toml $(LOCK_VENV)/build.in -o $(LOCK)
+	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock runtime pyproject.toml > $(LOCK_VENV)/runtime.in
+	$(UV_COMPILE) --no-header --no-annotate -c $(LOCK) $(LOCK_VENV)/runtime.in -o $(LOCK_VENV)/runtime.txt
+	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock conda $(LOCK_VENV)/runtime.txt > envs/privanomaly.yaml
+	@echo "Wrote $(LOCK) and envs/privanomaly.yaml; commit both."
+
+# One run per directory (privanomaly.runguard): refuse to start while a Snakemake of THIS directory is alive
+# (another user's or another checkout's runs do not count); otherwise a lock left by a killed run is stale
+# and is removed, so rerunning the same command just continues the run.
+UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
+# Config files are checked first (file:line of a YAML error, an empty file, a duplicate key - Snakemake's own
+# message names none of them): privanomaly.configcheck.
+CONFIGCHECK := $(BIN)/python -m privanomaly.configcheck
 
 reproduce: install
 	@$(UNLOCK_IF_IDLE)
-	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
-	$(BIN)/snakemake --cores $(CORES) $(MIRROR_ARG) --report results/report.html
-	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/results/report.html"
+	@$(CONFIGCHECK) $(CONFIG_ARG)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(CONFIG_ARG) $(MIRROR_ARG) || { $(LOCK_HINT); }
+	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)
+	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)"
 
 test: install
+	@$(UNLOCK_IF_IDLE)
+	@$(CONFIGCHECK) --configfile .test/config.yaml
 	$(BIN)/python -m pytest
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
@@ -40,5 +78,14 @@ test: install
 bench: install
 	$(BIN)/python benchmarks/run_all.py
 
+# The README gallery (docs/gallery, tracked) is refreshed only here, from a run of the default config.yaml
+# (no overlay): every run writes its thumbnails to <results_dir>/gallery; this copies results/gallery.
+gallery: install
+	@$(UNLOCK_IF_IDLE)
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
+	$(BIN)/python -m privanomaly.report.gallery --config config.yaml
+
+# The report of the run in results/: --report reads the configuration that run recorded
+# (results/effective_config.yaml); CONFIG matters only for results written before runs recorded it.
 report: install
-	$(BIN)/snakemake --cores 1 $(MIRROR_ARG) --report results/report.html
+	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)

@@ -1,4 +1,4 @@
-from snakemake.utils import min_version, validate
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -6,9 +6,9 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-validate(config, "workflow/schemas/config.schema.yaml")
-
-
+# `--report` uses the configuration the run recorded in results/ (issue 17)
+include: "workflow/rules/run_config.smk"
+include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"

@@ -12,7 +12,11 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
     beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
     seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
-    df = pd.concat([detection.private_rows(rec, beta, p.k_main, p.eps_ref),
-                    detection.pyod_rows(X, rec, p.pyod, seed_int, p.pyod_max_fit_rows)], ignore_index=True)
+    with runlog.steps(name, ["private mechanisms", "PyOD references"]) as step:
+        step("private mechanisms")
+        private = detection.private_rows(rec, beta, p.k_main, p.eps_ref)
+        step("PyOD references")
+        df = pd.concat([private, detection.pyod_rows(X, rec, p.pyod, seed_int, p.pyod_max_fit_rows)],
+                       ignore_index=True)
     df.insert(0, "dataset", name)
     io.write_table(df, snakemake.output.csv)  # noqa: F821

@@ -12,12 +12,16 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     name = snakemake.wildcards.pa_dataset  # noqa: F821
     rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
     beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
-    errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid)
-    summary = errors.summarise(rec, errs)
-    trials = errors.sampled_errors(rec, errs, seeding.rng(p.seed, "paper_a_errors", name), p.n_trials,
-                                   level=p.ci_level)
-    ranked = errors.ranked_anomalies(rec, errs, p.eps_ref, p.k_main)
-    sens = toy.sensitive_fraction(rec, beta, p.k_sensitive)
+    with runlog.steps(name, ["exact errors", "sampled trials", "ranked, k-sensitive"]) as step:
+        step("exact errors")
+        errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid)
+        summary = errors.summarise(rec, errs)
+        step("sampled trials")
+        trials = errors.sampled_errors(rec, errs, seeding.rng(p.seed, "paper_a_errors", name), p.n_trials,
+                                       level=p.ci_level)
+        step("ranked, k-sensitive")
+        ranked = errors.ranked_anomalies(rec, errs, p.eps_ref, p.k_main)
+        sens = toy.sensitive_fraction(rec, beta, p.k_sensitive)
     for df in (errs, summary, trials, ranked, sens):
         df.insert(0, "dataset", name)
     errs["error"] = errs["error"].astype(np.float64)

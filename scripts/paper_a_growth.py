@@ -8,8 +8,10 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     name = snakemake.wildcards.pa_dataset  # noqa: F821
     X, y = common.load_xy(snakemake.input.data)  # noqa: F821
     choice = common.load_choice(snakemake.input.choice)  # noqa: F821
-    df = growth.growth_curve(X, y, choice["beta"], choice["fraction"], p.sizes,
-                             seeding.rng(p.seed, "paper_a_growth", name), p.eps_ref, p.k_main,
-                             cap=records.cap_for(choice["beta"], p.eps_ref), workers=snakemake.threads, metric=p.metric)  # noqa: F821
+    with runlog.steps(name, ["nested subsamples"]) as step:
+        step("nested subsamples")
+        df = growth.growth_curve(X, y, choice["beta"], choice["fraction"], p.sizes,
+                                 seeding.rng(p.seed, "paper_a_growth", name), p.eps_ref, p.k_main,
+                                 cap=records.cap_for(choice["beta"], p.eps_ref), workers=snakemake.threads, metric=p.metric)  # noqa: F821
     df.insert(0, "dataset", name)
     io.write_table(df, snakemake.output.csv)  # noqa: F821

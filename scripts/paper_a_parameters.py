@@ -5,9 +5,12 @@ import pandas as pd
 from privanomaly import io, runlog
 from privanomaly.paper_a import common
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
+with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     rows = [common.load_choice(p) for p in snakemake.input.choices]  # noqa: F821
-    cols = ["dataset", "beta", "r", "fraction", "f1", "precision", "recall", "n_records", "n_scored", "metric"]
-    df = pd.DataFrame(rows)[cols]
+    cols = ["dataset", "beta", "r", "fraction", "f1", "precision", "recall", "n_records", "n_scored", "metric", "note"]
+    df = pd.DataFrame(rows).reindex(columns=cols)
+    df["note"] = df["note"].fillna("")  # a choice file without the note key (written by hand) has none
+    for row in df[df["note"] != ""].itertuples():
+        log.warning("%s: (beta, r) on the edge of its grid: %s", row.dataset, row.note)
     io.write_table(df, snakemake.output.csv)  # noqa: F821
     io.write_table(df, snakemake.output.md)  # noqa: F821

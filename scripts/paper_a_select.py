@@ -9,19 +9,26 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     X, y = common.load_xy(snakemake.input.data)  # noqa: F821
     sel = p.selection
     betas = list(p.betas)  # paper_a.selection.betas, or paper_a.fig2.betas on the Figure 2-3 data
-    surface = selection.selection_surface(
-        X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
-        max_query_rows=sel["max_query_rows"], p=1.0 if p.metric == "manhattan" else 2.0, workers=snakemake.threads,  # noqa: F821
-    )
+    with runlog.steps(name, ["k-NN radii and F1 surface"]) as step:
+        step("k-NN radii and F1 surface")
+        surface = selection.selection_surface(
+            X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
+            max_query_rows=sel["max_query_rows"], p=1.0 if p.metric == "manhattan" else 2.0,
+            workers=snakemake.threads,  # noqa: F821
+        )
     choice = selection.choose(surface)
     best = surface[(surface["beta"] == choice.beta) & (surface["fraction"] == choice.fraction)].iloc[0]
     surface.insert(0, "dataset", name)
     log.info("%s: beta=%d r=%.6g fraction=%g F1=%.4f", name, choice.beta, choice.r, choice.fraction, choice.f1)
+    edges = selection.grid_edges(choice, betas, sel["fractions"])
+    for e in edges:
+        log.warning("%s: %s (widen the grid to check)", name, e.message())
     io.write_table(surface, snakemake.output.surface)  # noqa: F821
     io.write_json(snakemake.output.choice, {  # noqa: F821
         "dataset": name, "beta": choice.beta, "r": choice.r, "fraction": choice.fraction, "f1": choice.f1,
         "precision": float(best["precision"]), "recall": float(best["recall"]), "n_scored": int(best["n_scored"]),
         "n_records": int(len(X)), "metric": p.metric, "betas": betas,
+        "grid_edge": [e.message() for e in edges], "note": selection.edge_note(edges),
         "protocol": "max F1 of (beta, r)-anomaly vs labels over betas x flagged fractions; ties: larger beta, "
                     "then smaller fraction (privanomaly.paper_a.selection)",
     })

@@ -126,8 +126,9 @@ class _Files(list):
 
 
 def _run_script(script: str, *, input=(), output: dict, params: dict, wildcards: dict, log: Path, config=None):
+    named_inputs = input if isinstance(input, dict) else {}
     sm = SimpleNamespace(
-        input=_Files(input),
+        input=_Files([] if named_inputs else input, **named_inputs),
         output=_Files(**output),
         params=SimpleNamespace(**params),
         wildcards=SimpleNamespace(**wildcards),
@@ -229,10 +230,127 @@ DATA_CASES = [
     (
         "sha256_mismatch_local_file",
         lambda t: _csv_entry(_write(t, "d.csv", GOOD_CSV), files=[{"path": str(t / "d.csv"), "sha256": "0" * 64}]),
-        r"sha256 mismatch — expected 0{64}, got [0-9a-f]{64}",
+        r"sha256 mismatch — expected 0{64}, got [0-9a-f]{64}.*set datasets\.bad\.files\[0\]\.sha256",
         "d.csv",
     ),
+    # ---- issue 16: no column dropped or zeroed silently; empty results fail at prepare
+    (
+        "non_numeric_cell_in_numeric_column",
+        lambda t: _csv_entry(_write(t, "d.csv", "a,b,label\n0.1,1.0,0\n0.2,1.5x,0\n5,9,1\n")),
+        r"d\.csv: column 'b', data row 2 .*'1\.5x' is not a number.*drop_columns",
+        "d.csv",
+    ),
+    (
+        "text_column_not_listed_in_drop_columns",
+        lambda t: _csv_entry(_write(t, "d.csv", "a,city,label\n0.1,Oslo,0\n0.2,Rome,0\n5,Kyiv,1\n")),
+        r"column 'city', data row 1 .*'Oslo' is not a number.*datasets\.bad\.preprocess\.drop_columns: \[city\]",
+        "d.csv",
+    ),
+    (
+        "overflow_in_standardisation",
+        lambda t: _csv_entry(
+            _write(t, "d.csv", "a,b,label\n0.1,1e308,0\n0.2,-1e308,0\n5,1e308,1\n"), preprocess={"standardize": True}
+        ),
+        r"preprocess\.standardize: non-finite results in column\(s\) \['b'\]",
+        "datasets.bad",
+    ),
+    (
+        "missing_drop_with_all_nan_column_leaves_no_row",
+        lambda t: _csv_entry(
+            _write(t, "d.csv", "a,b,label\n0.1,,0\n0.2,,0\n5,,1\n"), preprocess={"missing": "drop", "standardize": False}
+        ),
+        r"preprocess\.missing: 'drop' leaves no row \(column\(s\) \['b'\] are missing in every row\)",
+        "datasets.bad",
+    ),
+    (
+        "impute_with_all_nan_column_not_dropped",
+        lambda t: _csv_entry(
+            _write(t, "d.csv", "a,b,label\n0.1,,0\n0.2,,0\n5,,1\n"), preprocess={"missing": "impute_median"}
+        ),
+        r"\['b'\] are missing in every row.*datasets\.bad\.preprocess\.drop_columns",
+        "datasets.bad",
+    ),
+    (
+        "missing_drop_removes_every_anomaly",
+        lambda t: _csv_entry(_write(t, "d.csv", "a,b,label\n0.1,1,0\n0.2,2,0\n5,,1\n"), preprocess={"missing": "drop"}),
+        r"preprocess\.missing: 'drop' leaves no anomaly",
+        "datasets.bad",
+    ),
+    (
+        "header_only_csv",
+        lambda t: _csv_entry(_write(t, "d.csv", "a,b,label\n")),
+        r"anomaly_values: \[1\] match no row",
+        "datasets.bad.label",
+    ),
+    # ---- issue 16: unreadable files say where and what to do (a local file is not "fetched again")
+    (
+        "latin1_csv",
+        lambda t: _csv_entry(_write_bytes(t, "d.csv", "a,b,label\n0.1,1,0\n0.2,2,0\n5,9,1\n# Zürich\n".encode("latin-1"))),
+        r"not valid utf-8 text \(byte 0xfc at offset \d+\).*datasets\.bad\.read\.encoding",
+        "d.csv",
+    ),
+    (
+        "zero_byte_csv",
+        lambda t: _csv_entry(_write(t, "d.csv", "")),
+        r"the file is empty \(0 bytes\).*replace .*d\.csv with a good copy",
+        "d.csv",
+    ),
+    (
+        "data_path_is_a_directory",
+        lambda t: _csv_entry(_mkdir(t, "d.csv")),
+        r"d\.csv is a directory, not a file",
+        "datasets.bad.files[0]",
+    ),
+    (
+        "data_path_is_a_symlink_loop",
+        lambda t: _csv_entry(_symlink_loop(t, "d.csv")),
+        r"d\.csv exists but cannot be read \(Too many levels of symbolic links\)",
+        "datasets.bad.files[0]",
+    ),
+    (
+        "npz_with_object_array",
+        lambda t: _npz_entry(t, X=np.array([[1.0, "a"], [2.0, "b"], [3.0, "c"]], dtype=object), y=np.array([0, 0, 1])),
+        r"array 'X' holds Python objects \(dtype=object\)",
+        "d.npz",
+    ),
+    (
+        "npz_without_label_array",
+        lambda t: _npz_entry(t, X=np.ones((3, 2)), labels=np.array([0, 0, 1])),
+        r"d\.npz: no array 'y' \(datasets\.bad\.label\.column\); the file has \['X', 'labels'\]",
+        "datasets.bad.label.column",
+    ),
+    (
+        "npz_without_feature_array",
+        lambda t: _npz_entry(t, features=np.ones((3, 2)), y=np.array([0, 0, 1])),
+        r"no array 'X' \(datasets\.bad\.read\.features_key\)",
+        "d.npz",
+    ),
 ]
+
+
+def _write_bytes(tmp: Path, name: str, data: bytes) -> Path:
+    p = tmp / name
+    p.write_bytes(data)
+    return p
+
+
+def _mkdir(tmp: Path, name: str) -> Path:
+    p = tmp / name
+    p.mkdir()
+    return p
+
+
+def _symlink_loop(tmp: Path, name: str) -> Path:
+    p = tmp / name
+    p.symlink_to(tmp / f"{name}.other")
+    (tmp / f"{name}.other").symlink_to(p)
+    return p
+
+
+def _npz_entry(tmp: Path, **arrays) -> dict:
+    p = tmp / "d.npz"
+    np.savez(p, **arrays)
+    return {"files": [{"path": str(p)}], "format": "npz", "label": {"column": "y", "anomaly_values": [1]}}
 
 
 PENDING_FIX: set[str] = set()  # cases waiting for a fix (xfail, strict)
@@ -263,7 +381,9 @@ def test_bad_data_fails_in_prepare_with_clear_message_and_no_output(tmp_path, ca
         )
     msg = str(exc.value)
     assert names in msg, f"{case}: the message does not name {names!r}: {msg}"
-    assert re.search(expected, msg, flags=re.IGNORECASE), f"{case}: unexpected message: {msg}"
+    assert re.search(expected, msg, flags=re.IGNORECASE | re.S), f"{case}: unexpected message: {msg}"
+    # every case reads a local file: the fix is the file (or its sha256), never a re-download
+    assert "fetched again" not in msg, f"{case}: re-download advice for a local file: {msg}"
     left = sorted(p.name for p in out.iterdir()) if out.exists() else []
     assert left == [], f"{case}: partial output left behind: {left}"
     # the log has the traceback, for the user who only sees "error in rule prepare"
@@ -346,15 +466,39 @@ DRY_RUN_CASES = [
         r"paper_b\.scenario1\.datasets\[1\]: 'nosuch' (is not|unknown)",
     ),
     ("missing_mirror", {}, "/nonexistent/mirror", r"data_mirror: directory '/nonexistent/mirror' does not exist"),
-    ("empty_eps_grid", {"paper_a": {"eps_grid": []}}, None, r"\['paper_a'\]\['eps_grid'\]"),
+    (
+        "empty_eps_grid",
+        {"paper_a": {"eps_grid": []}},
+        None,
+        r"config key paper_a\.eps_grid \(.*overlay\.yaml:\d+\): \[\] should be non-empty",
+    ),
+    # issue 16: the Snakefile's own check re-reads the config files strictly
+    ("duplicate_key", "seed: 1\nseed: 2\n", None, r"overlay\.yaml:2: duplicate key 'seed' \(first given at line 1\)"),
+    # issue 16: a mirror file replaced by a directory stops the run naming it (it used to drop Adult silently)
+    ("mirror_file_is_a_directory", {}, "broken_adult", r"datasets\.adult\.files\[0\]: data_mirror: .*/adult/adult\.data is a directory"),
 ]
+
+
+def _mirror_with_broken_adult(tmp: Path) -> Path:
+    """A copy of the mirror (symlinks) whose adult/adult.data is a directory."""
+    mirror = tmp / "mirror"
+    mirror.mkdir()
+    for d in MIRROR.iterdir():
+        if d.name != "adult":
+            (mirror / d.name).symlink_to(d)
+    (mirror / "adult" / "adult.data").mkdir(parents=True)
+    return mirror
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case, overlay, mirror, expected", DRY_RUN_CASES, ids=[c[0] for c in DRY_RUN_CASES])
 def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected):
+    if not MIRROR.is_dir():
+        pytest.skip("dataset mirror not available")
     over = tmp_path / "overlay.yaml"
-    over.write_text(yaml.safe_dump(overlay))
+    over.write_text(overlay if isinstance(overlay, str) else yaml.safe_dump(overlay))
+    if mirror == "broken_adult":
+        mirror = str(_mirror_with_broken_adult(tmp_path))
     proc = subprocess.run(
         [
             SNAKEMAKE,
@@ -366,6 +510,7 @@ def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected)
             "--config",
             f"data_mirror={mirror or MIRROR}",
             f"results_dir={tmp_path / 'results'}",
+            f"resources_dir={tmp_path / 'resources'}",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -375,4 +520,196 @@ def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, f"{case}: the dry run did not fail"
     assert re.search(expected, out), f"{case}: expected {expected!r} in:\n{out[-3000:]}"
-    assert not (tmp_path / "results").exists()
+    assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
+
+
+# ============================================================================ issue 16: unreadable is never "absent"
+def _broken(kind: str, p: Path) -> None:
+    """Put something unreadable at ``p`` (the mirror's or the raw cache's file)."""
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "directory":
+        p.mkdir()
+    elif kind == "symlink_loop":
+        p.symlink_to(p.with_name(p.name + ".b"))
+        p.with_name(p.name + ".b").symlink_to(p)
+    elif kind == "dangling_symlink":
+        p.symlink_to(p.with_name("nowhere"))
+    elif kind == "path_through_a_file":  # <mirror>/adult is a file, so <mirror>/adult/adult.data cannot exist
+        p.parent.rmdir()
+        p.parent.write_text("not a directory")
+    elif kind == "permission_denied":
+        p.write_text("x")
+        p.chmod(0)
+    else:
+        raise ValueError(kind)
+
+
+UNREADABLE = [
+    ("directory", r"is a directory, not a file"),
+    ("symlink_loop", r"exists but cannot be read \(Too many levels of symbolic links\)"),
+    ("dangling_symlink", r"is a symbolic link to .*nowhere.*which does not exist"),
+    ("path_through_a_file", r"exists but cannot be read \(Not a directory\)"),
+    ("permission_denied", r"exists but cannot be read \(Permission denied\)"),
+]
+ADULT_FILES = [{"path": "adult/adult.data", "url": "https://example.invalid/adult.data"}]
+
+
+def _skip_if_root(kind: str) -> None:
+    import os
+
+    if kind == "permission_denied" and os.geteuid() == 0:
+        pytest.skip("root reads any file: permission denied cannot be produced")
+
+
+@pytest.mark.parametrize("where", ["mirror", "raw_cache"])
+@pytest.mark.parametrize("kind, expected", UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_unreadable_file_is_an_error_naming_it_never_unavailable(tmp_path, kind, expected, where):
+    from privanomaly.datasets import DataError, availability
+
+    _skip_if_root(kind)
+    mirror, resources = tmp_path / "mirror", tmp_path / "resources"
+    mirror.mkdir()
+    bad = (mirror if where == "mirror" else resources / "raw") / "adult" / "adult.data"
+    _broken(kind, bad)
+    with pytest.raises(DataError) as exc:
+        availability(ADULT_FILES, str(mirror), str(resources), where="datasets.adult.")
+    msg = str(exc.value)
+    assert msg.startswith("datasets.adult.files[0]: "), msg
+    assert str(bad) in msg and re.search(expected, msg), msg
+    assert not (resources / "raw" / "adult" / "adult.data").is_file()
+
+
+def test_only_a_genuinely_absent_file_is_unavailable(tmp_path):
+    from privanomaly.datasets import availability
+
+    (tmp_path / "mirror").mkdir()
+    ok, why = availability(ADULT_FILES, str(tmp_path / "mirror"), str(tmp_path / "resources"))
+    assert not ok and "not in mirror" in why
+    local = [{"path": str(tmp_path / "mine.csv")}]
+    ok, why = availability(local, None, str(tmp_path / "resources"))
+    assert not ok and why == f"local file {tmp_path / 'mine.csv'} does not exist"
+    _broken("directory", tmp_path / "mine.csv")
+    from privanomaly.datasets import DataError
+
+    with pytest.raises(DataError, match=r"local data file: .*mine\.csv is a directory"):
+        availability(local, None, str(tmp_path / "resources"))
+
+
+@pytest.mark.parametrize("kind, expected", UNREADABLE, ids=[u[0] for u in UNREADABLE])
+def test_download_rule_refuses_an_unreadable_mirror_file(tmp_path, kind, expected):
+    from privanomaly.datasets import DataError
+
+    _skip_if_root(kind)
+    mirror = tmp_path / "mirror"
+    _broken(kind, mirror / "x" / "f.csv")
+    with pytest.raises(DataError) as exc:
+        _download(tmp_path, str(mirror), "x/f.csv", None)
+    assert re.search(expected, str(exc.value)) and "x/f.csv" in str(exc.value)
+    d = tmp_path / "resources" / "raw" / "x"
+    assert not d.exists() or sorted(p.name for p in d.iterdir()) == []
+
+
+# ============================================================================ issue 16: config says where
+def _configcheck(tmp_path: Path, text: str | None, extra: dict | None = None) -> str:
+    """Run the Snakefile's config check on config.yaml + one overlay file; return the error message."""
+    from privanomaly.configcheck import ConfigError, check_config, merged_config
+
+    over = tmp_path / "overlay.yaml"
+    if text is not None:
+        over.write_text(text)
+    files = [str(ROOT / "config.yaml"), str(over)]
+    with pytest.raises(ConfigError) as exc:
+        cfg = merged_config(files)
+        for path, value in (extra or {}).items():  # like --config key=value (not in any file)
+            _set(cfg, path, value)
+        check_config(cfg, SCHEMA, files)
+    return str(exc.value)
+
+
+CONFIG_FILE_CASES = [
+    ("yaml_syntax_error", "seed: 1\npaper_a:\n  k_grid: [1, 2\n", r"overlay\.yaml:4:1: YAML syntax error: .*expected ',' or ']'"),
+    ("tab_indentation", "paper_a:\n\tk_main: 2\n", r"overlay\.yaml:2:1: YAML syntax error: .*character '\\t'"),
+    ("empty_overlay", "", r"overlay\.yaml:1: the config file is empty \(no keys\)"),
+    ("comment_only_overlay", "# nothing here\n", r"overlay\.yaml:1: the config file is empty"),
+    ("top_level_list", "- seed\n", r"overlay\.yaml:1: the top level must be `key: value` lines"),
+    ("duplicate_key", "seed: 1\nresults_dir: r\nseed: 2\n", r"overlay\.yaml:3: duplicate key 'seed' \(first given at line 1\)"),
+    (
+        "duplicate_nested_key",
+        "paper_a:\n  k_main: 2\n  n_trials: 5\n  k_main: 3\n",
+        r"overlay\.yaml:4: duplicate key 'k_main' \(first given at line 2\)",
+    ),
+    (
+        "misspelt_key",
+        "datasets:\n  thyroid:\n    preprocess:\n      pcaa: 3\n",
+        r"^invalid configuration:\n  config key datasets\.thyroid\.preprocess\.pcaa \(.*overlay\.yaml:4\): unknown key 'pcaa'",
+    ),
+    (
+        "n_trials_too_large_in_file",
+        "paper_a:\n  n_trials: 1000000000000\n",
+        r"config key paper_a\.n_trials \(.*overlay\.yaml:2\): 1000000000000 is greater than the maximum of 100000",
+    ),
+    (
+        "fig4_center_too_long",
+        "paper_a:\n  fig4:\n    center: [5, 5, 5, 5, 5, 5, 5, 5]\n",
+        r"config key paper_a\.fig4\.center: .*length 8 = \|X\|.*more than the 1,000,000 Figure 4 can enumerate",
+    ),
+]
+
+
+@pytest.mark.parametrize("case, text, expected", CONFIG_FILE_CASES, ids=[c[0] for c in CONFIG_FILE_CASES])
+def test_config_file_error_names_file_line_or_key(tmp_path, case, text, expected):
+    msg = _configcheck(tmp_path, text)
+    assert re.search(expected, msg, flags=re.S), f"{case}: {msg}"
+    assert "Failed validating" not in msg and "On instance" not in msg  # no schema dump
+    assert len(msg) < 800, f"{case}: message too long ({len(msg)} chars)"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [("paper_a", "n_trials"), ("paper_b", "scenario2", "n_trials")],
+    ids=["paper_a.n_trials", "paper_b.scenario2.n_trials"],
+)
+def test_huge_trial_count_from_the_command_line_names_the_key(tmp_path, path):
+    # `--config paper_a='{n_trials: 1e12}'` gives the float 1e12 (an "integer" for JSON schema)
+    msg = _configcheck(tmp_path, "seed: 1\n", extra={path: 1e12})
+    key = ".".join(path)
+    assert f"config key {key} (--config): 1000000000000.0 is greater than the maximum of 100000" in msg, msg
+
+
+def test_config_check_command_line_names_the_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("seed: [1\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "privanomaly.configcheck", "--configfile", str(bad)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"privanomaly: {bad}:2:1: YAML syntax error"), proc.stderr
+    ok = subprocess.run(
+        [sys.executable, "-m", "privanomaly.configcheck", "--configfile", str(ROOT / ".test" / "config.yaml")],
+        capture_output=True,
+        text=True,
+    )
+    assert ok.returncode == 0, ok.stderr
+
+
+# ============================================================================ issue 16: empty tables get a note
+def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_path):
+    out = tmp_path / "tables"
+    _run_script(
+        "paper_a_table2.py",
+        input={"summaries": []},
+        output={"csv": str(out / "table2.csv"), "md": str(out / "table2.md")},
+        params={"eps_ref": 1.0, "k_main": 1, "missing": ["creditcard", "aps"]},
+        wildcards={},
+        log=tmp_path / "log.txt",
+    )
+    import pandas as pd
+
+    df = pd.read_csv(out / "table2.csv")
+    assert df["dataset"].tolist() == ["creditcard", "aps"]
+    assert (df["note"] == "not available offline (not mirrored); no numbers reported").all()
+    assert df["random_record_sp"].isna().all()
+    assert sorted(p.name for p in out.iterdir()) == ["table2.csv", "table2.md"]

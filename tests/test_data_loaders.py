@@ -190,7 +190,7 @@ def test_creditcard_wrong_checksum_is_refused(tmp_path):
     path = tmp_path / "creditcard.csv"
     write_creditcard_csv(path)
     with pytest.raises(
-        DataError, match=r"datasets\.creditcard\.files\[0\] .*sha256 mismatch.*replace or delete the file"
+        DataError, match=r"datasets\.creditcard\.files\[0\] .*sha256 mismatch.*delete .*creditcard\.csv so that it is fetched again"
     ):
         build("creditcard", entry_for("creditcard"), [str(path)], 7)  # the real file's hash
 
@@ -317,12 +317,12 @@ def test_local_csv_entry_needs_no_code(tmp_path):
         "files": [{"path": str(path), "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}],
         "format": "csv",
         "label": {"column": "flag", "anomaly_values": ["y"]},
-        "preprocess": {"standardize": False, "subsample": {"n_normal": 2, "n_anomaly": 1}},
+        "preprocess": {"standardize": False, "drop_columns": ["who"], "subsample": {"n_normal": 2, "n_anomaly": 1}},
     }
     df, prov = build("mine", entry, [str(path)], 3)
     check_schema(df)
-    assert list(df.columns) == ["a", "b", "label"]  # non-numeric `who` dropped
-    assert prov["steps"][1]["dropped_non_numeric"] == ["who"]
+    assert list(df.columns) == ["a", "b", "label"]  # the text column `who` dropped, as the config asks
+    assert prov["steps"][1]["dropped"] == ["who"]
     assert int(df.label.sum()) == 1 and len(df) == 3
 
 

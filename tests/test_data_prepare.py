@@ -22,27 +22,29 @@ MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 
 
-def frame(n=40, seed=0):
+def frame(n=40, seed=0, text=False):
     g = np.random.default_rng(seed)
-    df = pd.DataFrame({"a": g.normal(5, 3, n), "b": g.normal(-1, 0.1, n), "c": np.full(n, 7.0), "s": ["t"] * n})
+    df = pd.DataFrame({"a": g.normal(5, 3, n), "b": g.normal(-1, 0.1, n), "c": np.full(n, 7.0)})
+    if text:
+        df["s"] = ["t"] * n
     y = np.zeros(n, np.int8)
     y[::8] = 1
     return df, y
 
 
 def test_steps_run_in_the_fixed_order_and_are_recorded():
-    df, y = frame()
+    df, y = frame(text=True)
     df.loc[3, "a"] = np.nan
     out, steps = preprocess(
         df,
         y,
-        {"missing": "drop", "drop_columns": ["b"], "pca": 1, "subsample": {"n_normal": 10, "n_anomaly": 2}},
+        {"missing": "drop", "drop_columns": ["b", "s"], "pca": 1, "subsample": {"n_normal": 10, "n_anomaly": 2}},
         1,
         "t",
     )
     assert [s["step"] for s in steps] == ["missing", "select_columns", "standardize", "pca", "subsample"]
     assert steps[0]["rows_dropped"] == 1
-    assert steps[1]["dropped"] == ["b"] and steps[1]["dropped_non_numeric"] == ["s"]
+    assert steps[1]["dropped"] == ["b", "s"] and steps[1]["columns"] == ["a", "c"]
     assert steps[2]["constant_columns_set_to_0"] == ["c"]
     assert list(out.columns) == ["pc0", "label"]
     assert len(out) == 12 and int(out.label.sum()) == 2
@@ -79,11 +81,13 @@ def test_missing_modes():
     assert len(out) == 8 and steps[0]["rows_dropped"] == 2
 
 
-def test_impute_drops_entirely_missing_column():
+def test_impute_never_drops_an_entirely_missing_column_unless_asked():
     df, y = frame(10)
     df["empty"] = np.nan
-    out, steps = preprocess(df, y, {"missing": "impute_median"}, 1, "t")
-    assert "empty" not in out.columns and steps[0]["columns_dropped_all_missing"] == ["empty"]
+    with pytest.raises(DataError, match=r"column\(s\) \['empty'\] are missing in every row.*datasets\.t\.preprocess\.drop_columns"):
+        preprocess(df, y, {"missing": "impute_median"}, 1, "t")
+    out, steps = preprocess(df, y, {"missing": "impute_median", "drop_columns": ["empty"]}, 1, "t")
+    assert "empty" not in out.columns and steps[1]["dropped"] == ["empty"] and steps[0]["columns_imputed"] == 0
 
 
 def test_pca_matches_sklearn_and_checks_dimension():
@@ -103,11 +107,13 @@ def test_pca_matches_sklearn_and_checks_dimension():
 
 
 def test_column_selection_errors_name_the_key():
-    df, y = frame()
+    df, y = frame(text=True)
     with pytest.raises(DataError, match=r"datasets\.t\.preprocess\.drop_columns: no column\(s\) \['zzz'\]"):
         preprocess(df, y, {"drop_columns": ["zzz"]}, 1, "t")
-    with pytest.raises(DataError, match="no numeric feature column left"):
-        preprocess(df[["s"]], y, {}, 1, "t")
+    with pytest.raises(DataError, match=r"column 's', data row 1 .*'t' is not a number.*drop_columns: \[s\]"):
+        preprocess(df, y, {}, 1, "t")
+    with pytest.raises(DataError, match="no feature column left after keep_columns/drop_columns"):
+        preprocess(df[["s"]], y, {"drop_columns": ["s"]}, 1, "t")
     with pytest.raises(DataError, match="named 'label'"):
         preprocess(df.rename(columns={"a": "label"}), y, {}, 1, "t")
     out, _ = preprocess(df, y, {"keep_columns": ["b", "a"]}, 1, "t")

@@ -1,14 +1,25 @@
 """A run killed with SIGKILL mid-way leaves nothing that looks complete, and rerunning with the README's
 command (after ``--unlock``, see docs/troubleshooting.md) gives byte-identical tables to an uninterrupted run.
+
+Issue 16: the lock's staleness is decided from this directory's own processes (``privanomaly.runguard``),
+a second run of the same directory is refused while the first is alive, leftover temporary files of
+killed writers are removed by the next run, and no run writes outside its results/resources directories.
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 import workflow_copy as wf
+
+from privanomaly import io, runguard
 
 
 @pytest.fixture(scope="module")
@@ -48,10 +59,159 @@ def test_sigkill_mid_run_then_rerun_incomplete_gives_identical_tables(reference_
     )
     if locked.returncode != 0:
         assert "--unlock" in locked.stdout + locked.stderr
-        wf.run(copy, 1, "--unlock")
-        # 4. ... and after --unlock it completes the run
+        # 4. ... the Makefile's guard sees that no run of *this* directory is alive (whatever else runs on the
+        # machine, e.g. the reference run's copy) and removes the stale lock; then the same command completes
+        assert runguard.live_runs(copy) == []
+        guard = subprocess.run(
+            [sys.executable, "-m", "privanomaly.runguard", "--unlock", str(copy)],
+            env=wf.env_for(copy),
+            capture_output=True,
+            text=True,
+        )
+        assert guard.returncode == 0, guard.stderr
+        assert not runguard.has_lock(copy), "the stale lock was not removed"
         wf.run(copy, 2, "--rerun-incomplete")
     final = wf.Run(copy, 0.0, "").csv_bytes()
     assert sorted(final) == sorted(ref)
     differing = [rel for rel in ref if final[rel] != ref[rel]]
     assert differing == [], f"tables differ from the uninterrupted run: {differing}"
+
+
+# ---------------------------------------------------------------- no run writes outside its directories
+
+
+@pytest.mark.slow
+def test_a_run_writes_nothing_outside_results_and_resources(reference_run):
+    """The reference run (a copy of the checkout) leaves every other file as it was and adds none elsewhere."""
+    copy = reference_run.copy
+    allowed = (wf.RESULTS + "/", "resources/", ".snakemake/")
+    changed = []
+    for rel in wf.tracked_files():
+        if rel.startswith(wf.RESULTS + "/"):
+            continue
+        if (copy / rel).read_bytes() != (wf.ROOT / rel).read_bytes():
+            changed.append(rel)
+    tracked = set(wf.tracked_files())
+    added = [
+        p.relative_to(copy).as_posix()
+        for p in copy.rglob("*")
+        if p.is_file()
+        and not p.relative_to(copy).as_posix().startswith(allowed)
+        and "__pycache__" not in p.parts
+        and p.relative_to(copy).as_posix() not in tracked
+    ]
+    assert changed == [] and added == [], f"written outside results/resources: changed {changed}, added {added}"
+
+
+# ---------------------------------------------------------------- the run guard (make reproduce / make test)
+
+
+def _fake_snakemake(tmp_path: Path, workdir: Path) -> subprocess.Popen:
+    """A process whose command line is ``python .../bin/snakemake`` (as a venv's entry point) in ``workdir``."""
+    exe = tmp_path / "bin" / "snakemake"
+    exe.parent.mkdir(exist_ok=True)
+    exe.write_text("import time\ntime.sleep(60)\n")
+    return subprocess.Popen([sys.executable, str(exe), "--cores", "1"], cwd=workdir)
+
+
+def _guard(directory: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "privanomaly.runguard", *extra, str(directory)], capture_output=True, text=True
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
+def test_guard_refuses_while_a_run_of_the_same_directory_is_alive(tmp_path):
+    here, elsewhere = tmp_path / "checkout", tmp_path / "other-checkout"
+    here.mkdir()
+    elsewhere.mkdir()
+    other = _fake_snakemake(tmp_path, elsewhere)
+    try:
+        # a Snakemake in another directory (another user, another checkout) does not count
+        assert _guard(here).returncode == 0
+        mine = _fake_snakemake(tmp_path, here)
+        try:
+            time.sleep(0.2)
+            assert [p.pid for p in runguard.live_runs(here)] == [mine.pid]
+            proc = _guard(here, "--unlock")
+            assert proc.returncode == 1
+            assert f"another Snakemake run of {here} is running" in proc.stderr and f"pid {mine.pid}" in proc.stderr
+            assert "its own results_dir" in proc.stderr
+        finally:
+            mine.kill()
+            mine.wait()
+        assert _guard(here).returncode == 0
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_guard_recognises_snakemake_command_lines_and_directory_option(tmp_path):
+    assert runguard.is_snakemake(["/x/.venv/bin/python", "/x/.venv/bin/snakemake", "--cores", "2"])
+    assert runguard.is_snakemake(["snakemake", "-n"])
+    assert runguard.is_snakemake(["python3", "-m", "snakemake", "--cores", "1"])
+    assert not runguard.is_snakemake(["python", "/x/scripts/prepare.py"])
+    assert not runguard.is_snakemake(["vim", "Snakefile", "snakemake"])
+    assert runguard._workdir(tmp_path, ["snakemake", "-d", "sub"]) == (tmp_path / "sub").resolve()
+    assert runguard._workdir(tmp_path, ["snakemake", "--directory=sub"]) == (tmp_path / "sub").resolve()
+    assert runguard._workdir(tmp_path, ["snakemake"]) == tmp_path
+
+
+def test_makefile_runs_the_guard_before_snakemake_and_pytest():
+    text = (wf.ROOT / "Makefile").read_text()
+    assert "pgrep" not in text  # "any snakemake on the machine" is not this directory's run
+    assert "UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock" in text
+    for target in ("reproduce", "test", "gallery"):
+        body = text.split(f"\n{target}: ", 1)[1].split("\n\n", 1)[0]
+        first = [line.strip() for line in body.splitlines()[1:]][0]
+        assert first == "@$(UNLOCK_IF_IDLE)", f"make {target} does not check for a live run first: {first!r}"
+
+
+# ---------------------------------------------------------------- leftovers of killed writers
+
+
+def _dead_pid() -> int:
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def _killed_mid_copy(target: Path, size: int = 1 << 20) -> Path:
+    """Start a writer that is SIGKILLed inside atomic_path (as a kill during a mirror copy); return its leftover."""
+    code = (
+        "import os, signal, sys\n"
+        "from privanomaly import io\n"
+        "with io.atomic_path(sys.argv[1]) as tmp:\n"
+        f"    tmp.write_bytes(b'x' * {size})\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code, str(target)], env={**os.environ, "PYTHONPATH": str(wf.ROOT / "src")})
+    assert proc.returncode == -signal.SIGKILL
+    (left,) = [p for p in target.parent.iterdir() if p.name.startswith(f".{target.name}.")]
+    assert left.stat().st_size == size and not target.exists()
+    return left
+
+
+def test_leftover_of_a_killed_copy_is_removed_by_the_next_write(tmp_path):
+    target = tmp_path / "raw" / "adult" / "adult.data"
+    target.parent.mkdir(parents=True)
+    left = _killed_mid_copy(target)
+    # a live writer's temporary file (this process) and one from another machine are left alone
+    live = target.parent / f".adult.data.{socket.gethostname().split('.')[0]}-{os.getpid()}.abc.tmp.data"
+    remote = target.parent / f".adult.data.some-other-node-{_dead_pid()}.abc.tmp.data"
+    live.write_text("being written")
+    remote.write_text("on another node")
+    assert io.stale_temporaries(target.parent) == [left]
+    io.write_text(target, "the complete file\n")
+    assert sorted(p.name for p in target.parent.iterdir()) == sorted(["adult.data", live.name, remote.name])
+
+
+def test_run_start_sweeps_stale_temporaries_recursively(tmp_path):
+    deep = tmp_path / "results" / "paper_a" / "tables"
+    deep.mkdir(parents=True)
+    left = _killed_mid_copy(deep / "table2.csv", size=10)
+    keep = deep / ".notes.txt"  # a hidden file that is not one of ours
+    keep.write_text("user file")
+    assert io.remove_stale_temporaries(tmp_path / "results") == [left]
+    assert sorted(p.name for p in deep.iterdir()) == [".notes.txt"]
+    assert "remove_stale_temporaries" in (wf.ROOT / "workflow" / "rules" / "data.smk").read_text()

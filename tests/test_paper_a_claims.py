@@ -77,4 +77,71 @@ def test_sampling_coverage_and_markdown():
     assert claims.sampling_agrees(t, 0.6).status == "PASS"
     md = claims.to_markdown([r], "# header")
     assert "**0 of 1 claims PASS**" in md and "## A9" in md and "**FAIL**" in md
-    assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status"]
+    assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status", "scope"]
+
+
+def _tables(datasets=("a", "b", "mine")):
+    """Tables of a run where every claim passes on every dataset."""
+    summ = _summaries(1e-6, bound)
+    summ = pd.concat([summ, summ[summ["dataset"] == "a"].assign(dataset="mine")], ignore_index=True)
+    growth = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1)], "n_records": [100, 400] * len(datasets),
+                           "mean_error_sp": [0.1, 0.01] * len(datasets)})
+    sens = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1)], "k": [1, 5] * len(datasets),
+                         "frac_sensitive": [0.5, 0.9] * len(datasets)})
+    det = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1)], "method": ["SP", "Laplace (count)"] * len(datasets),
+                        "precision_br": [0.9, 0.5] * len(datasets), "recall_br": [0.9, 0.5] * len(datasets)})
+    d = np.array([0, 2])
+    comp = pd.concat([pd.DataFrame({"dataset": n, "eps": 1.0, "delta": d, "input_error": 0.4,
+                                    "compiled_error": 0.4 * np.exp(-d / 4)}) for n in datasets], ignore_index=True)
+    trials = pd.DataFrame({"dataset": list(datasets), "exact_error": 0.1, "ci_low": 0.05, "ci_high": 0.2})
+    return dict(summaries=summ, growth=growth, sens=sens, detection=det, comp=comp, trials=trials)
+
+
+CFG = {"eps_ref": 1.0, "k_main": 1, "eps_grid": [0.5, 1.0],
+       "claims": {"sp_zero_tol": 0.01, "dp_floor_ratio": 0.9, "normal_tol": 1e-3, "sp_vs_dp_ratio": 0.5,
+                  "laplace_margin": 0.05, "ci_min_coverage": 0.9}}
+
+
+def test_your_datasets_get_our_numbers_and_no_paper_verdict():
+    tables = _tables()
+    # the user's dataset fails A1 (SP error on its anomalies is large): it must not turn the paper's verdict
+    bad = (tables["summaries"]["dataset"] == "mine") & (tables["summaries"]["mechanism"] == "SP")
+    tables["summaries"].loc[bad, ["median_error", "mean_error"]] = 0.4
+    paper, yours, names = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"])
+    assert names == ["mine"]
+    assert [r.status for r in paper] == ["PASS"] * 9
+    assert all("mine" not in r.evidence for r in paper)
+    assert [r.claim_id for r in yours] == [f"A{i}" for i in range(1, 10)]
+    assert all("mine" in r.evidence for r in yours if r.claim_id != "A9")  # A9 is a count over cells
+    assert "mine: median 0.4" in yours[0].evidence
+    md = claims.to_markdown(paper, "# h", yours, names)
+    assert "**9 of 9 claims PASS**" in md and "## Your datasets (no paper verdict)" in md
+    assert "### A4 — SP error on anomalies falls as the data grow" in md
+    from privanomaly.report import checks
+    assert len(checks.parse(md)) == 9  # the index counts the paper's verdicts only
+    frame = claims.to_frame(paper, yours)
+    assert list(frame["scope"].value_counts().sort_index()) == [9, 9]
+    assert set(frame[frame["scope"] == "your datasets"]["status"]) == {"no paper verdict"}
+
+
+def test_every_claim_names_the_datasets_it_could_not_evaluate():
+    tables = _tables()
+    tables["growth"] = tables["growth"][tables["growth"]["dataset"] != "b"]
+    why = {"A4": {"b": "not in paper_a.growth.datasets"}}
+    paper, yours, _ = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"], why)
+    a4 = paper[3]
+    assert a4.claim_id == "A4" and a4.status == "PASS"
+    assert "not evaluated — b: not in paper_a.growth.datasets" in a4.evidence
+    assert all("not evaluated" not in r.evidence for r in paper if r.claim_id != "A4")
+    # a table without any row of the user's dataset says so, with the generic reason
+    tables["comp"] = tables["comp"][tables["comp"]["dataset"] != "mine"]
+    _, yours, _ = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"], why)
+    assert "not evaluated — mine: no rows for it in this run’s tables" in yours[7].evidence
+
+
+def test_compiler_claim_checks_every_dataset():
+    t = _tables()["comp"]
+    assert claims.compiler_exponential_gain(t).status == "PASS"
+    t.loc[t.index[-1], "compiled_error"] = 0.4  # 'mine': no gain where delta > 0
+    r = claims.compiler_exponential_gain(t)
+    assert r.status == "FAIL" and "mine: ε=1: 1 of 2 records" in r.evidence and "fails" in r.evidence

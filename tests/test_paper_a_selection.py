@@ -78,3 +78,19 @@ def test_subsampled_selection_is_seeded_and_errors_are_clear():
         selection.selection_surface(X, y, [1], [0.2], max_query_rows=10)
     with pytest.raises(ValueError, match="needs at least"):
         selection.knn_radius_table(X[:3], [5])
+
+
+def test_grid_edges_flag_a_choice_at_either_end_of_its_grid():
+    from privanomaly.paper_a.selection import Choice, edge_note, grid_edges
+
+    betas, fractions = [1, 5, 50], [0.01, 0.05, 0.2]
+    interior = grid_edges(Choice(beta=5, r=1.0, fraction=0.05, f1=0.5), betas, fractions)
+    assert interior == [] and edge_note(interior) == ""
+    both = grid_edges(Choice(beta=50, r=1.0, fraction=0.2, f1=0.5), betas, fractions)  # shuttle's case
+    assert [(e.parameter, e.end) for e in both] == [("β", "largest"), ("fraction", "largest")]
+    assert "paper_a.selection.betas [1 … 50]" in both[0].message()
+    assert edge_note(both) == "⚠ edge of grid: β = 50 (largest), fraction = 0.2 (largest)"
+    low = grid_edges(Choice(beta=1, r=1.0, fraction=0.01, f1=0.5), betas, fractions)
+    assert [(e.parameter, e.end) for e in low] == [("β", "smallest"), ("fraction", "smallest")]
+    # a one-value grid fixes the parameter: never an edge
+    assert grid_edges(Choice(beta=5, r=1.0, fraction=0.02, f1=0.5), [5], [0.02]) == []

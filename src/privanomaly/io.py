@@ -8,6 +8,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import socket
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -15,17 +17,78 @@ from typing import Any, Iterator
 import pandas as pd
 
 
+TEMP_TAG = ".tmp"
+
+
+def _host() -> str:
+    """This machine's short host name (no dots: it is one field of a temporary file's name)."""
+    return socket.gethostname().split(".")[0] or "localhost"
+
+
+def _temp_prefix(target: Path) -> str:
+    """``.<name>.<host>-<pid>.``: a temporary file names the process that writes it (see ``stale_temporaries``)."""
+    return f".{target.name}.{_host()}-{os.getpid()}."
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, owned by someone else
+        return True
+    return True
+
+
+def stale_temporaries(directory: str | os.PathLike, name: str | None = None) -> list[Path]:
+    """Hidden temporary files in ``directory`` left by a writer that no longer runs (e.g. killed by SIGKILL).
+
+    Only files this module names ``.<name>.<host>-<pid>.<random>.tmp<suffix>`` are considered, and only when
+    ``<host>`` is this machine and process ``<pid>`` is gone: a file being written by a live process (a
+    concurrent run sharing ``resources_dir``) or on another node of a cluster is never touched. ``name``
+    restricts the search to the temporaries of one target file.
+    """
+    d = Path(directory)
+    host = _host()
+    pattern = re.compile(r"^\.(?P<name>.+)\.(?P<host>[^.]*)-(?P<pid>\d+)\.[^.]+\.tmp(\.[^.]*)?$")
+    out = []
+    try:
+        entries = list(d.iterdir())
+    except FileNotFoundError:
+        return []
+    for p in entries:
+        m = pattern.match(p.name)
+        if not m or m["host"] != host or (name is not None and m["name"] != name):
+            continue
+        if not p.is_symlink() and p.is_file() and not _pid_alive(int(m["pid"])):
+            out.append(p)
+    return sorted(out)
+
+
+def remove_stale_temporaries(root: str | os.PathLike) -> list[Path]:
+    """Delete every stale temporary file (``stale_temporaries``) under ``root``, recursively; return them."""
+    removed = []
+    for dirpath, _dirs, _files in os.walk(root):
+        for p in stale_temporaries(dirpath):
+            p.unlink(missing_ok=True)
+            removed.append(p)
+    return removed
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it onto ``path`` only if the block succeeds.
 
     On an exception the temporary file is removed and an existing ``path`` keeps its old content. A process
-    killed inside the block (SIGKILL) can leave only a hidden ``.<name>.*.tmp<suffix>`` sibling, never a
-    partial ``path``. The rename is atomic because the temporary file is in the same directory.
+    killed inside the block (SIGKILL) can leave only a hidden ``.<name>.<host>-<pid>.*.tmp<suffix>`` sibling,
+    never a partial ``path``; the next write of ``path`` deletes such leftovers of dead writers
+    (``stale_temporaries``). The rename is atomic because the temporary file is in the same directory.
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp" + target.suffix, dir=target.parent)
+    for old in stale_temporaries(target.parent, target.name):
+        old.unlink(missing_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_TAG + target.suffix, dir=target.parent)
     os.close(fd)
     tmp = Path(tmp_name)
     # mkstemp creates the file 0600; give the result the permissions a plain open() would (0666 & ~umask).

@@ -6,7 +6,7 @@ import contextlib
 import logging
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator, Sequence
 
 
 @contextlib.contextmanager
@@ -45,3 +45,37 @@ def progress(iterable, **kwargs):
     kwargs.setdefault("mininterval", 2.0)
     kwargs.setdefault("ascii", True)
     return tqdm(iterable, **kwargs)
+
+
+@contextlib.contextmanager
+def steps(desc: str, names: Sequence[str]) -> Iterator[Callable[[str], None]]:
+    """A tqdm bar over the named steps of one job, in its log (``tail -f results/logs/<rule>/<wildcards>.log``).
+
+    For jobs whose time goes into a few long library calls (paper A's selection, errors, detection, growth)::
+
+        with runlog.steps(name, ["exact errors", "trials"]) as step:
+            step("exact errors"); errs = ...
+            step("trials"); trials = ...
+
+    ``step(name)`` closes the running step and starts ``name`` (shown after the bar); leaving the block closes
+    the last one, so the bar reads ``n/n`` when the job is done. An unknown step name is an error.
+    """
+    names = list(names)
+    bar = progress(None, total=len(names), desc=desc, mininterval=0.0, unit="step")
+    started: list[str] = []
+
+    def step(name: str) -> None:
+        if name not in names:
+            raise ValueError(f"runlog.steps({desc!r}): unknown step {name!r}; declared: {names}")
+        bar.set_postfix_str(name, refresh=not started)
+        if started:
+            bar.update(1)
+        started.append(name)
+
+    try:
+        yield step
+        if started:
+            bar.set_postfix_str("done", refresh=False)
+            bar.update(1)
+    finally:
+        bar.close()

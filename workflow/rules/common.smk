@@ -1,16 +1,8 @@
 # Shared helpers for the workflow/rules/*.smk files: paths, logs, benchmarks. No rules here.
+# (The library is put on sys.path / PYTHONPATH by config.smk, included before this file.)
 import os
 import sys
 from pathlib import Path
-
-# The library is importable here and in every job (jobs inherit the environment, also under --use-conda
-# or on a cluster), even where `pip install -e .` was not run.
-_SRC = str(Path(workflow.basedir) / "src")
-sys.path.insert(0, _SRC)
-# (update(), not os.environ[...] = ...: the linter reads a subscript as a *required* variable; this one is set)
-os.environ.update(
-    PYTHONPATH=os.pathsep.join(p for p in (_SRC, os.environ.get("PYTHONPATH")) if p)
-)
 
 RESULTS = config["results_dir"]
 RESOURCES = config["resources_dir"]
@@ -78,7 +70,7 @@ def unavailable_datasets():
         result = {}
         for name, entry in config["datasets"].items():
             ok, why = _data_sources.availability(
-                entry.get("files", []), mirror, RESOURCES
+                entry.get("files", []), mirror, RESOURCES, where=f"datasets.{name}."
             )
             if not ok:
                 result[name] = why
@@ -118,6 +110,20 @@ def dataset_raw_files(wildcards):
     return [
         _data_sources.raw_path(spec, RESOURCES)
         for spec in dataset_cfg(wildcards.dataset).get("files", [])
+    ]
+
+
+from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+
+
+def run_records():
+    """What every run target (all, paper_a_all, paper_b_all) also writes: the data summary and the run's
+    effective configuration (issue 17; rules data_summary and effective_config)."""
+    return [
+        f"{RESULTS}/data/summary.csv",
+        f"{RESULTS}/data/summary.md",
+        f"{RESULTS}/data/unavailable.csv",
+        f"{RESULTS}/{RUN_CONFIG_RECORD}",
     ]
 
 

@@ -14,6 +14,17 @@ for _name, _why in unavailable_datasets().items():
     print(f"{_name}: {_why}", file=sys.stderr)
 
 
+# A run killed mid-write (SIGKILL, power loss) leaves hidden temporary files (privanomaly.io.atomic_path:
+# `.<name>.<host>-<pid>.*.tmp*`), e.g. a mirror copy as large as the file. The next run removes those of dead
+# processes on this machine - never those of a live concurrent run sharing resources_dir.
+onstart:
+    from privanomaly.io import remove_stale_temporaries
+
+    for _root in (RESULTS, f"{RESOURCES}/raw"):
+        for _p in remove_stale_temporaries(_root):
+            print(f"removed {_p} (left by a killed run)", file=sys.stderr)
+
+
 # The mirror directory is read from snakemake.config in the script, not passed as a param: switching
 # between mirror and download yields the same sha256-checked bytes and must not trigger reruns.
 rule download:

@@ -1,7 +1,8 @@
 # What a researcher looks at after a run (issue 8):
 #
 #   report_index    {RESULTS}/index.md   one line per figure/table: paper item, file, rule, this run's verdicts
-#   report_gallery  {gallery_dir}/*.png  small copies of key figures for the README (docs/gallery, committed)
+#   report_gallery  {RESULTS}/gallery/*.png  small copies of key figures for the README; `make gallery` (default
+#                   config only) publishes them to docs/gallery (committed) - no run writes outside RESULTS
 #   provenance      {RESULTS}/provenance.json (issue 9)
 #
 # `snakemake --report results/report.html` shows every output marked report(...): the global description
@@ -53,10 +54,10 @@ rule report_index:
 rule report_gallery:
     """A small PNG of one key figure for the README gallery."""
     input:
-        figure=lambda wc: REPORT_GALLERY[f"{REPORT_CFG['gallery_dir']}/{wc.name}.png"],
+        figure=lambda wc: REPORT_GALLERY[f"{REPORT_GALLERY_DIR}/{wc.name}.png"],
     output:
         png=report(
-            f"{REPORT_CFG['gallery_dir']}/{{name}}.png",
+            f"{REPORT_GALLERY_DIR}/{{name}}.png",
             caption="../report/gallery.rst",
             category="Overview",
             subcategory="Gallery",
@@ -74,6 +75,25 @@ rule report_gallery:
         width=REPORT_CFG["gallery_width"],
     script:
         "../../scripts/report_gallery.py"
+
+
+# The run's effective configuration (issue 17): config.yaml + overlays + --config, recorded where the results
+# are. `snakemake --report` reads it back (workflow/rules/run_config.smk), so the report always describes the
+# run in results/. Re-run only when the configuration changes (params); nothing depends on it.
+rule effective_config:
+    output:
+        yaml=f"{RESULTS}/{RUN_CONFIG_RECORD}",
+    log:
+        f"{LOGS}/effective_config/effective_config.log",
+    benchmark:
+        f"{BENCH}/effective_config/effective_config.tsv"
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        config=lambda wc: dict(config),
+    script:
+        "../../scripts/report_effective_config.py"
 
 
 # Provenance (issue 9): versions, config hash, dataset sha256s, git commit. Re-run when the config, the
@@ -107,6 +127,7 @@ onsuccess:
     print(
         f"\nprivanomaly: results in {RESULTS}/ - start with {RESULTS}/index.md "
         f"(claims: {RESULTS}/paper_a/claims.md, {RESULTS}/paper_b/comparison.md); "
-        f"HTML report: snakemake --report {RESULTS}/report.html",
+        f"HTML report: make report, or snakemake --report {RESULTS}/report.html (it uses the configuration "
+        f"recorded in {RESULTS}/{RUN_CONFIG_RECORD})",
         file=sys.stderr,
     )

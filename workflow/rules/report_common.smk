@@ -1,13 +1,15 @@
 # Helpers of report.smk (issue 8), included by it: functions and constants only (the linter wants functions
 # apart from rules). The catalogue (workflow/report/catalogue.yaml) is the one home of item -> file -> rule.
 from privanomaly.report import catalogue as _catalogue
+from privanomaly.report.gallery import gallery_dir as _gallery_dir
 from privanomaly.report.gallery import gallery_name as _gallery_name
 
 if "report" not in config:
     raise ValueError(
-        "config: missing section 'report' (gallery_dir, gallery_width, gallery); see config.yaml"
+        "config: missing section 'report' (gallery_width, gallery); see config.yaml"
     )
 REPORT_CFG = config["report"]
+REPORT_GALLERY_DIR = _gallery_dir(RESULTS)
 REPORT_CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
 
 
@@ -25,10 +27,14 @@ def report_catalogue_match():
 
 
 def report_gallery_sources():
-    """{gallery file: figure} for the configured gallery figures built in this run."""
+    """{gallery file: figure} for the configured gallery figures built in this run.
+
+    The gallery is written inside the results (REPORT_GALLERY_DIR), never to the tracked docs/gallery:
+    `make gallery` publishes it there from a run of the default config (privanomaly.report.gallery).
+    """
     built = set(_catalogue.relative_targets(paper_targets(), RESULTS))
     return {
-        f"{REPORT_CFG['gallery_dir']}/{_gallery_name(rel)}": f"{RESULTS}/{rel}"
+        f"{REPORT_GALLERY_DIR}/{_gallery_name(rel)}": f"{RESULTS}/{rel}"
         for rel in REPORT_CFG["gallery"]
         if rel in built
     }
@@ -49,8 +55,9 @@ REPORT_GALLERY = report_gallery_sources()
 
 
 def report_targets():
-    """Provenance, the index and the README gallery."""
+    """Provenance, the index, the README gallery and the recorded configuration."""
     return [
+        *run_records(),
         f"{RESULTS}/provenance.json",
         f"{RESULTS}/index.md",
         *REPORT_GALLERY,

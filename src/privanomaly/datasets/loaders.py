@@ -49,25 +49,37 @@ def _zip_member(path: Path, member: str) -> tuple[zipfile.ZipFile, str]:
     return zf, matches[0]
 
 
-def _read_text(path: Path, member: str | None, encoding: str = "utf-8") -> str:
-    if member is None and not zipfile.is_zipfile(path):
-        return path.read_text(encoding=encoding)
-    if member is None:
-        raise DataError(f"{path}: is a zip archive; set read.member to the file inside it")
-    zf, name = _zip_member(path, member)
-    with zf:
-        return zf.read(name).decode(encoding)
+def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str) -> DataError:
+    """A DataError for text that is not in ``encoding``: the byte and its offset, and the key to set."""
+    bad = exc.object[exc.start : exc.start + 1].hex()
+    return DataError(
+        f"{path}: not valid {encoding} text (byte 0x{bad} at offset {exc.start}); if the file is in another "
+        f"encoding, set {where}read.encoding (e.g. latin-1), or convert the file to UTF-8"
+    )
 
 
-def _csv_source(path: Path, read: Mapping[str, Any]) -> Any:
+def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
+    try:
+        if member is None and not zipfile.is_zipfile(path):
+            return path.read_text(encoding=encoding)
+        if member is None:
+            raise DataError(f"{path}: is a zip archive; set {where}read.member to the file inside it")
+        zf, name = _zip_member(path, member)
+        with zf:
+            return zf.read(name).decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, exc, encoding, where) from exc
+
+
+def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Any:
     member = read.get("member")
     if member is None and not zipfile.is_zipfile(path):
         return path
-    return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8")))
+    return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8"), where))
 
 
 def _read_csv(
-    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], **kw: Any
+    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "", **kw: Any
 ) -> pd.DataFrame:
     names = read.get("names")
     opts: dict[str, Any] = dict(
@@ -77,20 +89,25 @@ def _read_csv(
         skipinitialspace=bool(read.get("skipinitialspace", True)),
         skiprows=read.get("skiprows", 0) or None,
         comment=read.get("comment"),
+        encoding=read.get("encoding", "utf-8"),
         low_memory=False,
     )
     opts.update(kw)
     if names is not None:
         opts["names"] = list(names)
     try:
-        df = pd.read_csv(_csv_source(path, read), **opts)
+        df = pd.read_csv(_csv_source(path, read, where), **opts)
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, exc, opts["encoding"], where) from exc
+    except pd.errors.EmptyDataError as exc:
+        raise DataError(f"{path}: no data (the file is empty or has only blank lines)") from exc
     except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
         raise DataError(
             f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
         ) from exc
     if opts["header"] == 0 and names is None:
         # pandas silently renames duplicated header names (a, a -> a, a.1): refuse them instead
-        raw = pd.read_csv(_csv_source(path, read), **{**opts, "header": None, "nrows": 1, "dtype": str})
+        raw = pd.read_csv(_csv_source(path, read, where), **{**opts, "header": None, "nrows": 1, "dtype": str})
         cols = [str(c).strip() for c in raw.iloc[0].tolist()] if len(raw) else []
         dups = sorted({c for c in cols if cols.count(c) > 1})
         if dups:
@@ -104,10 +121,10 @@ def _read_csv(
     return df
 
 
-def _read_aps(path: Path, read: Mapping[str, Any]) -> pd.DataFrame:
+def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFrame:
     """APS csv: skip the licence preamble up to the line starting with ``read.header_prefix`` (``class,``)."""
     prefix = read.get("header_prefix", "class,")
-    text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"))
+    text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"), where)
     max_pre = int(read.get("max_preamble_lines", 100))
     lines = text.split("\n", max_pre + 1)
     header = next((i for i, line in enumerate(lines[: max_pre + 1]) if line.startswith(prefix)), None)
@@ -131,36 +148,75 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
     y = np.asarray(y).reshape(-1) if np.asarray(y).ndim > 1 and min(np.asarray(y).shape) == 1 else np.asarray(y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
         raise DataError(f"{path}: expected X (n x d) and {label_key} (n), got shapes {X.shape} and {y.shape}")
+    if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+        raise DataError(f"{path}: the feature array has dtype {X.dtype}, expected numbers")
     df = pd.DataFrame(X.astype(np.float64), columns=[f"x{i}" for i in range(X.shape[1])])
     df[label_key] = y
     return df
 
 
+def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
+    """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
+    try:
+        with np.load(path, allow_pickle=False) as d:
+            keys = list(d.keys())
+            _check_array_keys(path, keys, fkey, lkey, where, "array")
+            arrays = {}
+            for key in (fkey, lkey):
+                try:
+                    arrays[key] = d[key]
+                except ValueError as exc:
+                    if "allow_pickle" not in str(exc):
+                        raise
+                    raise DataError(
+                        f"{path}: array {key!r} holds Python objects (dtype=object), which are never unpickled "
+                        f"(unsafe); save it as a numeric array, e.g. np.savez(path, {fkey}=X.astype(float), "
+                        f"{lkey}=y.astype(int))"
+                    ) from exc
+    except DataError:
+        raise
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError, zlib.error) as exc:
+        raise DataError(f"{path}: not a valid .npz archive (truncated or corrupt: {exc}); {fix}") from exc
+    return _read_arrays(arrays[fkey], arrays[lkey], lkey, path)
+
+
+def _check_array_keys(path: Path, keys: list[str], fkey: str, lkey: str, where: str, kind: str) -> None:
+    """Raise naming the config key whose array (``kind``: array / variable) is not in the file."""
+    for key, config_key in ((fkey, "read.features_key"), (lkey, "label.column")):
+        if key not in keys:
+            raise DataError(
+                f"{path}: no {kind} {key!r} ({where}{config_key}); the file has {keys}: set {where}{config_key} "
+                f"to one of them"
+            )
+
+
 def load_table(
-    path: str | os.PathLike, fmt: str, read: Mapping[str, Any] | None, label_column: str | int
+    path: str | os.PathLike,
+    fmt: str,
+    read: Mapping[str, Any] | None,
+    label_column: str | int,
+    *,
+    where: str = "",
+    fix: str = "replace the file with a good copy",
 ) -> pd.DataFrame:
-    """Parse ``path`` in format ``fmt`` into a DataFrame holding the features and the label column."""
+    """Parse ``path`` in format ``fmt`` into a DataFrame holding the features and the label column.
+
+    ``where`` (e.g. ``"datasets.thyroid."``) prefixes the config keys named in messages; ``fix`` is the advice
+    for a file that is damaged (a download: delete it so that it is fetched again; a local file: replace it).
+    """
+    from .sources import file_present
+
     path = Path(path)
     read = dict(read or {})
-    if not path.is_file():
+    if not file_present(path, f"{where}files[0]" if where else ""):
         raise DataError(f"{path}: file not found")
+    if path.stat().st_size == 0:
+        raise DataError(f"{path}: the file is empty (0 bytes); {fix}")
     if fmt in ("npz", "mat"):
         fkey = read.get("features_key", "X")
         lkey = str(label_column)
         if fmt == "npz":
-            try:
-                with np.load(path, allow_pickle=False) as d:
-                    keys = list(d.keys())
-                    if fkey not in keys or lkey not in keys:
-                        raise DataError(f"{path}: needs arrays {fkey!r} and {lkey!r}, has {keys}")
-                    return _read_arrays(d[fkey], d[lkey], lkey, path)
-            except DataError:
-                raise
-            except (zipfile.BadZipFile, ValueError, EOFError, OSError, zlib.error) as exc:
-                raise DataError(
-                    f"{path}: not a valid .npz archive (truncated or corrupt: {exc}); delete it so that it is "
-                    f"fetched again"
-                ) from exc
+            return _load_npz(path, fkey, lkey, where, fix)
         import scipy.io
 
         try:
@@ -168,27 +224,24 @@ def load_table(
         except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
             raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
         except (ValueError, EOFError, OSError, TypeError) as exc:
-            raise DataError(
-                f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); delete it so that it is "
-                f"fetched again"
-            ) from exc
-        if fkey not in d or lkey not in d:
-            raise DataError(
-                f"{path}: needs variables {fkey!r} and {lkey!r}, has {[k for k in d if not k.startswith('__')]}"
-            )
+            raise DataError(f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); {fix}") from exc
+        _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable")
         return _read_arrays(d[fkey], d[lkey], lkey, path)
     if fmt == "csv":
-        return _read_csv(path, read, header=True, na_values=[])
+        return _read_csv(path, read, header=True, na_values=[], where=where)
     if fmt == "zip_csv":
         if not read.get("member"):
-            raise DataError(f"{path}: format zip_csv needs read.member")
-        return _read_csv(path, read, header=True, na_values=[])
+            raise DataError(f"{path}: format zip_csv needs {where}read.member")
+        return _read_csv(path, read, header=True, na_values=[], where=where)
     if fmt == "uci_data":
-        return _read_csv(path, read, header=False, na_values=["?"])
+        return _read_csv(path, read, header=False, na_values=["?"], where=where)
     if fmt == "aps_csv":
-        return _read_aps(path, read)
+        return _read_aps(path, read, where)
     if fmt == "parquet":
-        return pd.read_parquet(path)
+        try:
+            return pd.read_parquet(path)
+        except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
+            raise DataError(f"{path}: not a valid Parquet file ({exc}); {fix}") from exc
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 

@@ -7,10 +7,13 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 
 1. ``missing``      — ``error`` (default: any missing value is an error), ``drop`` (rows with a missing value
                       in any column, as is usual for UCI Adult's ``?``), or ``impute_median`` (per numeric column,
-                      median over the full data; columns entirely missing are dropped).
-2. column selection — ``keep_columns`` (if given), minus ``drop_columns``, minus non-numeric columns.
+                      median over the full data; a column missing in every row must be in ``drop_columns``).
+                      A ``drop`` that leaves no row or no anomaly is an error naming the dataset.
+2. column selection — ``keep_columns`` (if given), minus ``drop_columns``. Every other column must be numeric:
+                      a non-numeric cell is an error naming file, column and row (no column is dropped
+                      unless the config asks for it).
 3. ``standardize``  — z-score each column (mean 0, variance 1, ddof = 0) on the full data; constant columns
-                      become 0 (noted).
+                      become 0 (noted). Non-finite results (overflow) are errors, as after ``pca``.
 4. ``pca``          — project on the first ``pca`` principal components (columns ``pc0..``), if set.
 5. ``subsample``    — keep ``n_normal`` normal and ``n_anomaly`` anomalous rows drawn without replacement
                       (seeded: ``privanomaly.seeding.rng(seed, "subsample", name)``); original order kept.
@@ -28,7 +31,7 @@ import pandas as pd
 from privanomaly.seeding import rng as make_rng
 
 from . import loaders, sources, synthetic
-from .validation import DataError
+from .validation import DataError, is_local_file
 
 PREPROCESS_DEFAULTS: dict[str, Any] = {
     "missing": "error",
@@ -47,8 +50,14 @@ def preprocess_options(pre: Mapping[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-def handle_missing(df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = ""):
-    """Step 1. Return (df, y, rows, step record)."""
+def handle_missing(
+    df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = "", drop: Sequence[str] = ()
+):
+    """Step 1. Return (df, y, rows, step record).
+
+    ``drop`` (``preprocess.drop_columns``) are columns removed in step 2 anyway: ``impute_median`` leaves them
+    alone. Rows are never all dropped silently: ``drop`` leaving no row, or no anomaly, is an error.
+    """
     na = df.isna()
     n_cells = int(na.to_numpy().sum())
     step: dict[str, Any] = {"step": "missing", "mode": mode, "missing_cells": n_cells}
@@ -60,30 +69,66 @@ def handle_missing(df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str,
             f"{where}preprocess.missing: {n_cells} missing values (columns {cols}); "
             f"set preprocess.missing to 'drop' or 'impute_median'"
         )
+    all_missing = [str(c) for c in df.columns if na[c].all()]
     if mode == "drop":
         keep = ~na.any(axis=1).to_numpy()
         step["rows_dropped"] = int((~keep).sum())
+        left = "no row" if not keep.any() else ("no anomaly" if not y[keep].any() else "")
+        if left:
+            why = (
+                f"column(s) {all_missing} are missing in every row"
+                if all_missing
+                else f"{int((~keep).sum())} of {len(keep)} rows have a missing value"
+            )
+            raise DataError(
+                f"{where}preprocess.missing: 'drop' leaves {left} ({why}); remove such columns from the file, or "
+                f"use missing: impute_median with the column(s) in preprocess.drop_columns"
+            )
         return df.loc[keep].reset_index(drop=True), y[keep], rows[keep], step
     if mode == "impute_median":
         df = df.copy()
-        all_missing = [c for c in df.columns if na[c].all()]
-        df = df.drop(columns=all_missing)
-        numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and na[c].any()]
+        not_asked = [c for c in all_missing if c not in set(drop or ())]
+        if not_asked:
+            raise DataError(
+                f"{where}preprocess.missing: column(s) {not_asked} are missing in every row and cannot be imputed; "
+                f"add them to {where}preprocess.drop_columns"
+            )
+        numeric = [
+            c for c in df.columns if str(c) not in all_missing and pd.api.types.is_numeric_dtype(df[c]) and na[c].any()
+        ]
         medians = df[numeric].median()
         df[numeric] = df[numeric].fillna(medians)
-        step.update(
-            columns_imputed=len(numeric),
-            cells_imputed=int(na[numeric].to_numpy().sum()),
-            columns_dropped_all_missing=[str(c) for c in all_missing],
-        )
+        step.update(columns_imputed=len(numeric), cells_imputed=int(na[numeric].to_numpy().sum()))
         return df, y, rows, step
     raise DataError(f"{where}preprocess.missing: unknown mode {mode!r}")
 
 
+def _first_non_numeric(col: pd.Series) -> int | None:
+    """Position of the first cell of ``col`` that is present but not a number (None if every cell is)."""
+    if pd.api.types.is_bool_dtype(col):
+        return 0 if len(col) else None
+    if pd.api.types.is_numeric_dtype(col):
+        return None
+    coerced = pd.to_numeric(col, errors="coerce")
+    bad = np.flatnonzero(col.notna().to_numpy() & coerced.isna().to_numpy())
+    return int(bad[0]) if len(bad) else None
+
+
 def select_columns(
-    df: pd.DataFrame, keep: Sequence[str] | None, drop: Sequence[str], where: str = ""
+    df: pd.DataFrame,
+    keep: Sequence[str] | None,
+    drop: Sequence[str],
+    where: str = "",
+    *,
+    rows: np.ndarray | None = None,
+    source: str = "",
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Step 2. Keep ``keep`` (if given), remove ``drop``, then remove non-numeric columns; return float64."""
+    """Step 2. Keep ``keep`` (if given), remove ``drop``; every remaining column must be numeric; return float64.
+
+    A column is never dropped unless the config asks (``keep_columns`` / ``drop_columns``): a non-numeric
+    cell is an error naming the file (``source``), the column, the data row (``rows``: 0-based row numbers
+    in the parsed raw table, as in provenance ``source_rows``) and the value.
+    """
     cols = [str(c) for c in df.columns]
     df = df.copy()
     df.columns = cols
@@ -94,22 +139,26 @@ def select_columns(
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
-    non_numeric = [
-        c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c]) or pd.api.types.is_bool_dtype(df[c])
-    ]
-    df = df.drop(columns=non_numeric)
     if df.shape[1] == 0:
-        raise DataError(f"{where}preprocess: no numeric feature column left after column selection")
+        raise DataError(f"{where}preprocess: no feature column left after keep_columns/drop_columns")
     if "label" in df.columns:
         raise DataError(f"{where}preprocess: a feature column is named 'label' (reserved); add it to drop_columns")
+    for c in df.columns:
+        i = _first_non_numeric(df[c])
+        if i is not None:
+            row = int(rows[i]) if rows is not None else i
+            raise DataError(
+                f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
+                f"{df[c].iloc[i]!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
+                f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
+            )
     step = {
         "step": "select_columns",
         "keep_columns": list(keep) if keep else None,
         "dropped": list(drop or []),
-        "dropped_non_numeric": non_numeric,
         "columns": list(df.columns),
     }
-    out = df.astype(np.float64)
+    out = df.apply(pd.to_numeric).astype(np.float64)
     inf = np.isinf(out.to_numpy())
     if inf.any():
         cols = [c for c, bad in zip(out.columns, inf.any(axis=0)) if bad]
@@ -120,13 +169,32 @@ def select_columns(
     return out, step
 
 
+def check_finite(X: np.ndarray, columns: Sequence[str], step: str, where: str = "") -> None:
+    """Raise naming the columns if preprocessing step ``step`` produced a non-finite value (e.g. overflow)."""
+    bad = ~np.isfinite(X)
+    if bad.any():
+        cols = [str(c) for c, b in zip(columns, bad.any(axis=0)) if b]
+        raise DataError(
+            f"{where}preprocess.{step}: non-finite results in column(s) {cols} ({int(bad.sum())} cells): values too "
+            f"large for float64 arithmetic (|x| near 1e308 overflows mean/variance); rescale the column(s) in the "
+            f"file or drop them with {where}preprocess.drop_columns"
+        )
+
+
 def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
-    """Step 3. z-score every column (ddof = 0); constant columns are set to 0."""
-    mean = X.mean(axis=0)
-    std = X.std(axis=0)
-    const = std == 0
-    Z = (X - mean) / np.where(const, 1.0, std)
+    """Step 3. z-score every column (ddof = 0); constant columns are set to 0.
+
+    Overflow is not hidden: a column whose mean or variance overflows gives non-finite values, which the
+    caller rejects (``check_finite``), instead of a RuntimeWarning and a column of zeros.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = X.mean(axis=0)
+        std = X.std(axis=0)
+        const = std == 0
+        Z = (X - mean) / np.where(const, 1.0, std)
     Z[:, const] = 0.0
+    # an overflowed mean or variance (inf) would silently turn the column into zeros: mark it non-finite
+    Z[:, ~(np.isfinite(mean) & np.isfinite(std))] = np.nan
     return Z, {"step": "standardize", "ddof": 0, "constant_columns_set_to_0": np.flatnonzero(const).tolist()}
 
 
@@ -159,26 +227,36 @@ def stratified_subsample(
 
 
 def preprocess(
-    features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str
+    features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str, source: str = ""
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
-    """Apply steps 1-5 to ``features`` / ``y``; return the output frame and the list of steps applied."""
+    """Apply steps 1-5 to ``features`` / ``y``; return the output frame and the list of steps applied.
+
+    ``source`` (the raw file's path) is named in messages about a cell. Every step's result must be finite.
+    """
     where = f"datasets.{name}."
     opt = preprocess_options(pre)
     rows = np.arange(len(features))
     steps: list[dict[str, Any]] = []
-    df, y, rows, step = handle_missing(features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where)
+    if len(features) == 0:
+        raise DataError(f"{where[:-1]}: the data has no rows{' (' + source + ')' if source else ''}")
+    df, y, rows, step = handle_missing(
+        features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"]
+    )
     steps.append(step)
-    df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where)
+    df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)
     steps.append(step)
     columns = list(df.columns)
     X = df.to_numpy(dtype=np.float64)
     if opt["standardize"]:
         X, step = standardize(X)
+        check_finite(X, columns, "standardize", where)
         step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
         steps.append(step)
     if opt["pca"]:
-        X, step = pca(X, int(opt["pca"]), where)
+        with np.errstate(over="ignore", invalid="ignore"):
+            X, step = pca(X, int(opt["pca"]), where)
         columns = [f"pc{i}" for i in range(X.shape[1])]
+        check_finite(X, columns, "pca", where)
         steps.append(step)
     sub = opt["subsample"]
     if sub:
@@ -221,13 +299,24 @@ def build(
         spec, path = entry["files"][0], raw_files[0]
         # Downloaded files were verified by the download rule, local files were not: check both here, so
         # that provenance records the hash of the bytes actually read.
-        got = sources.verify_sha256(
-            path,
-            spec.get("sha256"),
-            what=f"{where}files[0] {path}",
-            hint="replace or delete the file (a cached download is fetched again)",
+        if not sources.file_present(path, f"{where}files[0]"):
+            raise DataError(f"{where}files[0]: {path} not found")
+        if is_local_file(spec):
+            sha_hint = (
+                f"the local file is not the one pinned: put the right file at {path}, or, if the file changed on "
+                f"purpose, set {where}files[0].sha256 to its new sha256 (or remove the key)"
+            )
+            fix = f"the local file is damaged: replace {path} with a good copy (and update {where}files[0].sha256)"
+        else:
+            sha_hint = (
+                f"delete {path} so that it is fetched again (if a fresh download differs too, the source changed: "
+                f"check {where}files[0].sha256)"
+            )
+            fix = f"delete {path} so that it is fetched again, and check {where}files[0].sha256"
+        got = sources.verify_sha256(path, spec.get("sha256"), what=f"{where}files[0] {path}", hint=sha_hint)
+        table = loaders.load_table(
+            path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
-        table = loaders.load_table(path, entry["format"], entry.get("read"), entry["label"]["column"])
         raw_rows = len(table)
         features, y = loaders.split_label(table, entry["label"], where)
         prov["source"] = {
@@ -242,7 +331,8 @@ def build(
         if "preamble_lines" in table.attrs:
             prov["source"]["preamble_lines"] = table.attrs["preamble_lines"]
     raw_dims = features.shape[1]
-    out, steps = preprocess(features, y, entry.get("preprocess"), seed, name)
+    source = "" if "generator" in entry else str(raw_files[0])
+    out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source)
     prov.update(
         raw_rows=int(raw_rows),
         raw_columns=int(raw_dims),

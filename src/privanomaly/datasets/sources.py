@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import urllib.request
 from collections.abc import Mapping
 from pathlib import Path
@@ -43,6 +44,37 @@ def verify_sha256(path: str | os.PathLike, expected: str | None, what: str | Non
     return got
 
 
+def file_present(path: str | os.PathLike, what: str = "") -> bool:
+    """``True`` if ``path`` is a readable regular file, ``False`` only if nothing at all is there.
+
+    Anything else raises ``DataError`` naming the path: a directory, a symlink loop or a dangling symlink, a
+    path through a regular file, permission denied, another read error. An input that exists but cannot be
+    read is never treated as absent (it would silently drop its dataset from every table).
+    """
+    p = Path(path)
+    label = f"{what}: " if what else ""
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        if os.path.lexists(p):
+            raise DataError(
+                f"{label}{p} is a symbolic link to {os.readlink(p)!r}, which does not exist; fix or remove the link"
+            ) from None
+        return False
+    except OSError as exc:  # ELOOP (symlink loop), ENOTDIR, EACCES on a parent, ...
+        raise DataError(f"{label}{p} exists but cannot be read ({exc.strerror or exc}); fix or remove it") from exc
+    if stat.S_ISDIR(st.st_mode):
+        raise DataError(f"{label}{p} is a directory, not a file; put the file itself there")
+    if not stat.S_ISREG(st.st_mode):
+        raise DataError(f"{label}{p} is not a regular file (a device, socket or pipe); put the file itself there")
+    try:
+        with open(p, "rb") as fh:
+            fh.read(1)
+    except OSError as exc:
+        raise DataError(f"{label}{p} exists but cannot be read ({exc.strerror or exc}); fix its permissions") from exc
+    return True
+
+
 def check_mirror_dir(mirror: str | os.PathLike) -> Path:
     """The mirror directory as a Path; raise a clear ``DataError`` if it does not exist."""
     root = Path(mirror)
@@ -62,7 +94,7 @@ def mirror_path(mirror: str | os.PathLike, relpath: str) -> Path:
 def copy_from_mirror(mirror: str | os.PathLike, relpath: str, dest: str | os.PathLike, sha256: str | None) -> str:
     """Copy ``<mirror>/<relpath>`` to ``dest`` atomically after checking its sha256; return the sha256."""
     src = mirror_path(mirror, relpath)
-    if not src.is_file():
+    if not file_present(src, relpath):
         raise DataError(f"{relpath}: not found in data_mirror {str(mirror)!r} (looked for {src})")
     with atomic_path(dest) as tmp:
         shutil.copyfile(src, tmp)
@@ -113,21 +145,38 @@ def raw_path(spec: Mapping[str, Any], resources_dir: str) -> str:
     return f"{resources_dir}/raw/{spec['path']}"
 
 
-def availability(files: list[Mapping[str, Any]], mirror: str | None, resources_dir: str) -> tuple[bool, str]:
+def availability(
+    files: list[Mapping[str, Any]], mirror: str | None, resources_dir: str, where: str = ""
+) -> tuple[bool, str]:
     """Whether every file of a dataset can be obtained in this run, and if not, why (one line).
 
     With ``mirror`` set, a downloaded file is available when it is in the raw cache or in the mirror.
     Without a mirror every file is attempted for download (always "available"); local files must exist.
+    Only a file that is genuinely absent makes a dataset unavailable: one that exists but cannot be read (a
+    directory, a symlink loop, permission denied) raises ``DataError`` naming the path (``file_present``).
     """
-    for spec in files:
-        rp = raw_path(spec, resources_dir)
-        if is_local_file(spec):
-            if not Path(rp).is_file():
-                return False, f"local file {rp} does not exist"
-            continue
-        if mirror and not Path(rp).is_file() and not (Path(mirror) / spec["path"]).is_file():
-            return False, (
-                f"not in mirror {mirror} and not cached; skipped — run with internet (data_mirror: null) "
-                f"to include it"
-            )
+    for i, spec in enumerate(files):
+        try:
+            ok, why = _file_availability(spec, mirror, resources_dir)
+        except DataError as exc:
+            raise DataError(f"{where}files[{i}]: {exc}" if where else str(exc)) from exc
+        if not ok:
+            return ok, why
+    return True, ""
+
+
+def _file_availability(spec: Mapping[str, Any], mirror: str | None, resources_dir: str) -> tuple[bool, str]:
+    """``availability`` of one file entry."""
+    rp = raw_path(spec, resources_dir)
+    if is_local_file(spec):
+        if not file_present(rp, "local data file"):
+            return False, f"local file {rp} does not exist"
+        return True, ""
+    if file_present(rp, "raw cache"):
+        return True, ""
+    if mirror and not file_present(Path(mirror) / spec["path"], "data_mirror"):
+        return False, (
+            f"not in mirror {mirror} and not cached; skipped — run with internet (data_mirror: null) "
+            f"to include it"
+        )
     return True, ""

@@ -30,7 +30,7 @@ def _step_label(step: Mapping[str, Any]) -> str | None:
             return f"drop {step['rows_dropped']} rows with missing values"
         return f"impute {step.get('cells_imputed', 0)} missing cells ({step['mode']})"
     if kind == "select_columns":
-        dropped = list(step.get("dropped") or []) + list(step.get("dropped_non_numeric") or [])
+        dropped = list(step.get("dropped") or [])
         return f"drop {len(dropped)} columns" if dropped else None
     if kind == "standardize":
         return "standardize"

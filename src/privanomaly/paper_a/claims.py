@@ -7,6 +7,7 @@ claims file is generated from this run's numbers and never written by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -130,7 +131,7 @@ def sp_beats_dp_on_anomalies(summaries: pd.DataFrame, eps: float, k: int, ratio:
                   "; ".join(ev), None if s.empty else bool((s["mean_error_sp"] <= ratio * s["mean_error_dp"]).all()))
 
 
-def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Result:
+def _compiler_one(comp: pd.DataFrame, atol: float) -> tuple[bool, str]:
     eps = float(comp["eps"].iloc[0])
     d = comp["delta"].to_numpy()
     ratio = comp["compiled_error"].to_numpy() / comp["input_error"].to_numpy()
@@ -141,9 +142,22 @@ def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Result:
     ev = (f"ε={eps:g}: {int(pos.sum())} of {len(d)} records non-sensitive with δ>0; compiled/input = e^(−εδ/4) "
           f"{'holds' if slope_ok else 'fails'} (tol {atol}); sensitive records unchanged: {eq_ok}; "
           f"largest gain factor {gain:.3g} at δ={int(d.max())}")
+    return bool(slope_ok and eq_ok and pos.any()), ev
+
+
+def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Result:
+    """Construction 2 on every dataset of ``comp`` (one block of records per ``dataset``, if that column is there)."""
+    groups = comp.groupby("dataset", sort=False) if "dataset" in comp.columns else [(None, comp)]
+    ev, ok = [], []
+    for d, sub in groups:
+        if sub.empty:
+            continue
+        passed, text = _compiler_one(sub, atol)
+        ok.append(passed)
+        ev.append(text if d is None else f"{d}: {text}")
     return Result("A8", "The compiler gives an exponential gain on non-sensitive records (Construction 2)",
-                  "compiled error = input·e^(−εδ/4) with δ>0 on some records, and = input where δ=0", ev,
-                  bool(slope_ok and eq_ok and pos.any()))
+                  "compiled error = input·e^(−εδ/4) with δ>0 on some records, and = input where δ=0, every dataset",
+                  "; ".join(ev), None if not ok else all(ok))
 
 
 def sampling_agrees(trials: pd.DataFrame, min_coverage: float) -> Result:
@@ -155,32 +169,136 @@ def sampling_agrees(trials: pd.DataFrame, min_coverage: float) -> Result:
                   None if not len(trials) else bool(cov >= min_coverage))
 
 
+@dataclass(frozen=True)
+class Claim:
+    """One claim of the paper: its id, the table its evidence comes from (each table has a ``dataset``
+    column) and how it is evaluated from the tables and the ``paper_a`` config section."""
+
+    claim_id: str
+    table: str
+    evaluate: Callable[[dict[str, pd.DataFrame], dict], Result]
+
+
+# Tables the claims read (rule paper_a_claims): name -> what it holds.
+TABLES = {
+    "summaries": "exact SP/DP error summaries per (dataset, ε, k, mechanism, group)",
+    "growth": "exact SP/DP error on anomalies per nested subsample",
+    "sens": "share of k-sensitive records per k",
+    "detection": "Table 3 rows (precision/recall per method)",
+    "comp": "Construction 2 on a constant-error input, every record",
+    "trials": "sampled vs exact error per (ε, k, mechanism) cell",
+}
+
+# The registry: to add a claim (or feed one from new evidence), add or replace an entry here.
+CLAIMS: list[Claim] = [
+    Claim("A1", "summaries", lambda t, c: sp_anomaly_near_zero(
+        t["summaries"], float(c["eps_ref"]), int(c["k_main"]), c["claims"]["sp_zero_tol"])),
+    Claim("A2", "summaries", lambda t, c: dp_anomaly_at_tradeoff(
+        t["summaries"], c["eps_grid"], c["claims"]["dp_floor_ratio"], float(c["eps_ref"]))),
+    Claim("A3", "summaries", lambda t, c: sp_equals_dp_on_normal(
+        t["summaries"], int(c["k_main"]), c["claims"]["normal_tol"])),
+    Claim("A4", "growth", lambda t, c: sp_error_falls_with_size(t["growth"])),
+    Claim("A5", "sens", lambda t, c: larger_k_protects_more(t["sens"])),
+    Claim("A6", "detection", lambda t, c: sp_beats_laplace(t["detection"], c["claims"]["laplace_margin"])),
+    Claim("A7", "summaries", lambda t, c: sp_beats_dp_on_anomalies(
+        t["summaries"], float(c["eps_ref"]), int(c["k_main"]), c["claims"]["sp_vs_dp_ratio"])),
+    Claim("A8", "comp", lambda t, c: compiler_exponential_gain(t["comp"])),
+    Claim("A9", "trials", lambda t, c: sampling_agrees(t["trials"], c["claims"]["ci_min_coverage"])),
+]
+
+
 def evaluate(summaries, growth, sens, detection, comp, trials, cfg: dict) -> list[Result]:
-    """All claims; ``cfg`` = config ``paper_a`` section (uses eps, k_main, eps_grid and claims thresholds)."""
-    c = cfg["claims"]
-    eps, k = float(cfg["eps_ref"]), int(cfg["k_main"])
-    return [
-        sp_anomaly_near_zero(summaries, eps, k, c["sp_zero_tol"]),
-        dp_anomaly_at_tradeoff(summaries, cfg["eps_grid"], c["dp_floor_ratio"], eps),
-        sp_equals_dp_on_normal(summaries, k, c["normal_tol"]),
-        sp_error_falls_with_size(growth),
-        larger_k_protects_more(sens),
-        sp_beats_laplace(detection, c["laplace_margin"]),
-        sp_beats_dp_on_anomalies(summaries, eps, k, c["sp_vs_dp_ratio"]),
-        compiler_exponential_gain(comp),
-        sampling_agrees(trials, c["ci_min_coverage"]),
-    ]
+    """All claims on all rows; ``cfg`` = config ``paper_a`` section (uses eps, k_main, eps_grid and claims thresholds)."""
+    tables = dict(summaries=summaries, growth=growth, sens=sens, detection=detection, comp=comp, trials=trials)
+    return evaluate_tables(tables, cfg)
 
 
-def to_frame(results: list[Result]) -> pd.DataFrame:
-    return pd.DataFrame([dict(claim_id=r.claim_id, claim=r.claim, test=r.test, evidence=r.evidence, status=r.status)
-                         for r in results])
+def _rows_of(table: pd.DataFrame, datasets) -> pd.DataFrame:
+    if "dataset" not in table.columns:
+        return table if not len(table) else table.iloc[0:0]
+    return table[table["dataset"].isin(list(datasets))]
 
 
-def to_markdown(results: list[Result], header: str) -> str:
+def evaluate_tables(
+    tables: dict[str, pd.DataFrame],
+    cfg: dict,
+    keep: list[str] | None = None,
+    expected: list[str] | None = None,
+    not_evaluated: dict[str, dict[str, str]] | None = None,
+) -> list[Result]:
+    """Every claim of :data:`CLAIMS` on the rows of the datasets ``keep`` (default: all rows).
+
+    Each dataset of ``expected`` that a claim has no rows for is named in its evidence with the reason
+    (``not_evaluated[claim_id][dataset]``, else "no rows for it in this run's tables"), so a claim never
+    silently skips a dataset of the run.
+    """
+    if keep is not None:
+        tables = {name: _rows_of(t, keep) for name, t in tables.items()}
+    why = not_evaluated or {}
+    out = []
+    for claim in CLAIMS:
+        r = claim.evaluate(tables, cfg)
+        t = tables[claim.table]
+        have = set(t["dataset"]) if "dataset" in t.columns else set()
+        skipped = [d for d in (expected or []) if d not in have]
+        if skipped:
+            reasons = why.get(claim.claim_id, {})
+            note = "; ".join(f"{d}: {reasons.get(d, 'no rows for it in this run’s tables')}" for d in skipped)
+            r.evidence = (r.evidence + "; " if r.evidence else "") + f"not evaluated — {note}"
+        out.append(r)
+    return out
+
+
+def evaluate_by_scope(
+    tables: dict[str, pd.DataFrame],
+    cfg: dict,
+    datasets: list[str],
+    paper_datasets: list[str],
+    not_evaluated: dict[str, dict[str, str]] | None = None,
+) -> tuple[list[Result], list[Result], list[str]]:
+    """(paper results, your results, your datasets) for the run's ``datasets`` (``paper_a.datasets``).
+
+    The paper's claims were made for the paper's own datasets (``paper_datasets``, config
+    ``paper_a.claims.paper_datasets``): they get PASS/FAIL on those. Every other dataset of the run ("your
+    datasets") is evaluated by the same tests but reported as our numbers only, with no paper verdict.
+    Rows of a paper dataset outside ``datasets`` (Figure 2-3's 2-D mixture, the compiler figure's dataset)
+    count for the paper.
+    """
+    paper_set = set(paper_datasets)
+    yours = [d for d in datasets if d not in paper_set]
+    paper_results = evaluate_tables(tables, cfg, keep=list(paper_datasets),
+                                    expected=[d for d in datasets if d in paper_set], not_evaluated=not_evaluated)
+    your_results = (evaluate_tables(tables, cfg, keep=yours, expected=yours, not_evaluated=not_evaluated)
+                    if yours else [])
+    return paper_results, your_results, yours
+
+
+def to_frame(results: list[Result], yours: list[Result] | None = None) -> pd.DataFrame:
+    """One row per claim for the paper's datasets (status PASS/FAIL/N/A); with ``yours``, one more row per
+    claim for the user's datasets (status "no paper verdict"). Column ``scope`` tells them apart."""
+    rows = [dict(claim_id=r.claim_id, claim=r.claim, test=r.test, evidence=r.evidence, status=r.status,
+                 scope="paper datasets") for r in results]
+    rows += [dict(claim_id=r.claim_id, claim=r.claim, test=r.test, evidence=r.evidence, status="no paper verdict",
+                  scope="your datasets") for r in (yours or [])]
+    return pd.DataFrame(rows, columns=["claim_id", "claim", "test", "evidence", "status", "scope"])
+
+
+def to_markdown(results: list[Result], header: str, yours: list[Result] | None = None,
+                your_datasets: list[str] | None = None) -> str:
+    """claims.md: the paper's claims with PASS/FAIL on the paper's datasets; then, if the run has datasets
+    the paper never used, a "Your datasets" section with our numbers under the same tests and no verdict
+    (its headings carry no status, so the index counts only the paper's verdicts)."""
     lines = [header, ""]
     n_pass = sum(r.passed is True for r in results)
     lines.append(f"**{n_pass} of {len(results)} claims PASS** in this run.\n")
     for r in results:
         lines += [f"## {r.claim_id} — {r.claim}: **{r.status}**", "", f"- Test: {r.test}", f"- Measured: {r.evidence}", ""]
+    if yours:
+        names = ", ".join(f"`{d}`" for d in (your_datasets or []))
+        lines += ["## Your datasets (no paper verdict)", "",
+                  f"The paper never evaluated {names}: its claims were made for its own datasets, so no PASS/FAIL "
+                  "is given here. These are our numbers for your datasets under the same tests.", ""]
+        for r in yours:
+            lines += [f"### {r.claim_id} — {r.claim}", "", f"- Test (as for the paper's datasets): {r.test}",
+                      f"- Measured on your datasets: {r.evidence}", ""]
     return "\n".join(lines)

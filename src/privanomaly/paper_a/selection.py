@@ -131,3 +131,46 @@ def choose(surface: pd.DataFrame) -> Choice:
         raise ValueError("empty selection surface")
     best = surface.sort_values(["f1", "beta", "fraction"], ascending=[False, False, True], kind="mergesort").iloc[0]
     return Choice(beta=int(best["beta"]), r=float(best["r"]), fraction=float(best["fraction"]), f1=float(best["f1"]))
+
+
+
+@dataclass(frozen=True)
+class GridEdge:
+    """A chosen parameter equal to an end of its candidate grid (the F1 optimum may lie outside it)."""
+
+    parameter: str  # "β" or "fraction"
+    value: float
+    end: str  # "largest" or "smallest"
+    key: str  # the config key of the grid
+    lo: float
+    hi: float
+
+    def message(self) -> str:
+        return (f"{self.parameter} = {self.value:g} is the {self.end} candidate of {self.key} "
+                f"[{self.lo:g} … {self.hi:g}]: the F1 optimum may lie outside the grid")
+
+
+def grid_edges(choice: Choice, betas: list[int], fractions: list[float]) -> list[GridEdge]:
+    """The chosen β and flagged fraction f that sit on an end of their candidate grids.
+
+    A chosen β equal to the smallest or largest candidate (or f at an end of its grid) means F1 might keep
+    rising outside the grid. A grid of one value fixes the parameter: never an edge.
+    """
+    out = []
+    for sym, value, grid, key in (
+        ("β", choice.beta, [int(b) for b in betas], "paper_a.selection.betas"),
+        ("fraction", choice.fraction, [float(f) for f in fractions], "paper_a.selection.fractions"),
+    ):
+        if len(set(grid)) < 2:
+            continue
+        for end, bound in (("largest", max(grid)), ("smallest", min(grid))):
+            if value == bound:
+                out.append(GridEdge(sym, value, end, key, min(grid), max(grid)))
+    return out
+
+
+def edge_note(edges: list[GridEdge]) -> str:
+    """The table note of a dataset: ``"⚠ edge of grid: β = 50 (largest), fraction = 0.2 (largest)"``, or ``""``."""
+    if not edges:
+        return ""
+    return "⚠ edge of grid: " + ", ".join(f"{e.parameter} = {e.value:g} ({e.end})" for e in edges)

@@ -43,9 +43,12 @@ def table1_row(name: str, rec: pd.DataFrame, dim: int, pca: str, beta: int, r: f
 
 def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str]) -> pd.DataFrame:
     """Table 2: exact error of SP and DP for a record picked uniformly at random and for a random
-    (β,r)-anomaly, at (ε, k)."""
-    s = summaries[np.isclose(summaries["eps"], eps) & (summaries["k"] == k)]
+    (β,r)-anomaly, at (ε, k). With no summaries (every dataset unavailable) only the noted rows remain."""
     rows = []
+    if summaries.empty:
+        s = pd.DataFrame(columns=["dataset"])
+    else:
+        s = summaries[np.isclose(summaries["eps"], eps) & (summaries["k"] == k)]
     for name, sub in s.groupby("dataset", sort=False):
         def val(group, mech):
             v = sub[(sub["group"] == group) & (sub["mechanism"] == mech)]["mean_error"]

@@ -6,13 +6,15 @@ DLap(a) for a rational a > 0 has P(Z = z) = (1 - p)/(1 + p) * p^|z| with p = exp
 (Mironov, CCS 2012); this sampler works on integers only: it is Algorithm 2 of Canonne, Kamath and
 Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020), driven by exact uniform
 integers from a ``numpy.random.Generator`` (Lemire's unbiased bounded integers) and vectorised over
-all samples by rejection rounds. The rate a must be rational: a float eps is replaced by
-``Fraction(eps).limit_denominator(2**30)`` (:func:`rational_rate`), and the closed-form
-probabilities use the same rational value, so sampler and formulas describe the same distribution.
+all samples by rejection rounds. The rate a must be rational: a float eps is replaced by the best
+rational approximation *from below* (:func:`rational_rate`; never above eps, relative error <= 2^-29),
+and the closed-form probabilities use the same rational value, so sampler and formulas describe the
+same distribution and the privacy actually spent is the rate used, never more than asked.
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -28,17 +30,54 @@ __all__ = [
 ]
 
 MAX_DENOMINATOR = 2**30
+"""Denominator bound of :func:`rational_rate` for rates >= 1/2 (smaller rates get proportionally larger ones)."""
+MAX_DENOMINATOR_BITS = 50
+"""Hard bound 2^50 on the denominator: keeps every integer of the samplers far inside int64."""
+
+
+def _best_lower(x: Fraction, max_den: int) -> Fraction:
+    """The largest fraction p/q <= x with q <= max_den (best one-sided approximation, Stern–Brocot).
+
+    ``Fraction.limit_denominator`` computes the two best one-sided approximations and returns the closer;
+    here the one from below is kept, whichever is closer.
+    """
+    if x.denominator <= max_den:
+        return x
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    n, d = x.numerator, x.denominator
+    while True:
+        a = n // d
+        q2 = q0 + a * q1
+        if q2 > max_den:
+            break
+        p0, q0, p1, q1 = p1, q1, p0 + a * p1, q2
+        n, d = d, n - a * d
+    k = (max_den - q0) // q1
+    bounds = (Fraction(p0 + k * p1, q0 + k * q1), Fraction(p1, q1))
+    return max(b for b in bounds if b <= x)
 
 
 def rational_rate(a) -> Fraction:
-    """The rational rate actually used for DLap(a): ``Fraction(a).limit_denominator(2**30)``."""
+    """The rational rate actually used for DLap(a): the largest p/q <= a with q <= max(2^30, 2^(30-e)), a = m 2^e.
+
+    Always rounds *down* (the privacy spent never exceeds the ``a`` asked for) and keeps a relative
+    precision of 2^-29 for every a >= 2^-20 (about 1e-6); for smaller a the denominator stops at 2^50,
+    so rates below 2^-50 (about 9e-16) are rejected with a clear error. A ``Fraction`` is used as given.
+    """
     if isinstance(a, Fraction):
         f = a
     else:
         af = float(a)
         if not np.isfinite(af) or af <= 0:
             raise ValueError(f"the discrete Laplace rate must be finite and > 0, got {a!r}")
-        f = Fraction(af).limit_denominator(MAX_DENOMINATOR)
+        _, e = math.frexp(af)  # af = m 2^e, 0.5 <= m < 1
+        bits = min(MAX_DENOMINATOR_BITS, max(30, 30 - e))
+        f = _best_lower(Fraction(af), 2**bits)
+        if f <= 0:
+            raise ValueError(
+                f"the discrete Laplace rate {a!r} is below 2^-{MAX_DENOMINATOR_BITS}, the smallest rational rate "
+                "the exact sampler supports"
+            )
     if f <= 0:
         raise ValueError(f"the discrete Laplace rate must be > 0, got {a!r}")
     return f
@@ -104,24 +143,64 @@ def _bernoulli_frac(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) 
     return rng.integers(0, den, dtype=np.int64) < num
 
 
-def bernoulli_exp(rng: np.random.Generator, num: np.ndarray, den: int) -> np.ndarray:
-    """Exact Bernoulli(exp(-num/den)) for integers 0 <= num <= den (CKS 2020, Algorithm 1, gamma <= 1).
+_INT64_SAFE = 2**62
+
+
+def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (CKS 2020, Algorithm 1, gamma <= 1).
 
     K = 1; repeat: A ~ Bernoulli(gamma / K); stop if A = 0; K += 1. Return K odd.
     """
-    num = np.asarray(num, dtype=np.int64)
     out = np.empty(num.size, dtype=bool)
-    num_f = num.reshape(-1)
     K = np.ones(num.size, dtype=np.int64)
     active = np.arange(num.size)
     while active.size:
-        a = _bernoulli_frac(rng, num_f[active], den * K[active])
+        if int(den[active].max()) * int(K[active].max()) >= _INT64_SAFE:
+            raise OverflowError("bernoulli_exp: den * K would leave int64 (denominator too large)")
+        a = _bernoulli_frac(rng, num[active], den[active] * K[active])
         done = active[~a]
         out[done] = (K[done] % 2) == 1
         cont = active[a]
         K[cont] += 1
         active = cont
-    return out.reshape(num.shape)
+    return out
+
+
+def bernoulli_exp(rng: np.random.Generator, num, den) -> np.ndarray:
+    """Exact Bernoulli(exp(-gamma)) for rational gamma = num/den >= 0 (integers; CKS 2020, Algorithm 1).
+
+    gamma <= 1: Algorithm 1 directly. gamma > 1: floor(gamma) independent Bernoulli(exp(-1)) draws must
+    all be 1, and then a Bernoulli(exp(-(gamma - floor(gamma)))) (exp(-gamma) = exp(-1)^q exp(-rem/den)).
+    No floating-point number is involved. Elements with gamma <= 1 use exactly the draws of Algorithm 1.
+    """
+    num = np.asarray(num, dtype=np.int64)
+    shape = num.shape
+    num_f = num.reshape(-1)
+    den_f = np.broadcast_to(np.asarray(den, dtype=np.int64), shape).reshape(-1)
+    if np.any(num_f < 0) or np.any(den_f < 1):
+        raise ValueError("bernoulli_exp needs num >= 0 and den >= 1")
+    small = num_f <= den_f
+    out = np.empty(num_f.size, dtype=bool)
+    if small.all():
+        out[:] = _bernoulli_exp_le1(rng, num_f, den_f)
+        return out.reshape(shape)
+    idx = np.flatnonzero(small)
+    out[idx] = _bernoulli_exp_le1(rng, num_f[idx], den_f[idx])
+    big = np.flatnonzero(~small)
+    q, rem = np.divmod(num_f[big], den_f[big])
+    ok = np.ones(big.size, dtype=bool)
+    j = 0
+    while True:  # the integer part: q draws of Bernoulli(exp(-1)), stopping at the first failure
+        live = np.flatnonzero(ok & (q > j))
+        if live.size == 0:
+            break
+        ok[live] = _bernoulli_exp_le1(rng, np.ones(live.size, dtype=np.int64), np.ones(live.size, dtype=np.int64))
+        j += 1
+    live = np.flatnonzero(ok)
+    if live.size:
+        ok[live] = _bernoulli_exp_le1(rng, rem[live], den_f[big][live])
+    out[big] = ok
+    return out.reshape(shape)
 
 
 def sample_dlap(a, size, rng: np.random.Generator) -> np.ndarray:

@@ -1,0 +1,260 @@
+"""Config validation that says *where*: file and line for YAML errors, the key path first for schema errors.
+
+Snakemake loads ``--configfile`` files itself (PyYAML, duplicate keys silently overwritten) and
+``snakemake.utils.validate`` reports a schema error as a full schema dump followed by the instance path.
+The Snakefile therefore calls :func:`check_config` (workflow/rules/config.smk) instead:
+
+1. every config file the run read (``workflow.configfiles``: config.yaml, then each ``--configfile``) is
+   re-read with a strict loader: a duplicated key is an error naming file, line and key (:func:`load_yaml`);
+2. the merged config is checked against the JSON schema; each error reads
+   ``config key paper_a.n_trials (overlay.yaml:3): 1000000000000.0 is greater than the maximum of 100000``
+   followed by the key's schema description (no schema dump);
+3. checks a schema cannot express (:func:`semantic_errors`);
+4. ``snakemake.utils.validate`` then fills schema defaults, as before.
+
+A YAML syntax error or an empty ``--configfile`` stops Snakemake *before* the Snakefile runs, with a message
+that names neither file nor line ("Config file is not valid JSON or YAML"). ``make reproduce`` / ``make
+test`` run ``python -m privanomaly.configcheck`` on their config files first, which names them; by hand run
+``python -m privanomaly.configcheck --configfile my.yaml`` (docs/troubleshooting.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
+
+# Paper A Figure 4 enumerates every histogram of the box {0..max(center)+hops}^len(center) (paper_a.toy).
+FIG4_MAX_HISTOGRAMS = 1_000_000
+
+
+class ConfigError(ValueError):
+    """A config file or value is wrong; the message names the file (and line) or the key."""
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that rejects a key given twice in one mapping (PyYAML keeps the last one silently)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _value in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":  # `<<: *anchor` merges are fine
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                first = seen[key].start_mark
+                here = key_node.start_mark
+                raise ConfigError(
+                    f"{here.name}:{here.line + 1}: duplicate key {key!r} (first given at line {first.line + 1}); "
+                    f"YAML keeps only the last one - remove one of them"
+                )
+            seen[key] = key_node
+        return super().construct_mapping(node, deep=deep)
+
+
+def _read(path: str | os.PathLike) -> str:
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: config file not found") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{p}: is a directory, not a config file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: not UTF-8 text (byte offset {exc.start}); save the config as UTF-8") from exc
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot be read ({exc.strerror or exc})") from exc
+
+
+def load_yaml(path: str | os.PathLike) -> dict:
+    """Load one config file strictly: syntax errors and duplicate keys name file and line; empty is an error."""
+    text = _read(path)
+    loader = _StrictLoader(text)
+    loader.name = str(path)  # marks (and messages) carry the file name
+    try:
+        data = loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        what = " ".join(x for x in (exc.context, exc.problem) if x)
+        raise ConfigError(f"{where}: YAML syntax error: {what}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: YAML error: {exc}") from exc
+    finally:
+        loader.dispose()
+    if data is None:
+        raise ConfigError(
+            f"{path}:1: the config file is empty (no keys); write the keys to change (e.g. `seed: 1`), or leave "
+            f"the file out of --configfile"
+        )
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}:1: the top level must be `key: value` lines, got a {type(data).__name__}")
+    return data
+
+
+def key_lines(path: str | os.PathLike) -> dict[tuple, int]:
+    """{key path: 1-based line} of every mapping key and list item in a YAML file (for messages)."""
+    try:
+        node = yaml.compose(_read(path), Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, ConfigError):
+        return {}
+    out: dict[tuple, int] = {}
+
+    def walk(n: yaml.Node, prefix: tuple) -> None:
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key = (*prefix, k.value)
+                out[key] = k.start_mark.line + 1
+                walk(v, key)
+        elif isinstance(n, yaml.SequenceNode):
+            for i, v in enumerate(n.value):
+                out[(*prefix, i)] = v.start_mark.line + 1
+                walk(v, (*prefix, i))
+
+    if node is not None:
+        walk(node, ())
+    return out
+
+
+_UNSET = object()
+
+
+def locate(keypath: Sequence[Any], files: Sequence[str | os.PathLike], value: Any = _UNSET) -> str:
+    """``file:line`` of the config file whose value of ``keypath`` is in effect; '' if none.
+
+    Later files override earlier ones. If the last file that sets ``keypath`` holds another value than
+    ``value``, the value came from ``--config key=value``: "--config". A key no file sets (e.g. a misspelt
+    one) is located at its longest prefix that a file sets.
+    """
+    keypath = tuple(keypath)
+    for f in reversed(list(files)):
+        lines = key_lines(f)
+        if keypath in lines:
+            if value is not _UNSET and _get(load_yaml(f), keypath) != value:
+                return "--config"
+            return f"{f}:{lines[keypath]}"
+    for f in reversed(list(files)):
+        lines = key_lines(f)
+        for n in range(len(keypath) - 1, 0, -1):
+            if keypath[:n] in lines:
+                return f"{f}:{lines[keypath[:n]]}"
+    return ""
+
+
+def _get(data: Any, keypath: Sequence[Any]) -> Any:
+    for k in keypath:
+        try:
+            data = data[k]
+        except (KeyError, IndexError, TypeError):
+            return _UNSET
+    return data
+
+
+def dotted(keypath: Iterable[Any]) -> str:
+    """``('paper_a', 'eps_grid', 0)`` -> ``paper_a.eps_grid[0]``."""
+    out = ""
+    for k in keypath:
+        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else str(k))
+    return out or "(top level)"
+
+
+def _schema(schema: str | os.PathLike | Mapping) -> Mapping:
+    if isinstance(schema, Mapping):
+        return schema
+    return yaml.safe_load(Path(schema).read_text(encoding="utf-8"))
+
+
+def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: Sequence = ()) -> list[str]:
+    """One line per schema violation, key path (and file:line) first, then what was expected."""
+    import jsonschema
+
+    sch = dict(_schema(schema))
+    validator = jsonschema.Draft202012Validator(sch)
+    msgs = []
+    for err in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
+        path = list(err.absolute_path)
+        detail = err.message
+        value = err.instance if err.validator != "additionalProperties" else _UNSET
+        if err.validator == "additionalProperties" and isinstance(err.instance, Mapping):
+            allowed = set(err.schema.get("properties", {}))
+            extra = [k for k in err.instance if k not in allowed]
+            if extra:
+                path.append(extra[0])
+                detail = (
+                    f"unknown key {extra[0]!r} (misspelt?); allowed here: {', '.join(sorted(allowed)) or 'none'}"
+                )
+        where = locate(path, files, _get(config, path) if value is not _UNSET else _UNSET)
+        line = f"config key {dotted(path)}{f' ({where})' if where else ''}: {detail}"
+        desc = err.schema.get("description") if isinstance(err.schema, Mapping) else None
+        if desc and err.validator != "additionalProperties":
+            line += f" [{dotted(path)}: {desc}]"
+        msgs.append(line)
+    return msgs
+
+
+def semantic_errors(config: Mapping) -> list[str]:
+    """What the schema cannot say: sizes that depend on several values."""
+    msgs = []
+    fig4 = (config.get("paper_a") or {}).get("fig4") or {}
+    center, hops = fig4.get("center"), fig4.get("hops", 1)
+    if isinstance(center, list) and center and all(isinstance(c, int) for c in center) and isinstance(hops, int):
+        n = (max(center) + hops + 1) ** len(center)
+        if n > FIG4_MAX_HISTOGRAMS:
+            msgs.append(
+                f"config key paper_a.fig4.center: {center} (length {len(center)} = |X|, counts up to {max(center)}, "
+                f"hops {hops}) spans {n:,} histograms, more than the {FIG4_MAX_HISTOGRAMS:,} Figure 4 can enumerate; "
+                f"the paper's figure uses X = {{1..5}} (5 counts of 0 or 1): use fewer values or smaller counts"
+            )
+    return msgs
+
+
+def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | os.PathLike] = ()) -> dict:
+    """Validate the merged ``config`` read from ``files``; raise ``ConfigError`` saying where; fill defaults."""
+    for f in files:
+        load_yaml(f)
+    msgs = schema_errors(config, schema, files) or semantic_errors(config)
+    if msgs:
+        shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
+    from snakemake.utils import validate
+
+    validate(config, str(schema))  # fills schema defaults (cannot fail after the checks above)
+    return config
+
+
+def merged_config(files: Sequence[str | os.PathLike]) -> dict:
+    """The config Snakemake would see from ``files`` (later files override earlier ones, key by key)."""
+    from snakemake.utils import update_config
+
+    config: dict = {}
+    for f in files:
+        update_config(config, load_yaml(f))
+    return config
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m privanomaly.configcheck [--configfile F ...]``: check config.yaml plus overlays, say where."""
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("--configfile", nargs="*", default=[], help="overlays, as given to snakemake")
+    ap.add_argument("--base", default=str(ROOT / "config.yaml"), help="the workflow's config.yaml")
+    ap.add_argument("--schema", default=str(DEFAULT_SCHEMA))
+    args = ap.parse_args(argv)
+    files = [args.base, *args.configfile]
+    try:
+        check_config(merged_config(files), args.schema, files)
+    except ConfigError as exc:
+        print(f"privanomaly: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

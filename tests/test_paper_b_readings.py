@@ -260,3 +260,22 @@ def test_index_selects_each_readings_verdicts_separately():
     assert [(c.id, c.status) for c in parsed] == [("paper_r/s2.a.precision", "DIFFERS")]
     assert checks.select(parsed, [r"^s2\.a\."]) == []
     assert checks.select(parsed, [r"^[^/]+$"]) == []
+
+
+# ------------------------------------------------------------------------------------------ registry
+def test_printed_exponent_is_a_registered_mechanism_with_its_own_weaker_claim():
+    from privanomaly import mechanisms
+
+    m = mechanisms.get("exponential_top_h_printed")
+    assert m.paper == "B" and m.neighbours == "substitution" and "Theorem 3" in m.reference
+    c = m.claim(eps=0.8, h=2)
+    assert (c.epsilon, c.delta, c.proven) == (pytest.approx(1.6), 0.0, True)
+    assert m.claim(eps=0.8, sensitivity=0.5).epsilon == pytest.approx(0.8)
+    w = np.exp(1.3 * U)
+    assert np.allclose(m.selection_probs(U, eps=1.3), w / w.sum(), rtol=1e-13, atol=0)
+    sel = m.sample(U, h=2, eps=1.3, rng=np.random.default_rng(3), n_trials=20000)
+    assert (sel.sum(axis=1) == 2).all()
+    inc = m.inclusion_probs(U, h=2, eps=1.3)
+    assert np.all(np.abs(sel.mean(axis=0) - inc) < 4 * np.sqrt(inc * (1 - inc) / 20000) + 1e-9)
+    with pytest.raises(TypeError, match="Generator"):
+        m.sample(U, h=1, eps=1.0, rng=np.random.RandomState(0), n_trials=3)

@@ -24,11 +24,10 @@ EXPONENTS = ("standard", "printed")
 class TopH:
     """Algorithm 3 (top-h subspaces, eps/h per draw) under one reading of the exponential mechanism.
 
-    ``standard``: weights ``exp((eps/h) u / (2 Δu))`` - McSherry-Talwar, (eps/h)-DP per draw, eps-DP in total.
-    ``printed``: weights ``exp((eps/h) u)`` as paper B prints eq. (11) - by its Theorem 3 each draw is
-    ``2 (eps/h) Δu``-DP, so the top-h set is ``2 eps Δu``-DP: with Δu <= 1 (Theorem 7) the claim is 2 eps,
-    not eps. The printed weights are the standard ones at Δu' = 1/2 (``exp(eps u / (2 * 1/2)) = exp(eps u)``),
-    so both use the same exact samplers of :mod:`privanomaly.outliers.exponential`.
+    ``standard``: weights ``exp((eps/h) u / (2 Δu))`` - McSherry-Talwar, (eps/h)-DP per draw, eps-DP in total
+    (:mod:`privanomaly.outliers.exponential`). ``printed``: weights ``exp((eps/h) u)`` as paper B prints
+    eq. (11) - the registered mechanism ``exponential_top_h_printed``
+    (:class:`privanomaly.mechanisms.paper_b_printed.ExponentialTopHPrinted`), 2 eps Δu-DP by Theorem 3.
     """
 
     exponent: str = "standard"
@@ -41,33 +40,40 @@ class TopH:
             raise ValueError(f"sensitivity: expected Δu > 0, got {self.sensitivity!r}")
 
     @property
-    def _weight_sensitivity(self) -> float:
-        """The Δu of the standard form whose weights equal this reading's weights."""
-        return self.sensitivity if self.exponent == "standard" else 0.5
+    def _printed(self):
+        from privanomaly import mechanisms
+
+        return mechanisms.get("exponential_top_h_printed")
 
     def epsilon(self, eps: float) -> float:
         """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``."""
-        return float(eps) if self.exponent == "standard" else 2.0 * float(eps) * self.sensitivity
-
-    def claim(self, eps: float | None = None) -> str:
-        """Human-readable guarantee, e.g. ``"2ε-DP (Theorem 3, Δu ≤ 1)"``."""
         if self.exponent == "standard":
-            return "ε-DP (McSherry-Talwar, ε/h per draw)" if eps is None else f"{self.epsilon(eps):g}-DP"
-        factor = 2.0 * self.sensitivity
-        head = f"{factor:g}ε-DP" if eps is None else f"{self.epsilon(eps):g}-DP"
-        return f"{head} (Theorem 3 with Δu ≤ {self.sensitivity:g}: printed exponent exp(ε u))"
+            return float(eps)
+        return self._printed.claim(eps=eps, sensitivity=self.sensitivity).epsilon
+
+    def claim(self) -> str:
+        """Human-readable guarantee: ``"ε-DP ..."`` or ``"2ε-DP (Theorem 3 ...)"``."""
+        if self.exponent == "standard":
+            return "ε-DP (McSherry-Talwar, ε/h per draw)"
+        return f"{self.epsilon(1.0):g}ε-DP (Theorem 3 with Δu ≤ {self.sensitivity:g}: printed exponent exp(ε u))"
 
     def trials(self, utility: np.ndarray, h: int, eps: float, rng: np.random.Generator, n_trials: int) -> np.ndarray:
         """``n_trials`` runs: bool ``(n_trials, n_subspaces)`` with h True per row."""
-        return ol.top_h_trials(utility, h, eps, rng, n_trials, sensitivity=self._weight_sensitivity)
+        if self.exponent == "standard":
+            return ol.top_h_trials(utility, h, eps, rng, n_trials, sensitivity=self.sensitivity)
+        return self._printed.sample(utility, h=h, eps=eps, rng=rng, n_trials=n_trials)
 
     def inclusion_probs(self, utility: np.ndarray, h: int, eps: float) -> np.ndarray:
         """Exact ``Pr[subspace i is among the h chosen]``."""
-        return ol.top_h_inclusion_probs(utility, h, eps, sensitivity=self._weight_sensitivity)
+        if self.exponent == "standard":
+            return ol.top_h_inclusion_probs(utility, h, eps, sensitivity=self.sensitivity)
+        return self._printed.inclusion_probs(utility, h=h, eps=eps)
 
     def sequence_probs(self, utility: np.ndarray, h: int, eps: float) -> dict[tuple[int, ...], float]:
         """Exact probability of every ordered output (enumeration; small worlds only)."""
-        return ol.top_h_sequence_probs(utility, h, eps, sensitivity=self._weight_sensitivity)
+        if self.exponent == "standard":
+            return ol.top_h_sequence_probs(utility, h, eps, sensitivity=self.sensitivity)
+        return self._printed.sequence_probs(utility, h=h, eps=eps)
 
 
 def subspace_name(S: tuple[int, ...], columns: list[str] | None = None) -> str:

@@ -186,6 +186,11 @@ def test_practical_claim_reason_depends_on_the_exponent():
     ours = {r["id"]: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {})}
     assert ours["s2.synthetic_b2.practical"]["verdict"] == "DIFFERS"
     assert "twice as sharp" in ours["s2.synthetic_b2.practical"]["reason"]
+    # our grid has 2 eps for every eps of the band: the printed weights' values are read off it
+    sw2 = pd.DataFrame({"h": [2] * 4, "eps": [0.8, 1.6, 3.2, 6.4], "precision": [0.3, 0.4, 0.6, 0.7],
+                        "recall": [0.3, 0.4, 0.45, 0.7]})
+    why = comparison.scenario2_rows({"synthetic_b2": sw2}, {"synthetic_b2": subs}, {}, {})[-1]["reason"]
+    assert "ours at 2 eps, eps 1.6-3.2) precision 0.40-0.60, recall 0.40-0.45 - still not > 1/2" in why
     pr = {r["id"]: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {},
                                                         {"synthetic_b2": "the paper's r = 0.13"}, "printed")}
     assert "even with the printed exponent" in pr["s2.synthetic_b2.practical"]["reason"]

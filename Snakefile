@@ -13,7 +13,9 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
+include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/standins.smk"
 
 
 rule all:
@@ -22,4 +24,5 @@ rule all:
         data_targets(),
         paper_a_targets(),
         paper_b_targets(),
+        sweep_targets(),
         report_targets(),

@@ -4,6 +4,7 @@ datasets; our numbers without a verdict on the user's own datasets)."""
 import pandas as pd
 
 from privanomaly import io, runlog
+from privanomaly.datasets import standins
 from privanomaly.paper_a import claims, common
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
@@ -31,11 +32,17 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         "from `tables/parameters.csv`. Thresholds and the paper's datasets: `paper_a.claims` in config.yaml."
         + (f"\n\nNot evaluated (data unavailable in this run):{missing}" if missing else "")
     )
+    stand_in = {n: why for n, why in p.stand_in.items() if n in p.datasets}
+    if stand_in:  # scale runs only: the claims below are computed partly on generated files
+        header += "\n\n**Stand-in data** - not evidence about the paper's claims on these datasets:" + "".join(
+            f"\n- `{n}`: {why}" for n, why in stand_in.items())
     for r in paper:
         log.info("%s %s: %s", r.claim_id, r.status, r.evidence)
     for r in yours:
         log.info("%s (your datasets, no paper verdict): %s", r.claim_id, r.evidence)
     io.write_text(snakemake.output.md, claims.to_markdown(paper, header, yours, your_names) + "\n")  # noqa: F821
     frame = claims.to_frame(paper, yours)
+    if stand_in:
+        frame["note"] = f"stand-in data: evaluated partly on {', '.join(stand_in)} (generated files, not real data)"
     io.write_table(frame, snakemake.output.csv)  # noqa: F821
     io.write_table(frame, snakemake.output.tmd)  # noqa: F821

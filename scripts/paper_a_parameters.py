@@ -3,6 +3,7 @@
 import pandas as pd
 
 from privanomaly import io, runlog
+from privanomaly.datasets import standins
 from privanomaly.paper_a import common
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
@@ -12,5 +13,6 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     df["note"] = df["note"].fillna("")  # a choice file without the note key (written by hand) has none
     for row in df[df["note"] != ""].itertuples():
         log.warning("%s: (beta, r) on the edge of its grid: %s", row.dataset, row.note)
+    df = standins.annotate(df, snakemake.params.stand_in)  # noqa: F821 - scale runs only
     io.write_table(df, snakemake.output.csv)  # noqa: F821
     io.write_table(df, snakemake.output.md)  # noqa: F821

@@ -6,6 +6,7 @@ import json
 import pandas as pd
 
 from privanomaly import io, runlog
+from privanomaly.datasets import standins
 from privanomaly.paper_a import common, tables
 
 
@@ -23,7 +24,9 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
             prov = json.load(fh)
         choice = common.load_choice(choice_path)
         rec = pd.read_parquet(rec_path)
-        rows.append(tables.table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"]))
+        row = tables.table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
+        rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)
     df = tables.table1(rows, p.missing)
+    df = standins.annotate(df, snakemake.params.stand_in)  # noqa: F821 - scale runs only
     io.write_table(df, snakemake.output.csv)  # noqa: F821
     io.write_table(df, snakemake.output.md)  # noqa: F821

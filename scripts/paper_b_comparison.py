@@ -86,10 +86,6 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         "Figures: Fig. 1 = figures/fig1_gs_bounds, Fig. 2 = figures/fig2_kissing, Figs. 3/4 = "
         "figures/scenario1_<dataset>_paper (fast-bound variants: _fast), Figs. 5-7 = figures/scenario2_<dataset>.",
     ]
-    if s1 is not None and s1["cut"].any():
-        cut = s1[s1["cut"]].drop_duplicates(["dataset", "beta"])
-        notes.append("Algorithm 2 was cut by its work budget (fast bound used instead) for: " + "; ".join(
-            f"{r.dataset} beta={r.beta:.3g}" for r in cut.itertuples()))
     log.info("%d rows: %s", len(df), df["verdict"].value_counts().to_dict())
     for name in per_reading:
         log.info("reading %s: %s", name, long.loc[long["reading"] == name, "verdict"].value_counts().to_dict())

@@ -14,8 +14,11 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     r = choice["r_by_space"]["full"]
     beta = outliers.smooth_parameters(p.eps, p.delta)[1]
     # a benchmark (machine-dependent by nature): wall-clock times, Algorithm 2 cut by a time budget
-    fast = smooth.timed_bound(X, p.k, r, beta, "fast", p.budget, p.fast_exact_max)
-    paper = smooth.timed_bound(X, p.k, r, beta, "paper", p.budget)
+    with runlog.steps(snakemake.wildcards.pb_dataset, ["fast bound", "Algorithm 2"]) as step:  # noqa: F821
+        step("fast bound")
+        fast = smooth.timed_bound(X, p.k, r, beta, "fast", p.budget, p.fast_exact_max)
+        step("Algorithm 2")
+        paper = smooth.timed_bound(X, p.k, r, beta, "paper", p.budget)
     row = {
         "dataset": snakemake.wildcards.pb_dataset,  # noqa: F821
         "N": len(X),

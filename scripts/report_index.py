@@ -4,6 +4,7 @@ from pathlib import Path
 
 from privanomaly import io, runlog
 from privanomaly.report import checks, index
+from privanomaly.sweeps import index as sweep_index
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
@@ -23,6 +24,8 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         dataset_names=dict(p.dataset_names),
         uncovered=list(p.uncovered),
         unavailable=dict(p.unavailable),
+        your_datasets={k: list(v) for k, v in p.your_datasets.items()},
     )
+    text += sweep_index.render(list(p.sweeps))
     io.write_text(snakemake.output.md, text)  # noqa: F821
     log.info("index: %d lines", len(p.entries))

@@ -115,8 +115,8 @@ def test_smooth_sensitivity_gaussian_passes_audit():
 def test_global_sensitivity_gaussian_passes_audit():
     q, _, u, v = gaussian_world()
     gs = outliers.global_sensitivity.gs_exact(1, G_K, G_N)
-    assert gs == min(G_N, 2 * G_K + 1)
-    assert np.max(np.abs(q[u] - q[v])) <= gs  # the exhaustive world never exceeds the 1-D global sensitivity
+    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1) (issue 12)
+    assert np.max(np.abs(q[u] - q[v])) == gs  # attained in the exhaustive world, never exceeded
     sigma = np.full(len(q), gaussian.sigma_global(gs, EPS, DELTA))
     res, delta_at_eps, exact, _ = _audit_gaussian("global_gaussian", q, sigma, u, v)
     assert delta_at_eps <= DELTA
@@ -207,3 +207,90 @@ def test_negative_control_exponential_mechanism_with_unnormalised_utility_is_cau
 def test_print_audit_table():
     for name, (claimed, exact, est) in AUDIT_TABLE.items():
         print(f"paper B audit  {name:34s} claimed ε = {claimed:.3f}  exact worst-edge ε = {exact:.4f}  ε̂ = {est:.4f}")
+
+
+# ------------------------------------------------------------------ issue 12, item 1: the budget switch
+def _cube_pair():
+    from privanomaly.outliers.audit_worlds import cube_pair
+
+    return cube_pair()
+
+
+def _exact_delta(qa, sa, qb, sb, eps=0.5):
+    return max(audit.gaussian_hockey_stick(qa, sa, qb, sb, eps), audit.gaussian_hockey_stick(qb, sb, qa, sa, eps))
+
+
+def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
+    """The data-dependent switch 'Algorithm 2 if its work fits the budget, else the fast bound' (the old
+    Scenario-1 release): X fits (36 units), X' does not (90 > 50), S jumps 17.49 -> 25.0 (ratio 1.43 >> e^beta)
+    and the released Gaussian has exact delta 0.0896 > 0.01 at eps = 0.5 - the harness's negative control."""
+    from privanomaly.paper_b import smooth as pbs
+
+    X, Xp, k, r = _cube_pair()
+    eps, delta = 0.5, 0.01
+    _, beta = gaussian.smooth_parameters(eps, delta)
+    a, b = pbs.budget_switch_bound(X, k, r, beta, 50), pbs.budget_switch_bound(Xp, k, r, beta, 50)
+    assert a == pytest.approx(17.490, abs=1e-3) and b == 25.0 and b / a > 1.4 > math.exp(beta)
+    qa, qb = q_count(X, k, r), q_count(Xp, k, r)
+    d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
+    assert d == pytest.approx(0.0896, abs=5e-4) and d > delta
+
+
+@pytest.mark.parametrize("method", ["paper", "fast"])
+def test_released_bound_on_the_cube_is_smooth_and_private(method):
+    """The fixed release (the configured method run to completion) is beta-smooth on the same pair and its
+    exact delta is below the claimed 0.01."""
+    from privanomaly.paper_b import smooth as pbs
+
+    X, Xp, k, r = _cube_pair()
+    eps, delta = 0.5, 0.01
+    _, beta = gaussian.smooth_parameters(eps, delta)
+    a, b = (pbs.smooth_bound(Y, k, r, beta, method)["value"] for Y in (X, Xp))
+    assert a <= math.exp(beta) * b * (1 + 1e-12) and b <= math.exp(beta) * a * (1 + 1e-12)
+    qa, qb = q_count(X, k, r), q_count(Xp, k, r)
+    d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
+    assert d <= delta
+
+
+# ------------------------------------------------------------------ registry (issue 12: mechanisms as objects)
+def test_paper_b_mechanisms_are_registered_with_their_claims():
+    from privanomaly import mechanisms
+
+    names = mechanisms.names()
+    for n in ("gaussian_gs_upper", "gaussian_gs_lower", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h"):
+        assert n in names and mechanisms.get(n).paper == "B" and mechanisms.get(n).neighbours == "substitution"
+    up, lo = mechanisms.get("gaussian_gs_upper"), mechanisms.get("gaussian_gs_lower")
+    assert up.claim(eps=0.5, delta=0.01).proven and not lo.claim(eps=0.5, delta=0.01).proven
+    assert not up.claim(eps=8.0, delta=0.01).proven  # Theorem 1 condition fails beyond eps ~ 7.906
+    assert mechanisms.get("gaussian_smooth_paper").claim(eps=0.5, delta=0.01).proven
+    X = np.vstack([np.zeros((4, 2)), [[9.0, 9.0]]])
+    mean, sigma = up.exact_distribution(X, k=3, r=1.0, eps=0.5, delta=0.01)
+    assert mean == 1 and sigma == pytest.approx(gaussian.sigma_global(min(5, 3 * 6 + 1), 0.5, 0.01))
+    z = up.sample(X, k=3, r=1.0, eps=0.5, delta=0.01, rng=np.random.default_rng(0), n_trials=4)
+    assert z.shape == (4,)
+    sm = mechanisms.get("gaussian_smooth_paper")
+    _, beta = gaussian.smooth_parameters(0.5, 0.01)
+    assert sm.exact_distribution(X, k=3, r=1.0, eps=0.5, delta=0.01)[1] == pytest.approx(
+        gaussian.sigma_smooth(smooth.smooth_sensitivity(X, 3, 1.0, beta, "paper").value, 0.5, 0.01))
+
+
+@pytest.mark.parametrize("name", ["gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h"])
+def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
+    """S >= the exact grid smooth sensitivity, S(X) <= e^beta S(X') on every neighbouring pair and exact
+    delta <= 0.01 (smooth Gaussians; 1-D and 2-D grids, N = 4-6, plus the cube pair); |jump| <= GS (global);
+    exact pure-DP loss <= eps (top-h)."""
+    from privanomaly import mechanisms
+
+    rows = mechanisms.get(name).audit_rows(fast=True)
+    assert rows and all(r["passed"] for r in rows), [r for r in rows if not r["passed"]]
+    assert sum(r["pairs"] for r in rows) > 1000
+
+
+def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
+    from privanomaly.mechanisms import paper_b as mb
+
+    (name, m), = mb.negative_controls().items()
+    assert not m.claim(eps=0.5, delta=0.01).proven
+    rows = m.audit_rows(fast=True)
+    bad = [r for r in rows if not r["passed"]]
+    assert bad and bad[0]["world"] == "3d_cube_pair" and bad[0]["worst_delta"] > 0.08 and bad[0]["worst_ratio"] > 1.3

@@ -286,7 +286,7 @@ DATA_CASES = [
     (
         "latin1_csv",
         lambda t: _csv_entry(_write_bytes(t, "d.csv", "a,b,label\n0.1,1,0\n0.2,2,0\n5,9,1\n# Zürich\n".encode("latin-1"))),
-        r"not valid utf-8 text \(byte 0xfc at offset \d+\).*datasets\.bad\.read\.encoding",
+        r"not valid utf-8 text \(byte 0xfc at line 5, byte offset 35\).*datasets\.bad\.read\.encoding",
         "d.csv",
     ),
     (
@@ -628,7 +628,7 @@ def _configcheck(tmp_path: Path, text: str | None, extra: dict | None = None) ->
 
 CONFIG_FILE_CASES = [
     ("yaml_syntax_error", "seed: 1\npaper_a:\n  k_grid: [1, 2\n", r"overlay\.yaml:4:1: YAML syntax error: .*expected ',' or ']'"),
-    ("tab_indentation", "paper_a:\n\tk_main: 2\n", r"overlay\.yaml:2:1: YAML syntax error: .*character '\\t'"),
+    ("tab_indentation", "paper_a:\n\tk_main: 2\n", r"overlay\.yaml:2:1: YAML syntax error: .*a tab character: YAML indents with spaces only"),
     ("empty_overlay", "", r"overlay\.yaml:1: the config file is empty \(no keys\)"),
     ("comment_only_overlay", "# nothing here\n", r"overlay\.yaml:1: the config file is empty"),
     ("top_level_list", "- seed\n", r"overlay\.yaml:1: the top level must be `key: value` lines"),
@@ -713,3 +713,13 @@ def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_pat
     assert (df["note"] == "not available offline (not mirrored); no numbers reported").all()
     assert df["random_record_sp"].isna().all()
     assert sorted(p.name for p in out.iterdir()) == ["table2.csv", "table2.md"]
+
+
+def test_troubleshooting_lists_every_case_with_its_fix():
+    """docs/troubleshooting.md has a row for each data and config-file case (its name in backquotes)."""
+    doc = (ROOT / "docs" / "troubleshooting.md").read_text(encoding="utf-8")
+    cases = [c[0] for c in DATA_CASES] + [c[0] for c in CONFIG_FILE_CASES]
+    missing = [c for c in cases if f"`{c}`" not in doc]
+    assert missing == [], f"docs/troubleshooting.md does not list: {missing}"
+    for heading in ("## Two runs at once", "## The README gallery", "cannot be read is an error, never"):
+        assert heading in doc

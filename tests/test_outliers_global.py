@@ -98,3 +98,93 @@ def test_two_dimensional_pentagon_attains_paper_value_5k_plus_1(k):
     Xp = X.copy()
     Xp[0] = 1e3
     assert q_count(X, k, r) == 0 and q_count(Xp, k, r) == 5 * k + 1 == gs_exact(2, k)
+
+
+# ------------------------------------------------------------------ issue 12, items 3-4
+def _one_d_brute_force_gs(N: int, k: int, R: int = 4, G: int = 14) -> int:
+    """max over every multiset X of N points of the integer grid {0..G-1} (radius R: r = 1 is R steps, so
+    resolution r/4, span 3.25 r) and every record x0 of the count increase when x0 is replaced by a record
+    far away: ``#{p within r of x0, p != x0, deg p = k} + [deg x0 >= k]``.  Replacing x0 elsewhere can only
+    add inliers, and a decrease is the increase of the reverse pair, so this is GS on the grid."""
+    import itertools as it
+
+    best = 0
+    states = np.array(list(it.combinations_with_replacement(range(G), N)), dtype=np.int32)
+    for lo in range(0, len(states), 40_000):
+        x = states[lo : lo + 40_000]
+        A = (np.abs(x[:, :, None] - x[:, None, :]) <= R).astype(np.int32)
+        deg = A.sum(2) - 1
+        isk = (deg == k).astype(np.int32)
+        f = np.einsum("sjp,sp->sj", A, isk) - isk + (deg >= k)
+        best = max(best, int(f.max()))
+    return best
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_one_dimensional_gs_at_small_n_matches_exhaustive_search(k):
+    """For k + 1 < N <= 2k the printed min(N, 2dk + 1) exceeds the truth (k = 2, N = 4: 3; k = 3, N = 6: 5),
+    so it is no lower bound there; gs_exact / gs_lower give the attained values."""
+    for N in range(1, 2 * k + 3):
+        truth = _one_d_brute_force_gs(N, k)
+        assert gs_exact(1, k, N) == truth, (N, k)
+        assert gs_lower(N, 1, k) == truth  # 2 clusters in 1-D: the constructions are optimal
+        assert truth <= gs_upper(N, 1, k)
+    assert gs_exact(1, 2, 4) == 3 and gs_exact(1, 3, 6) == 5 and gs_exact(1, 4, 8) == 7
+    assert gs_lower(4, 1, 2) == 3 < min(4, 2 * 1 * 2 + 1)
+    assert gs_lower(3, 5, 3) == 0 and gs_exact(5, 3, 3) == 0  # N <= k: every record is always an outlier
+
+
+def test_exhaustive_replacement_search_agrees_with_the_shortcut():
+    """Full replace-one search (every record to every grid cell) on a small grid: k = 2, N = 4 gives 3."""
+    import itertools as it
+
+    from privanomaly.outliers import q_count
+
+    G, R, N, k = 10, 3, 4, 2
+    states = list(it.combinations_with_replacement(range(G), N))
+    Q = {s: q_count(np.array(s, float)[:, None], k, float(R)) for s in states}
+    best = max(abs(Q[tuple(sorted(s[:j] + s[j + 1 :] + (p,)))] - Q[s]) for s in states for j in range(N) for p in range(G))
+    assert best == 3 == gs_exact(1, k, N)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_two_dimensional_gs_is_5k_plus_1_and_small_n_is_honest(k):
+    assert gs_exact(2, k) == 5 * k + 1 == gs_exact(2, k, 5 * k + 1) == gs_exact(2, k, 100)
+    assert gs_exact(2, k, k + 1) == k + 1 and gs_exact(2, k, k) == 0
+    if k > 1:
+        with pytest.raises(ValueError, match="not determined"):
+            gs_exact(2, k, 2 * k)
+
+
+def test_gs_lower_bound_is_not_an_upper_bound_counterexamples():
+    """Theorem 4's lower bound (the paper's sigma_Global) is exceeded: 2-D pentagon 16 > 13, 7-D 49 > 43."""
+    k, r = 3, 1.0
+    ang = 2 * np.pi * np.arange(5) / 5
+    ring = 0.999 * r * np.sqrt(2) * np.stack([np.cos(ang), np.sin(ang)], 1)
+    X = np.vstack([np.zeros((1, 2)), np.repeat(ring, k, axis=0), np.full((34, 2), 1e3) + np.arange(34)[:, None] * 10])
+    Xp = X.copy()
+    Xp[0] = -1e3
+    assert len(X) == 50 and q_count(Xp, k, r) - q_count(X, k, r) == 16 > gs_lower(50, 2, k) == 13
+    d = 7
+    dirs = np.vstack([np.eye(d), -np.eye(d), np.ones((1, d)) / np.sqrt(d), -np.ones((1, d)) / np.sqrt(d)])
+    cos = dirs @ dirs.T
+    assert cos[~np.eye(len(dirs), dtype=bool)].max() < 0.5  # pairwise more than 60 degrees apart
+    pts = 0.99 * r * np.sqrt(d) * dirs  # dist_S = 0.99 r from x0; clusters pairwise > r apart
+    X7 = np.vstack([np.zeros((1, d)), np.repeat(pts, k, axis=0), 1e3 * (1 + np.arange(1))[:, None] * np.ones((1, d))])
+    X7p = X7.copy()
+    X7p[0] = -1e3
+    assert len(X7) == 50 and q_count(X7p, k, r) - q_count(X7, k, r) == 49 > gs_lower(50, d, k) == 43
+    assert 49 <= gs_upper(50, d, k)
+
+
+def test_kissing_cap_bound_has_no_overflow_in_high_dimension():
+    for d in (1000, 1100, 2000, 10_000):
+        v = kissing_cap_bound(d)
+        assert isinstance(v, int) and v > kissing_cap_bound(d - 1) > 0
+    # continuity with the float formula where it works, rounded up
+    from scipy.special import betainc
+
+    for d in (5, 30, 300):
+        ref = 2.0 / betainc((d - 1) / 2.0, 0.5, 0.25)
+        assert np.floor(ref * (1 - 1e-9)) <= kissing_cap_bound(d) <= ref * (1 + 1e-9)
+    assert gs_upper(None, 1500, 3) == 3 * kissing_upper(1500) + 1

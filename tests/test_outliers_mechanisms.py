@@ -177,3 +177,49 @@ def test_inclusion_probs_large_candidate_set():
     assert np.max(np.abs(emp - p)) < 0.015
     with pytest.raises(ValueError):
         top_h_trials(u, 0, 1.0, rng, 10)
+
+
+# ------------------------------------------------------------------ issue 12, item 7 (paper B parts)
+def test_sequence_probs_do_not_cancel_when_one_weight_dominates():
+    """u = (5, 0, 0.1), h = 2, eps = 40: the remaining mass 1 + e^-50 + e^-49 - 1 used to cancel to ~0."""
+    p = top_h_sequence_probs(np.array([5.0, 0.0, 0.1]), 2, 40.0)
+    assert all(np.isfinite(v) and 0 <= v <= 1 for v in p.values())
+    assert sum(p.values()) == pytest.approx(1.0, abs=1e-12)
+    # after 0 is drawn, the second draw is the exp. mechanism on {1, 2}: logits 0 and 1 (eps/h = 20, u/2)
+    assert p[(0, 2)] == pytest.approx(math.exp(1) / (1 + math.exp(1)), rel=1e-9)
+
+
+def test_inclusion_probs_are_exact_where_the_comparison_relies_on_them():
+    """Enumeration in log space agrees with the sequence law to 1e-12 (the quadrature was off by up to
+    ~2e-5, far above the 1e-9 tolerance that paper_b.comparison uses to decide monotonicity)."""
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        n = int(rng.integers(2, 7))
+        h = int(rng.integers(1, n + 1))
+        eps = float(rng.choice([0.1, 1.0, 5.0, 40.0, 200.0]))
+        u = rng.normal(size=n) * float(rng.choice([0.1, 1.0, 5.0]))
+        ref = np.zeros(n)
+        for s, p in top_h_sequence_probs(u, h, eps).items():
+            ref[list(s)] += p
+        assert np.max(np.abs(top_h_inclusion_probs(u, h, eps) - ref)) < 1e-12
+    # Scenario 2's largest exact setting (34 one-dimensional subspaces, h = 4) is enumerated, not integrated
+    u = rng.integers(0, 8, size=34) / 7.0
+    p = top_h_inclusion_probs(u, 4, 3.2)
+    assert p.sum() == pytest.approx(4.0, abs=1e-12)
+
+
+def test_theorem1_condition_rejects_large_epsilon():
+    """Theorem 1's sigma = GS sqrt(2 ln(2/delta))/eps is (eps, delta)-DP only while its exact delta
+    Phi(eps/2c - c) - e^eps Phi(-eps/2c - c) <= delta: up to eps ~ 7.906 at delta = 0.01."""
+    from privanomaly import audit
+    from privanomaly.outliers import theorem1_exact_delta, theorem1_max_epsilon
+
+    e_max = theorem1_max_epsilon(0.01)
+    assert 7.9 < e_max < 7.91
+    c = math.sqrt(2 * L200)
+    for eps in (0.5, 5.0, 8.0, 20.0):  # the closed form is the exact two-Gaussian hockey stick
+        assert theorem1_exact_delta(eps, 0.01) == pytest.approx(audit.gaussian_hockey_stick(0, c / eps, 1, c / eps, eps), rel=1e-9)
+    assert theorem1_exact_delta(8.0, 0.01) > 0.01 >= theorem1_exact_delta(7.9, 0.01)
+    assert sigma_global(13, 7.9, 0.01) > 0
+    with pytest.raises(ValueError, match="Theorem 1 condition"):
+        sigma_global(13, 8.0, 0.01)

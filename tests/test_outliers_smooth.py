@@ -239,3 +239,44 @@ def test_work_budget_is_deterministic_and_raises_past_the_limit():
     assert largest_enclosed_subset(P, 1.0, method="paper", max_work=None) == largest_enclosed_subset(P, 1.0)
     with pytest.raises(ValueError, match="max_work"):
         largest_enclosed_subset(P, 1.0, max_work=-1)
+
+
+# ------------------------------------------------------------------ one radius tolerance everywhere (issue 12, item 2)
+def _pentagon_of_triples(circumradius: float) -> np.ndarray:
+    """Five 3-fold points on a circle of ``circumradius`` (dist_S units) plus one far record; 2-D raw coords."""
+    ang = 2 * np.pi * np.arange(5) / 5
+    ring = circumradius * np.stack([np.cos(ang), np.sin(ang)], 1)
+    return np.vstack([np.repeat(ring, 3, axis=0), [[1e3, 1e3]]]) * np.sqrt(2.0)
+
+
+def test_pentagon_inside_the_closed_radius_tolerance_is_enclosed():
+    """Circumradius (1 + 5e-10) r lies inside the closed radius r (1 + 1e-9) that the neighbour test uses:
+    moving the far record to the centre turns all 16 outliers into inliers, so S must be >= 16 (it was 14.37
+    when the 2-D Algorithm 1 used discs of radius r while degrees used r (1 + 1e-9))."""
+    k, r = 3, 1.0
+    X = _pentagon_of_triples((1 + 5e-10) * r)
+    Xp = X.copy()
+    Xp[-1] = 0.0
+    from privanomaly.outliers import q_count
+
+    assert q_count(X, k, r) == 16 and q_count(Xp, k, r) == 0
+    Z = subspace_coords(X)[:15]
+    assert largest_enclosed_subset(Z, r) == 15
+    assert largest_enclosed_subset(Z[::3], r, method="paper") == 5  # Algorithm 1 verbatim, one copy each
+    assert local_sensitivity_bound(X, k, r) >= 16
+    _, beta = smooth_parameters(0.5, 0.01)
+    for method in ("paper", "fast"):
+        assert smooth_sensitivity(X, k, r, beta, method).value >= 16
+
+
+def test_tiny_radius_has_no_squared_distance_underflow():
+    """Differences below 1e-154 square to 0 in floating point; every test works in units of r instead."""
+    r = 1e-170
+    X = np.array([[0.0, 0.0], [1e-166, 0.0], [2e-166, 0.0], [3e-166, 0.0]])  # pairwise 1e4 r apart at least
+    assert largest_enclosed_subset(X, r) == 1 == largest_enclosed_subset(X, r, method="paper")
+    Xs = X * 1e166  # the same configuration at r = 1e-4: identical answers
+    assert largest_enclosed_subset(Xs, 1e-4) == 1
+    g = np.array([[5e-165, 0.0]])
+    assert local_sensitivity_exact_grid(X, 1, r, g) == 2 == local_sensitivity_exact_grid(Xs, 1, 1e-4, g * 1e166)
+    _, beta = smooth_parameters(0.5, 0.01)
+    assert smooth_sensitivity(X, 1, r, beta).value == smooth_sensitivity(Xs, 1, 1e-4, beta).value

@@ -97,7 +97,7 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     X = np.r_[np.zeros((6, 2)), [[5.0, 5.0]]]
 
     def fake(beta):
-        return {"value": 2.0, "ls0": 1.0, "t_max": 0, "t_stop": 1, "method_used": "fast", "cut": False,
+        return {"value": 2.0, "ls0": 1.0, "t_max": 0, "t_stop": 1, "method_used": "fast",
                 "work_paper": 0}
 
     df = scenario1.scenario1_table(X, 3, 1.0, [0.5, 1.0], 0.01, ["printed", "local_theorem1"], fake)
@@ -108,24 +108,26 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     assert np.allclose(loc["ratio"], gs / 1.0)
     assert (df["true_count"] == 1).all()
     assert "seconds" not in df.columns  # no wall-clock time in the Scenario-1 tables
+    # issue 12, item 3: the lower-bound sigma_Global (the paper's figure) proves nothing; the upper-bound
+    # one does where Theorem 1's condition holds; the un-smoothed reading is not private
+    assert not df["proven_global_lower"].any()
+    assert (df["gs_upper"] == min(7, 3 * 6 + 1)).all()
+    assert np.allclose(pr["sigma_global_upper"] / pr["sigma_global"], 7 / gs)
+    assert pr["proven_global_upper"].all() and pr["proven_smooth"].all()
+    assert not loc["proven_global_upper"].any() and not loc["proven_smooth"].any()
+    big = scenario1.scenario1_table(X, 3, 1.0, [8.0], 0.01, ["printed"], fake)  # Theorem 1 condition fails
+    assert np.isnan(big["sigma_global_upper"]).all() and not big["proven_global_upper"].any()
     with pytest.raises(ValueError, match="unknown"):
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 
 
-def test_budget_cuts_and_falls_back():
+def test_wall_clock_budget_cuts_a_benchmark_run():
     import time
 
     res = budget.run_with_budget(time.sleep, 5, budget_seconds=0.3)
     assert not res.completed and res.value is None and res.seconds < 3
     ok = budget.run_with_budget(pow, 2, 10, budget_seconds=5)
     assert ok.completed and ok.value == 1024
-    b = smooth.WorkBudget(per_call=2000, total=3000)
-    assert b.next() == 2000
-    b.charge(2500)
-    assert b.next() == 500
-    b.charge(1000)
-    assert b.next() == 0
-    assert smooth.WorkBudget(per_call=None, total=None).next() is None
 
 
 def test_smooth_bound_paper_equals_core_on_small_data():
@@ -133,27 +135,29 @@ def test_smooth_bound_paper_equals_core_on_small_data():
     X = rng.normal(size=(15, 2))
     beta = 0.3
     got = smooth.smooth_bound(X, 2, 0.6, beta, "paper", None)
-    assert got["method_used"] == "paper" and not got["cut"]
+    assert got["method_used"] == "paper"
     assert got["value"] == pytest.approx(ol.smooth_sensitivity(X, 2, 0.6, beta, method="paper").value)
-    cut = smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)  # no work allowed: fast bound, flagged
-    assert cut["method_used"] == "fast" and cut["cut"] and cut["value"] >= got["value"] - 1e-12
-    assert "seconds" not in got and "seconds" not in cut
+    with pytest.raises(smooth.AlgorithmTooCostly, match="no fallback"):  # no work allowed: fails, no switch
+        smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)
+    fast = smooth.smooth_bound(X, 2, 0.6, beta, "fast", 0)  # the fast bound only when configured
+    assert fast["method_used"] == "fast" and fast["value"] >= got["value"] - 1e-12
+    assert "seconds" not in got and "cut" not in got
 
 
 def _cluster_3d():
     return np.random.default_rng(3).normal(scale=1.6, size=(20, 3))  # ~300 work units, < 0.2 s
 
 
-def test_fallback_decision_is_a_function_of_the_work_budget_only(monkeypatch):
+def test_work_guard_fails_instead_of_falling_back_whatever_the_machine(monkeypatch):
     X, k, r, beta = _cluster_3d(), 3, 0.8, 0.05
     need = ol.smooth_sensitivity(X, k, r, beta, method="paper").work  # units Algorithm 2 needs here
     assert need > 10
     exact = smooth.smooth_bound(X, k, r, beta, "paper", need)
-    assert exact["method_used"] == "paper" and not exact["cut"] and exact["work_paper"] == need
-    short = smooth.smooth_bound(X, k, r, beta, "paper", need - 1)
-    assert short["method_used"] == "fast" and short["cut"] and short["work_paper"] == need
+    assert exact["method_used"] == "paper" and exact["work_paper"] == need
+    with pytest.raises(smooth.AlgorithmTooCostly, match="paper_b.scenario1.max_work"):
+        smooth.smooth_bound(X, k, r, beta, "paper", need - 1)
     # a much slower machine (every smallest-enclosing-ball evaluation delayed) and a generous safety
-    # timeout change nothing: same decision, same numbers
+    # timeout change nothing: same numbers, same failure
     from privanomaly.outliers import smooth as core
 
     fast_seb = core.seb_radius
@@ -166,7 +170,8 @@ def test_fallback_decision_is_a_function_of_the_work_budget_only(monkeypatch):
 
     monkeypatch.setattr(core, "seb_radius", slow_seb)
     assert smooth.smooth_bound(X, k, r, beta, "paper", need) == exact
-    assert smooth.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120) == short
+    with pytest.raises(smooth.AlgorithmTooCostly):
+        smooth.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120)
 
 
 def test_safety_timeout_fails_loudly_instead_of_falling_back(monkeypatch):
@@ -238,10 +243,10 @@ def test_table_verdicts():
 def test_sigma_claim_verdicts_on_synthetic_numbers():
     eps = [0.5, 0.7, 0.9]
     s1 = pd.DataFrame(
-        [{"dataset": "x", "method": "paper", "convention": "printed", "privacy_proven": True, "gs_lower": 13,
-          "eps": e, "ratio": 0.1, "sigma_smooth": 400.0, "cut": False} for e in eps]
-        + [{"dataset": "x", "method": "paper", "convention": "alt", "privacy_proven": False, "gs_lower": 13,
-            "eps": e, "ratio": 13.0, "sigma_smooth": 4.0 / e, "cut": False} for e in eps]
+        [{"dataset": "x", "method": "paper", "convention": "printed", "proven_smooth": True, "gs_lower": 13,
+          "eps": e, "ratio": 0.1, "sigma_smooth": 400.0} for e in eps]
+        + [{"dataset": "x", "method": "paper", "convention": "alt", "proven_smooth": False, "gs_lower": 13,
+            "eps": e, "ratio": 13.0, "sigma_smooth": 4.0 / e} for e in eps]
     )
     paper = {"sigma_ratio_range": [10, 30], "sigma_smooth_max": 7, "sigma_smooth_eps_from": 0.7}
     conv = comparison.convention_summary(s1, paper)

@@ -223,7 +223,11 @@ def test_index_one_line_per_entry_with_verdicts():
         dataset_names={"synthetic_b1": "Synthetic 1", "adult_b1": "Adult 1"},
         uncovered=["paper_b/extra.csv"],
         unavailable={"creditcard": "not in mirror"},
+        your_datasets={"A": ["mydata"], "B": []},
     )
+    assert ("- Your datasets in paper A's figures and tables (our numbers, no paper verdict) "
+            "(see [`paper_a/claims.md`](paper_a/claims.md)): `mydata`") in text
+    assert "paper B's figures" not in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Paper")]
     # scenario1 figures and tables (ours and at the paper's r): two datasets each
     assert len(rows) == len(m.entries) == len(items) + sum("scenario1_{dataset}" in it.files[0] for it in items)

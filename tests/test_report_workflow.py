@@ -103,7 +103,7 @@ def test_every_rule_with_outputs_has_log_and_benchmark_in_its_own_directory(dump
         assert r["benchmark"].endswith(".tsv")
     # the rules without outputs are the pure target rules (all, paper_a_all, paper_b, ...)
     targets_only = sorted(r["name"] for r in dump["rules"] if not r["outputs"])
-    assert "all" in targets_only and all(n == "all" or n.startswith(("paper_a", "paper_b")) for n in targets_only)
+    assert "all" in targets_only and all(n == "all" or n.startswith(("paper_a", "paper_b", "sweeps")) for n in targets_only)
 
 
 def test_list_rules_names_the_same_rules():
@@ -135,6 +135,8 @@ def test_report_outputs_are_grouped_by_paper_with_existing_captions(dump):
                 assert (rep["category"], bool(rep["subcategory"])) == ("Paper A", True), (r["name"], rep)
             elif r["name"].startswith("paper_b_"):
                 assert (rep["category"], bool(rep["subcategory"])) == ("Paper B", True), (r["name"], rep)
+            elif r["name"].startswith("sweep_"):  # one subcategory per sweep (issue 14)
+                assert (rep["category"], rep["subcategory"]) == ("Sweeps", "{sweep}"), (r["name"], rep)
             else:
                 assert rep["category"] in {"Overview", "Data", "Provenance"}, (r["name"], rep)
             if rep["category"] in seen:

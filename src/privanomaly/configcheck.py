@@ -10,7 +10,7 @@ The Snakefile therefore calls :func:`check_config` (workflow/rules/config.smk) i
    ``config key paper_a.n_trials (overlay.yaml:3): 1000000000000.0 is greater than the maximum of 100000``
    followed by the key's schema description (no schema dump);
 3. checks a schema cannot express (:func:`semantic_errors`);
-4. ``snakemake.utils.validate`` then fills schema defaults, as before.
+   Schema ``default`` values are filled in on the way, as ``snakemake.utils.validate`` did.
 
 A YAML syntax error or an empty ``--configfile`` stops Snakemake *before* the Snakefile runs, with a message
 that names neither file nor line ("Config file is not valid JSON or YAML"). ``make reproduce`` / ``make
@@ -40,8 +40,13 @@ class ConfigError(ValueError):
     """A config file or value is wrong; the message names the file (and line) or the key."""
 
 
-class _StrictLoader(yaml.SafeLoader):
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+
+
+class _StrictLoader(_FAST_LOADER):  # type: ignore[misc,valid-type]
     """SafeLoader that rejects a key given twice in one mapping (PyYAML keeps the last one silently)."""
+
+    path = "<config>"
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, yaml.Node] = {}
@@ -53,7 +58,7 @@ class _StrictLoader(yaml.SafeLoader):
                 first = seen[key].start_mark
                 here = key_node.start_mark
                 raise ConfigError(
-                    f"{here.name}:{here.line + 1}: duplicate key {key!r} (first given at line {first.line + 1}); "
+                    f"{self.path}:{here.line + 1}: duplicate key {key!r} (first given at line {first.line + 1}); "
                     f"YAML keeps only the last one - remove one of them"
                 )
             seen[key] = key_node
@@ -78,13 +83,16 @@ def load_yaml(path: str | os.PathLike) -> dict:
     """Load one config file strictly: syntax errors and duplicate keys name file and line; empty is an error."""
     text = _read(path)
     loader = _StrictLoader(text)
-    loader.name = str(path)  # marks (and messages) carry the file name
+    loader.path = str(path)  # named in messages
     try:
         data = loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
         what = " ".join(x for x in (exc.context, exc.problem) if x)
+        lines = text.splitlines()
+        if mark and mark.line < len(lines) and lines[mark.line][mark.column : mark.column + 1] == "\t":
+            what += " (a tab character: YAML indents with spaces only)"
         raise ConfigError(f"{where}: YAML syntax error: {what}") from exc
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: YAML error: {exc}") from exc
@@ -103,7 +111,7 @@ def load_yaml(path: str | os.PathLike) -> dict:
 def key_lines(path: str | os.PathLike) -> dict[tuple, int]:
     """{key path: 1-based line} of every mapping key and list item in a YAML file (for messages)."""
     try:
-        node = yaml.compose(_read(path), Loader=yaml.SafeLoader)
+        node = yaml.compose(_read(path), Loader=_FAST_LOADER)
     except (yaml.YAMLError, ConfigError):
         return {}
     out: dict[tuple, int] = {}
@@ -169,15 +177,32 @@ def dotted(keypath: Iterable[Any]) -> str:
 def _schema(schema: str | os.PathLike | Mapping) -> Mapping:
     if isinstance(schema, Mapping):
         return schema
-    return yaml.safe_load(Path(schema).read_text(encoding="utf-8"))
+    return yaml.load(Path(schema).read_text(encoding="utf-8"), Loader=_FAST_LOADER)
+
+
+def _validator(schema: Mapping) -> Any:
+    """A Draft 2020-12 validator that also fills ``default`` values, as ``snakemake.utils.validate`` does."""
+    import jsonschema
+
+    base = jsonschema.Draft202012Validator
+    properties = base.VALIDATORS["properties"]
+
+    def set_defaults(validator, props, instance, schema):
+        if isinstance(instance, dict):
+            for name, sub in props.items():
+                if isinstance(sub, Mapping) and "default" in sub:
+                    instance.setdefault(name, sub["default"])
+        yield from properties(validator, props, instance, schema)
+
+    return jsonschema.validators.extend(base, {"properties": set_defaults})(schema)
 
 
 def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: Sequence = ()) -> list[str]:
-    """One line per schema violation, key path (and file:line) first, then what was expected."""
-    import jsonschema
+    """One line per schema violation, key path (and file:line) first, then what was expected.
 
-    sch = dict(_schema(schema))
-    validator = jsonschema.Draft202012Validator(sch)
+    Fills schema ``default`` values into ``config`` on the way (as ``snakemake.utils.validate`` does).
+    """
+    validator = _validator(dict(_schema(schema)))
     msgs = []
     for err in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
         path = list(err.absolute_path)
@@ -224,9 +249,6 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
-    from snakemake.utils import validate
-
-    validate(config, str(schema))  # fills schema defaults (cannot fail after the checks above)
     return config
 
 

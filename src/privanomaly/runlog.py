@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import resource
 import sys
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -34,7 +35,21 @@ def log_to(path: str | Path | None) -> Iterator[logging.Logger]:
             logger.exception("job failed")
             raise
         finally:
+            logger.info("%s", usage_line())
             logger.removeHandler(handler)
+
+
+USAGE_PREFIX = "job usage:"
+
+
+def usage_line() -> str:
+    """CPU time and peak RSS of this process so far (getrusage: exact, unlike Snakemake's sampled benchmark
+    files, which look every 30 s after the first 30 s). benchmarks/scale_report.py reads this line."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    ch = resource.getrusage(resource.RUSAGE_CHILDREN)  # finished subprocesses, if any
+    return (f"{USAGE_PREFIX} cpu_user_s={ru.ru_utime:.2f} cpu_sys_s={ru.ru_stime:.2f} "
+            f"cpu_children_s={ch.ru_utime + ch.ru_stime:.2f} peak_rss_mb={ru.ru_maxrss / 1024:.1f} "
+            f"peak_rss_children_mb={ch.ru_maxrss / 1024:.1f}")
 
 
 def progress(iterable, **kwargs):

@@ -139,3 +139,39 @@ def data_targets():
         f"{RESULTS}/data/summary.md",
         f"{RESULTS}/data/unavailable.csv",
     ]
+
+
+# ---- Stand-in data of scale runs (issue 15; .scale/config.yaml, workflow/rules/standins.smk) ----
+STANDIN_MIRROR = f"{RESOURCES}/standin_mirror"
+
+
+def stand_in_notes(names=None):
+    """{dataset: note} of the given datasets (default: all) whose raw file is a generated stand-in."""
+    names = dataset_names() if names is None else names
+    return {
+        n: config["datasets"][n]["stand_in"]["note"]
+        for n in names
+        if config["datasets"][n].get("stand_in")
+    }
+
+
+def standin_files():
+    """{relpath: stand-in generator} of every stand-in raw file (written to STANDIN_MIRROR)."""
+    return {
+        spec["path"]: entry["stand_in"]["generator"]
+        for entry in config["datasets"].values()
+        if entry.get("stand_in")
+        for spec in entry.get("files", [])
+    }
+
+
+def standin_mirror_links():
+    """Raw files of the other datasets that the stand-in mirror links to in the real data_mirror."""
+    mirror = config.get("data_mirror")
+    if not mirror or not standin_files():
+        return []
+    return [
+        rel
+        for rel in data_downloads()
+        if rel not in standin_files() and (Path(mirror) / rel).is_file()
+    ]

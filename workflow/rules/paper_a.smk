@@ -42,6 +42,8 @@ PA_FIG2_DATA = PA["fig2"]["dataset"]
 PA_COMPILER_DATA = PA["compiler"]["dataset"]
 PA_SELECTED = list(dict.fromkeys(PA_DATASETS + [PA_FIG2_DATA, PA_COMPILER_DATA]))
 PA_K_SENSITIVE = sorted(set(PA["k_grid"]) | set(PA["fig3"]["k_values"]))
+# scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
+PA_STAND_IN = stand_in_notes(PA_SELECTED)
 PA_EPS_MIN = min(PA["eps_grid"] + [PA["fig2"]["eps"], PA["compiler"]["eps"]])
 
 for _n, _why in PA_MISSING.items():
@@ -112,6 +114,8 @@ rule paper_a_parameters:
         f"{BENCH}/paper_a_parameters/all.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    params:
+        stand_in=PA_STAND_IN,
     script:
         "../../scripts/paper_a_parameters.py"
 
@@ -135,6 +139,8 @@ rule paper_a_plot_selection:
         f"{BENCH}/paper_a_plot_selection/all.tsv"
     conda:
         "../../envs/privanomaly.yaml"
+    params:
+        stand_in=PA_STAND_IN,
     script:
         "../../scripts/paper_a_plot_selection.py"
 
@@ -315,6 +321,7 @@ rule paper_a_table1:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         datasets=PA_DATASETS,
         missing=list(PA_MISSING),
     script:
@@ -340,6 +347,7 @@ rule paper_a_table2:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         missing=list(PA_MISSING),
@@ -366,6 +374,7 @@ rule paper_a_table3:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         missing=list(PA_MISSING),
     script:
         "../../scripts/paper_a_table3.py"
@@ -597,6 +606,7 @@ rule paper_a_fig_errors:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         k_grid=PA["k_grid"],
     script:
         "../../scripts/paper_a_fig_errors.py"
@@ -622,6 +632,7 @@ rule paper_a_fig_normal_ranked:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
     script:
@@ -656,6 +667,7 @@ rule paper_a_claims:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        stand_in=PA_STAND_IN,
         cfg=PA,
         datasets=PA_DATASETS,
         paper_datasets=PA_PAPER_DATASETS,

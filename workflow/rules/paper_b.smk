@@ -284,7 +284,6 @@ rule paper_b_scenario1:
         eps=PB["scenario1"]["eps"],
         conventions=PB["scenario1"]["conventions"],
         max_work=PB["scenario1"]["max_work"],
-        max_work_total=PB["scenario1"]["max_work_total"],
         fast_exact_max=PB["fast_exact_max"],
         timeout=PB["scenario1"]["timeout_seconds"],
     script:

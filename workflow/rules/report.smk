@@ -26,6 +26,7 @@ rule report_index:
         targets=paper_targets(),
         claims=list(REPORT_CLAIMS.values()),
         catalogue=REPORT_CATALOGUE,
+        sweeps=sweep_targets(),
     output:
         md=report(
             f"{RESULTS}/index.md",
@@ -47,6 +48,8 @@ rule report_index:
         sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=config["paper_b"].get("datasets", {}),
         unavailable=unavailable_datasets(),
+        your_datasets={"A": PA_YOURS} if "A" in REPORT_CLAIMS else {},
+        sweeps=sweep_index_entries(),
     script:
         "../../scripts/report_index.py"
 

@@ -49,12 +49,26 @@ def _zip_member(path: Path, member: str) -> tuple[zipfile.ZipFile, str]:
     return zf, matches[0]
 
 
-def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str) -> DataError:
-    """A DataError for text that is not in ``encoding``: the byte and its offset, and the key to set."""
-    bad = exc.object[exc.start : exc.start + 1].hex()
+def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str, data: bytes | None = None) -> DataError:
+    """A DataError for text that is not in ``encoding``: the byte, its line, and the key to set.
+
+    ``data`` are the bytes that were decoded (a zip member); by default the file's own bytes, decoded again
+    here because a reader that decodes in chunks reports offsets within its chunk.
+    """
+    if data is None:
+        data = path.read_bytes()
+    try:
+        data.decode(encoding)
+        start = exc.start  # (not reproducible: keep the reader's position)
+        line = None
+    except UnicodeDecodeError as again:
+        start = again.start
+        line = data.count(b"\n", 0, start) + 1
+    bad = data[start : start + 1].hex() if line else exc.object[exc.start : exc.start + 1].hex()
+    at = f"line {line}, byte offset {start}" if line else f"offset {start}"
     return DataError(
-        f"{path}: not valid {encoding} text (byte 0x{bad} at offset {exc.start}); if the file is in another "
-        f"encoding, set {where}read.encoding (e.g. latin-1), or convert the file to UTF-8"
+        f"{path}: not valid {encoding} text (byte 0x{bad} at {at}); if the file is in another encoding, set "
+        f"{where}read.encoding (e.g. latin-1), or convert the file to UTF-8"
     )
 
 
@@ -66,7 +80,11 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
             raise DataError(f"{path}: is a zip archive; set {where}read.member to the file inside it")
         zf, name = _zip_member(path, member)
         with zf:
-            return zf.read(name).decode(encoding)
+            data = zf.read(name)
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise _decode_error(Path(f"{path}[{name}]"), exc, encoding, where, data) from exc
     except UnicodeDecodeError as exc:
         raise _decode_error(path, exc, encoding, where) from exc
 

@@ -23,9 +23,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.special import log_ndtr, ndtr
 
 __all__ = [
     "sigma_global",
+    "theorem1_exact_delta",
+    "theorem1_max_epsilon",
     "smooth_parameters",
     "sigma_smooth",
     "gaussian_release",
@@ -41,9 +44,42 @@ def _check(eps: float, delta: float) -> None:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
 
 
-def sigma_global(gs: float, eps: float, delta: float) -> float:
-    """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian."""
+def theorem1_exact_delta(eps: float, delta: float) -> float:
+    """Exact delta(eps) of Theorem 1's release on a worst neighbouring pair (shift = GS, sigma as printed).
+
+    With ``c = sqrt(2 ln(2/delta))`` the shift is ``GS / sigma = eps / c`` and the exact hockey-stick
+    divergence of two Gaussians (Balle & Wang, ICML 2018, Theorem 8) is
+    ``Phi(eps/(2c) - c) - e^eps Phi(-eps/(2c) - c)`` - a function of (eps, delta) only."""
     _check(eps, delta)
+    c = math.sqrt(2.0 * math.log(2.0 / delta))
+    return float(ndtr(eps / (2 * c) - c) - math.exp(eps + float(log_ndtr(-eps / (2 * c) - c))))
+
+
+def theorem1_max_epsilon(delta: float) -> float:
+    """The largest eps for which Theorem 1's sigma gives (eps, delta)-DP: the *Theorem 1 condition*
+    ``theorem1_exact_delta(eps, delta) <= delta`` holds exactly for eps in (0, this] (about 7.9 at
+    delta = 0.01; the exact delta is increasing in eps there).  Found by bisection to ~1e-12."""
+    lo, hi = 1e-9, 1.0
+    while theorem1_exact_delta(hi, delta) <= delta:
+        lo, hi = hi, 2 * hi
+    for _ in range(80):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if theorem1_exact_delta(mid, delta) <= delta else (lo, mid)
+    return lo
+
+
+def sigma_global(gs: float, eps: float, delta: float) -> float:
+    """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian.
+
+    Raises ``ValueError`` when the Theorem 1 condition fails (:func:`theorem1_exact_delta` > delta, i.e.
+    eps > :func:`theorem1_max_epsilon`): that sigma is then not (eps, delta)-DP for any sensitivity."""
+    _check(eps, delta)
+    if theorem1_exact_delta(eps, delta) > delta:
+        raise ValueError(
+            f"Theorem 1 condition fails at eps = {eps:g}, delta = {delta:g}: sigma = GS sqrt(2 ln(2/delta))/eps "
+            f"has exact delta {theorem1_exact_delta(eps, delta):.3g} > delta (holds only for eps <= "
+            f"{theorem1_max_epsilon(delta):.4g})"
+        )
     return float(gs) * math.sqrt(2.0 * math.log(2.0 / delta)) / eps
 
 
@@ -101,8 +137,9 @@ CONVENTIONS: dict[str, NoiseConvention] = {
         NoiseConvention(
             "printed",
             "Theorems 1-2 as printed (ln): sigma_G = GS sqrt(2 ln(2/d))/eps; alpha = eps/(5 sqrt(2 ln(2/d))); "
-            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here.",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
+            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here "
+            "(sigma_G only with a GS upper bound and under the Theorem 1 condition).",
+            lambda gs, e, d: sigma_global(gs, e, d),
             lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
             lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
             True,

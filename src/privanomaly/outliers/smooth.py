@@ -159,7 +159,13 @@ def seb_radius(P: np.ndarray) -> float:
         center = None
     if center is None:
         center = _minimax_center(P)
-    return float(np.sqrt(((P - center) ** 2).sum(axis=1)).max())
+    return float(_norms(P - center).max())
+
+
+def _norms(D: np.ndarray) -> np.ndarray:
+    """Euclidean norms of the rows of ``D`` without squaring under/overflow (``hypot`` reduction)."""
+    D = np.abs(np.asarray(D, dtype=float))
+    return np.hypot.reduce(D, axis=-1) if D.shape[-1] > 1 else D[..., 0]
 
 
 def _minimax_center(P: np.ndarray) -> np.ndarray:
@@ -215,29 +221,40 @@ def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float, work: _Work | N
     return int((cw[hi] - cw[np.arange(len(z))]).max())
 
 
-def _largest_enclosed_2d(P: np.ndarray, U: np.ndarray, r: float, work: _Work | None = None) -> int:
-    """Exact in the plane: an optimal disc can be moved (covering no fewer points) until two distinct
-    points of P lie on its boundary, or it contains a single location; so it suffices to test the two
-    radius-r discs through every pair at distance <= 2r and the discs centred at the points."""
+def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
+    """Exact in the plane for the closed radius ``rr = r (1 + RADIUS_RTOL)`` that every other test uses
+    (neighbours, seb, 1-D windows): an optimal disc can be moved (covering no fewer points) until two
+    distinct points lie on its boundary, or it contains a single location; so it suffices to test the two
+    radius-``rr`` discs through every pair at distance <= 2 rr and the discs centred at the points.  ``U``:
+    distinct points, ``w``: their multiplicities.  The two defining points are counted by construction (they
+    lie on the boundary; rounding of the centre must not drop them)."""
     rr = r * (1.0 + SEB_RTOL)
-    pairs = cKDTree(U).query_pairs(2.0 * rr, output_type="ndarray")
     if work is not None:
         work.charge()  # one closed-form (polynomial) solve
-    tp = cKDTree(P)
-    best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
-    if len(pairs) == 0:
+    tree = cKDTree(U)
+    wsum = np.concatenate([[0], np.cumsum(w)])
+
+    def weight_within(centres: np.ndarray) -> np.ndarray:
+        hits = tree.query_ball_point(centres, rr)
+        return np.array([int(w[h].sum()) if h else 0 for h in hits], dtype=np.int64)
+
+    best = int(weight_within(U).max())
+    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")
+    if len(pairs) == 0 or best == int(wsum[-1]):
         return best
     a, b = U[pairs[:, 0]], U[pairs[:, 1]]
     mid = (a + b) / 2.0
     d = b - a
-    half = np.linalg.norm(d, axis=1) / 2.0
-    # discs of radius r (not rr) through the pair, counted with the tolerance rr: the two points then lie
-    # strictly inside the tolerance and are not lost to rounding on the boundary
-    h = np.sqrt(np.maximum(r * r - half * half, 0.0))
+    half = np.hypot(d[:, 0], d[:, 1]) / 2.0
+    h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
     perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
     for sgn in (1.0, -1.0):
         c = mid + sgn * h[:, None] * perp
-        best = max(best, int(np.asarray(tp.query_ball_point(c, rr, return_length=True)).max()))
+        cnt = weight_within(c)
+        for end, pts in ((0, a), (1, b)):  # the defining points, if rounding put them just outside
+            out = np.hypot(*(c - pts).T) > rr
+            cnt += np.where(out, w[pairs[:, end]], 0)
+        best = max(best, int(cnt.max()))
     return best
 
 
@@ -255,7 +272,7 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None)
     if U.shape[1] == 1:
         return _largest_enclosed_1d(U[:, 0], w, r, work)
     if U.shape[1] == 2:
-        return _largest_enclosed_2d(P, U, r, work)
+        return _largest_enclosed_2d(U, w, r, work)
     tree = cKDTree(U)
     nb = tree.query_ball_point(U, 2.0 * r * (1.0 + SEB_RTOL))
     nbsets = [set(x) for x in nb]
@@ -326,6 +343,8 @@ def largest_enclosed_subset(
         P = P[:, None]
     if len(P) == 0:
         return 0
+    _check_r(r)
+    P, r = P / r, 1.0  # work in units of r: no squared-distance under/overflow for tiny or huge r
     if method == "paper":
         return _largest_enclosed_paper(P, r, work)
     if method == "pruned":
@@ -343,7 +362,8 @@ def local_sensitivity_bound(X: np.ndarray, k: int, r: float, S=None) -> int:
     (eq. 21 literally), which only loosens the bound.  The second term is Algorithm 1 on ``V(k-1)``.
     """
     _check_k(k)
-    Z = subspace_coords(X, S)
+    _check_r(r)
+    Z, r = subspace_coords(X, S) / r, 1.0  # units of r (see largest_enclosed_subset)
     deg = _counts_scaled(Z, r)
     inV = deg == k
     if inV.any():
@@ -367,15 +387,17 @@ def local_sensitivity_exact_grid(X: np.ndarray, k: int, r: float, grid: np.ndarr
     grid = np.asarray(grid, dtype=float)
     if grid.ndim == 1:
         grid = grid[:, None]
-    Z = subspace_coords(X, S)
-    G = subspace_coords(np.vstack([grid, X]), S)
+    _check_r(r)
+    Z = subspace_coords(X, S) / r  # units of r, norms by hypot: no squared-distance underflow
+    G = subspace_coords(np.vstack([grid, X]), S) / r
+    r = 1.0
     n = len(Z)
-    DX = np.sqrt(((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1))
+    DX = _norms(Z[:, None, :] - Z[None, :, :])
     A = DX <= r * (1 + RADIUS_RTOL)
     np.fill_diagonal(A, False)
     deg = A.sum(1)
     q0 = int((deg < k).sum())
-    E = np.sqrt(((G[:, None, :] - Z[None, :, :]) ** 2).sum(-1)) <= r * (1 + RADIUS_RTOL)  # (G, n)
+    E = _norms(G[:, None, :] - Z[None, :, :]) <= r * (1 + RADIUS_RTOL)  # (G, n)
     best = 0
     for i in range(n):
         others = np.arange(n) != i
@@ -395,6 +417,11 @@ def window_sizes(keys: np.ndarray, n_t: int) -> np.ndarray:
     """``|W_t|`` for t = 0..n_t-1 where ``W_t = {keys <= t}``."""
     bc = np.bincount(np.minimum(keys, n_t), minlength=n_t + 1)[:n_t]
     return np.cumsum(bc)
+
+
+def _check_r(r: float) -> None:
+    if not (r > 0 and math.isfinite(r)):
+        raise ValueError(f"radius r must be a positive finite number, got {r!r}")
 
 
 def _check_beta(beta: float) -> None:
@@ -432,8 +459,9 @@ def smooth_sensitivity(
     """
     _check_k(k)
     _check_beta(beta)
+    _check_r(r)
     work = _Work(max_work)
-    Z = subspace_coords(X, S)
+    Z, r = subspace_coords(X, S) / r, 1.0  # units of r (see largest_enclosed_subset)
     N = len(Z)
     if N == 0:
         raise ValueError("X has no records")

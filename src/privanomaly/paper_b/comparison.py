@@ -133,12 +133,11 @@ def convention_summary(s1: pd.DataFrame, paper: dict) -> pd.DataFrame:
         smooth_ok = bool(len(high) and (high["sigma_smooth"] < smax).all())
         rows.append({
             "dataset": ds, "method": method, "convention": conv,
-            "privacy_proven": bool(g["privacy_proven"].iloc[0]) if "privacy_proven" in g else None,
+            "privacy_proven": bool(g["proven_smooth"].iloc[0]) if "proven_smooth" in g else None,
             "gs_lower": int(g["gs_lower"].iloc[0]),
             "ratio_min": float(g["ratio"].min()), "ratio_max": float(g["ratio"].max()),
             "sigma_smooth_max_high_eps": float(high["sigma_smooth"].max()) if len(high) else float("nan"),
             "ratio_claim_holds": ratio_ok, "sigma_claim_holds": smooth_ok, "both_hold": ratio_ok and smooth_ok,
-            "n_cut": int(g["cut"].sum()) if "cut" in g else 0,
         })
     return pd.DataFrame(rows)
 

@@ -126,13 +126,11 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     if pr.empty:
         pr = df[df["convention"] == df["convention"].iloc[0]]
     ax = axes[0]
-    ax.semilogy(pr["eps"], pr["sigma_global"], "s-", color="C3", label="σ_Global (GS lower bound)")
+    ax.semilogy(pr["eps"], pr["sigma_global"], "s-", color="C3", label="σ_Global (GS lower bound, paper; unproven)")
+    if "sigma_global_upper" in pr:
+        ax.semilogy(pr["eps"], pr["sigma_global_upper"], "^-", color="C1", label="σ_Global (GS upper bound, proven)")
     ax.semilogy(pr["eps"], pr["sigma_smooth"], "o-", color="C0", label=f"σ_Smooth ({method})")
     ax.semilogy(pr["eps"], np.maximum(pr["true_count"], 0.5), "k--", label="true count (0 drawn at 0.5)")
-    cut = pr[pr["cut"]]
-    if len(cut):
-        ax.semilogy(cut["eps"], cut["sigma_smooth"], "o", mfc="none", mec="k", ms=10,
-                    label="Algorithm 2 cut → fast bound")
     _style(ax, "ε", "standard deviation / count (log scale)", f"{name}: constants as printed ({method})")
     ax.legend(fontsize=7)
     ax = axes[1]

@@ -1,7 +1,12 @@
 """Scenario 1 of paper B (Figs. 3/4): sigma_Global vs sigma_Smooth of the Gaussian release of q_count.
 
-sigma_Global uses the *lower* bound min(N, 2dk + 1) of eq. (18) in Theorem 1; sigma_Smooth uses the smooth
-upper bound of Algorithm 2 (or the fast bound) in Theorem 2. As printed (Theorem 1 / Theorem 2):
+sigma_Global uses the *lower* bound min(N, 2dk + 1) of eq. (18) in Theorem 1, as the paper does (kept: it is
+the paper's figure) - but a lower bound on GS proves nothing (the 2-D pentagon changes the count by 16 > 13,
+a 7-D configuration by 49 > 43), so those rows say ``proven_global_lower = False``. The proven global row is
+``sigma_global_upper``: Theorem 1 with the *upper* bound min(N, k K_d + 1), proven where the Theorem 1
+condition holds (:func:`privanomaly.outliers.theorem1_exact_delta`). sigma_Smooth uses the smooth upper bound
+of Algorithm 2 (or the fast bound; which one is a public choice, never the data's) in Theorem 2. As printed
+(Theorem 1 / Theorem 2):
 
     sigma_Global = GS sqrt(2 ln(2/delta)) / eps
     sigma_Smooth = S_beta(X) / alpha,  alpha = eps / (5 sqrt(2 ln(2/delta))),  beta = eps / (4 (p + ln(2/delta)))
@@ -70,9 +75,17 @@ def readings() -> dict[str, Reading]:
 
 
 SmoothFn = Callable[[float], dict]
-"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "cut", "work_paper"} (:mod:`.smooth`).
+"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "work_paper"} (:func:`.smooth.smooth_bound`).
 
-No wall-clock time enters the table: ``cut`` is decided by a deterministic work budget."""
+No wall-clock time enters the table, and the bound released is chosen by the configured method only."""
+
+
+def _sigma_or_nan(conv: ol.NoiseConvention, gs: int, eps: float, delta: float) -> float:
+    """sigma_Global of ``conv``; NaN where the printed Theorem 1 refuses eps (its condition fails)."""
+    try:
+        return float(conv.sigma_global(gs, eps, delta))
+    except ValueError:
+        return float("nan")
 
 
 def scenario1_table(
@@ -84,7 +97,9 @@ def scenario1_table(
     conventions: list[str],
     smooth_fn: SmoothFn,
 ) -> pd.DataFrame:
-    """One row per (convention, eps): true count, GS lower bound, beta, S, sigma_Global, sigma_Smooth, ratio.
+    """One row per (convention, eps): true count, GS lower and upper bounds, beta, S, sigma_Global (lower-bound
+    GS, the paper's figure), sigma_Global_upper (upper-bound GS), sigma_Smooth, ratio, and per sigma whether
+    every premise of its theorem holds (``proven_global_lower`` is always False: GS lower bound).
 
     ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
     distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
@@ -93,6 +108,7 @@ def scenario1_table(
     N, d = X.shape
     true_count = int(ol.q_count(X, k, r))
     gs = int(ol.gs_lower(N, d, k))
+    gs_up = int(ol.gs_upper(N, d, k))
     known = readings()
     for name in conventions:
         if name not in known:
@@ -111,12 +127,13 @@ def scenario1_table(
             beta = betas[(name, eps)]
             sm = cache[beta]
             S = float(sm["ls0"]) if reading.use_ls0 else float(sm["value"])
-            s_glob = float(conv.sigma_global(gs, eps, delta))
+            s_glob = _sigma_or_nan(conv, gs, eps, delta)
+            s_glob_up = _sigma_or_nan(conv, gs_up, eps, delta)
             s_smooth = float(conv.sigma_smooth(S, eps, delta))
+            theorem1_ok = ol.theorem1_exact_delta(eps, delta) <= delta
             rows.append(
                 {
                     "convention": name,
-                    "privacy_proven": bool(conv.privacy_proven),
                     "eps": float(eps),
                     "delta": float(delta),
                     "N": N,
@@ -125,16 +142,23 @@ def scenario1_table(
                     "r": float(r),
                     "true_count": true_count,
                     "gs_lower": gs,
+                    "gs_upper": gs_up,
                     "beta": beta,
                     "smooth_sensitivity": S,
                     "t_max": np.nan if reading.use_ls0 or sm.get("t_max") is None else sm["t_max"],
                     "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
                     "method_used": sm["method_used"],
-                    "cut": bool(sm.get("cut", False)),
                     "work_paper": int(sm.get("work_paper", 0)),
                     "sigma_global": s_glob,
+                    "sigma_global_upper": s_glob_up,
                     "sigma_smooth": s_smooth,
                     "ratio": s_glob / s_smooth,
+                    "ratio_upper": s_glob_up / s_smooth,
+                    # premises: GS is an upper bound (never for gs_lower), printed constants, Theorem 1 condition
+                    "proven_global_lower": False,
+                    "proven_global_upper": bool(conv.privacy_proven and theorem1_ok),
+                    # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2
+                    "proven_smooth": bool(conv.privacy_proven and not reading.use_ls0),
                 }
             )
     return pd.DataFrame(rows)

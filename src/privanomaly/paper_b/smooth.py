@@ -1,14 +1,19 @@
-"""The smooth upper bound of q_count as the experiments use it: Algorithm 2 under a work budget, else the fast bound.
+"""The smooth upper bound of q_count as the experiments release it: Algorithm 2 run to completion, or the fast bound.
 
-:func:`privanomaly.outliers.smooth_sensitivity` computes both. The paper's method (Algorithm 2 with the
-exponential Algorithm 1) runs under a *deterministic work budget* (``max_work``: smallest-enclosing-ball
-evaluations of Algorithm 1, counted inside the library, :class:`privanomaly.outliers.WorkBudgetExceeded`); when it is
-exceeded, the fast bound is used instead and the row says so (``method_used`` = ``fast``, ``cut`` = True).
-Whether a call is cut depends only on the data and the config, never on the machine or its load, so the
-Scenario-1 tables are byte-identical between runs. A wall-clock ``timeout_seconds`` is only a safety net:
-if it fires, :class:`SafetyTimeout` is raised (the tables are never changed by it). The fast bound is called
-with ``exact_max`` (config ``paper_b.fast_exact_max``): 0 keeps it polynomial; larger values let it run the
-exact (exponential) Algorithm 1 on small windows.
+Which bound is released depends only on public parameters - the configured ``method`` (``paper`` =
+Algorithm 2 with the exponential Algorithm 1, ``fast`` = the polynomial block bound of
+:func:`privanomaly.outliers.smooth_sensitivity`) - never on the data. Each is a beta-smooth upper bound
+(Def. 4), so Theorem 2 applies to each. A *data-dependent* choice between them is not: the earlier
+"Algorithm 2 under a work budget, else the fast bound" switch (issue 12, item 1) made S(X) jump from 17.5
+to 25.0 between neighbours (8 triples at the corners of a cube of side 1.998 r plus one record moved next
+to it, k = 3, d = 3), exact delta 0.0896 against the claimed 0.01 at eps = 0.5. That switch survives only
+as :func:`budget_switch_bound`, a known-broken negative control for the audit.
+
+``max_work`` (config ``paper_b.scenario1.max_work``) is now a *feasibility guard*: if Algorithm 2 needs more
+smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised and the job fails with
+a message naming the key - there is no fallback. A wall-clock ``timeout_seconds`` is a safety net that
+fails the same way (:class:`SafetyTimeout`). The fast bound is called with ``exact_max`` (config
+``paper_b.fast_exact_max``): 0 keeps it polynomial.
 
 Wall-clock timings are measured only by :func:`timed_bound` for the separate benchmark table
 (``paper_b/tables/smooth_timing.csv``), which is machine-dependent by nature.
@@ -28,7 +33,11 @@ class SafetyTimeout(RuntimeError):
     """The wall-clock safety timeout fired: lower the work budget rather than let time decide the table."""
 
 
-def _as_dict(res, method_used: str, cut: bool, work_paper: int) -> dict:
+class AlgorithmTooCostly(RuntimeError):
+    """Algorithm 2 needed more work than ``paper_b.scenario1.max_work`` allows (no fallback: see module doc)."""
+
+
+def _as_dict(res, method_used: str, work_paper: int) -> dict:
     ls = np.asarray(res.ls_bounds)
     return {
         "value": float(res.value),
@@ -36,27 +45,31 @@ def _as_dict(res, method_used: str, cut: bool, work_paper: int) -> dict:
         "t_max": int(res.t_max),
         "t_stop": int(res.t_stop),
         "method_used": method_used,
-        "cut": bool(cut),
         "work_paper": int(work_paper),
     }
 
 
-def _paper_or_cut(X, k, r, beta, max_work):
-    """Algorithm 2 under ``max_work``: ("ok", result) or ("cut", units counted when the budget was passed)."""
-    try:
-        return "ok", ol.smooth_sensitivity(X, k, r, beta, method="paper", max_work=max_work)
-    except ol.WorkBudgetExceeded as exc:
-        return "cut", exc.used
+def _too_costly(what: str, error: str) -> AlgorithmTooCostly:
+    return AlgorithmTooCostly(
+        f"{what}: {error}. The released bound may not depend on the data, so there is no fallback: raise "
+        "paper_b.scenario1.max_work (or set it to null), or use method 'fast' for this dataset"
+    )
 
 
 def _run(fn, *args, timeout_seconds, what: str):
-    run = run_with_budget(fn, *args, budget_seconds=timeout_seconds)
+    try:
+        run = run_with_budget(fn, *args, budget_seconds=timeout_seconds)
+    except ol.WorkBudgetExceeded as exc:  # in-process (no timeout)
+        raise _too_costly(what, str(exc)) from None
     if run.error is not None:
+        if run.error.startswith("WorkBudgetExceeded"):  # in the forked child
+            raise _too_costly(what, run.error)
         raise RuntimeError(f"{what} failed: {run.error}")
     if not run.completed:
         raise SafetyTimeout(
             f"{what} hit the safety timeout of {timeout_seconds} s (a machine-dependent limit that must not "
-            "decide the table): lower paper_b.scenario1.max_work / fast_exact_max or raise the timeout"
+            "decide the table): use method 'fast' for this dataset, lower paper_b.fast_exact_max, or raise "
+            "paper_b.scenario1.timeout_seconds"
         )
     return run.value
 
@@ -67,34 +80,36 @@ def smooth_bound(
     r: float,
     beta: float,
     method: str,
-    max_work: int | None,
+    max_work: int | None = None,
     fast_exact_max: int = 0,
     timeout_seconds: float | None = None,
-    fallback: bool = True,
 ) -> dict:
-    """S_beta(X) by ``method`` (``paper`` or ``fast``); ``paper`` falls back to ``fast`` past its work budget.
+    """S_beta(X) by ``method`` (``paper``: Algorithm 2 to completion; ``fast``: the block bound), a
+    beta-smooth upper bound chosen by public parameters only.
 
-    ``max_work`` limits Algorithm 1 inside Algorithm 2 (work units, see the module doc; 0: Algorithm 2 is
-    cut at its first smallest-enclosing-ball evaluation; None: no limit). The decision depends only on (X, k, r, beta,
-    max_work). ``timeout_seconds`` (None = none) is a safety net per computation; if it fires,
-    :class:`SafetyTimeout` is raised. If Algorithm 2 is cut and ``fallback`` is False, the value is NaN and
-    ``method_used`` = ``none``. ``work_paper`` = work units spent in Algorithm 2 (deterministic).
+    ``max_work`` (None = no limit) is a feasibility guard for Algorithm 2: past it
+    :class:`AlgorithmTooCostly` is raised (never a fallback). ``timeout_seconds`` (None = none) is a safety
+    net per computation (:class:`SafetyTimeout`). ``work_paper`` = work units spent in Algorithm 2.
     """
-    if method not in ("paper", "fast"):
-        raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
-    work_paper = 0
     if method == "paper":
-        status, payload = _run(_paper_or_cut, X, k, r, beta, max_work, timeout_seconds=timeout_seconds,
-                               what="Algorithm 2")
-        if status == "ok":
-            return _as_dict(payload, "paper", False, payload.work)
-        work_paper = int(payload)
-        if not fallback:
-            return {"value": np.nan, "ls0": np.nan, "t_max": None, "t_stop": None, "method_used": "none",
-                    "cut": True, "work_paper": work_paper}
-    fast_fn = functools.partial(ol.smooth_sensitivity, method="fast", exact_max=fast_exact_max)
-    fast = _run(fast_fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
-    return _as_dict(fast, "fast", method == "paper", work_paper)
+        fn = functools.partial(ol.smooth_sensitivity, method="paper", max_work=max_work)
+        res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="Algorithm 2")
+        return _as_dict(res, "paper", res.work)
+    if method == "fast":
+        fn = functools.partial(ol.smooth_sensitivity, method="fast", exact_max=fast_exact_max)
+        res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
+        return _as_dict(res, "fast", 0)
+    raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
+
+
+def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: int, fast_exact_max: int = 0) -> float:
+    """NOT a smooth bound - the known-broken negative control of issue 12, item 1: Algorithm 2 when its work
+    fits ``max_work``, else the fast bound. Each branch is beta-smooth; the data-dependent switch is not
+    (S(X) can jump by far more than e^beta between neighbours). Kept only so the audit can show it is caught."""
+    try:
+        return float(ol.smooth_sensitivity(X, k, r, beta, method="paper", max_work=max_work).value)
+    except ol.WorkBudgetExceeded:
+        return float(ol.smooth_sensitivity(X, k, r, beta, method="fast", exact_max=fast_exact_max).value)
 
 
 def timed_bound(X: np.ndarray, k: int, r: float, beta: float, method: str, budget_seconds: float | None,
@@ -114,23 +129,3 @@ def timed_bound(X: np.ndarray, k: int, r: float, beta: float, method: str, budge
     res = run.value
     return {"completed": True, "seconds": run.seconds, "value": float(res.value), "t_max": int(res.t_max),
             "t_stop": int(res.t_stop), "work": int(res.work)}
-
-
-class WorkBudget:
-    """A total work budget shared by several Algorithm-2 calls, each also capped at ``per_call`` (None = no cap).
-
-    Deterministic: charges are work units counted by the library, and the calls come in a fixed order.
-    """
-
-    def __init__(self, per_call: int | None, total: int | None):
-        self.per_call, self.total, self.spent = per_call, total, 0
-
-    def next(self) -> int | None:
-        """The work budget of the next call (None = unlimited, 0 = cut at once)."""
-        if self.total is None:
-            return self.per_call
-        left = max(0, self.total - self.spent)
-        return left if self.per_call is None else min(self.per_call, left)
-
-    def charge(self, work: int) -> None:
-        self.spent += int(work)

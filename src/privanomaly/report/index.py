@@ -50,13 +50,15 @@ def render(
     dataset_names: dict[str, str] | None = None,
     uncovered: list[str] | None = None,
     unavailable: dict[str, str] | None = None,
+    your_datasets: dict[str, list[str]] | None = None,
 ) -> str:
     """The Markdown of results/index.md.
 
     ``entries``: :meth:`Entry.as_dict` of every catalogue entry, in catalogue order; ``verdicts``: paper ->
     parsed checks of its claims file; ``sources``: paper -> that file's path relative to results/;
     ``dataset_names``: dataset -> the paper's name for it; ``uncovered``: targets the catalogue misses
-    (listed, never dropped); ``unavailable``: dataset -> why it is not in this run.
+    (listed, never dropped); ``unavailable``: dataset -> why it is not in this run; ``your_datasets``: paper ->
+    the run's datasets that paper never used (reported with our numbers and no paper verdict).
     """
     names = dataset_names or {}
     lines = [
@@ -72,6 +74,12 @@ def render(
         src = sources.get(paper)
         where = f" in [`{src}`]({src})" if src else ""
         lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {checks_mod.summary(v, with_ids=False)}{where}")
+    for paper, yours in sorted((your_datasets or {}).items()):
+        if yours:
+            src = sources.get(paper)
+            where = f" (see [`{src}`]({src}))" if src else ""
+            lines.append(f"- Your datasets in paper {paper}'s figures and tables (our numbers, no paper verdict){where}: "
+                         + ", ".join(f"`{n}`" for n in yours))
     if unavailable:
         lines.append("- Not in this run (data unavailable): " + "; ".join(f"`{n}`: {w}" for n, w in unavailable.items()))
     lines += ["", "| Paper | Item | What | File | Rule | This run |", "|---|---|---|---|---|---|"]

@@ -1,0 +1,204 @@
+"""Paper B's mechanisms for the outlier count and top-h subspace discovery, registered by name.
+
+=========================  =====================================================  ============  ===========================
+registry name              paper B                                                neighbours    claim at (eps, delta)
+=========================  =====================================================  ============  ===========================
+gaussian_gs_upper          Theorem 1 with GS <= min(N, k K_d + 1) (Theorem 4)     substitution  (eps, delta)-DP if the Theorem 1 condition holds
+gaussian_gs_lower          Theorem 1 with min(N, 2dk + 1) (Figs. 3-4 as printed)  substitution  unproven: GS lower bound
+gaussian_smooth_paper      Theorem 2 with Algorithm 2 (smooth bound, eqs. 29-31)  substitution  (eps, delta)-DP
+gaussian_smooth_fast       Theorem 2 with the block bound (beyond the paper)      substitution  (eps, delta)-DP
+exp_top_h                  Algorithm 3 (Theorem 7, eq. 51), eps/h per draw        substitution  eps-DP
+=========================  =====================================================  ============  ===========================
+
+Which smooth bound a smooth-sensitivity Gaussian releases is part of its *name* (a public choice), never
+decided by the data (issue 12, item 1). :func:`negative_controls` returns the known-broken variants the audit
+harness must catch (not registered): the data-dependent budget switch of issue 12 item 1.
+
+Audit hook: every mechanism here has ``audit_rows(fast: bool) -> list[dict]`` - exhaustive small-world checks
+kept next to the mechanism (:mod:`privanomaly.outliers.audit_worlds` for the smooth bounds); each row has at
+least ``mechanism``, ``claim``, ``world``, ``datasets``, ``pairs``, ``worst_ratio`` (worst e^loss / e^eps, or
+S ratio / e^beta), ``worst_delta`` and ``passed``.
+
+Sampling: the Gaussian releases draw ``q + sigma Z`` from a ``numpy.random.Generator`` and top-h uses the
+Gumbel-top-h trick; both are float samplers (not exact in the sense of paper A's integer samplers).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from functools import partial
+
+import numpy as np
+
+from privanomaly import outliers as ol
+from privanomaly.outliers import audit_worlds as aw
+
+from .base import Claim, Mechanism, check_rng, check_trials
+from .registry import register
+
+__all__ = ["CountGaussian", "GaussianGlobal", "GaussianSmooth", "TopH", "negative_controls"]
+
+
+class CountGaussian(Mechanism):
+    """Release ``q_count(X, k, r) + sigma(X) Z``, Z ~ N(0, 1) (paper B, eqs. 4 and 9)."""
+
+    paper = "B"
+    family = "count_gaussian"
+    neighbours = "substitution"
+
+    def sigma(self, X: np.ndarray, *, k: int, r: float, eps: float, delta: float) -> float:  # pragma: no cover
+        raise NotImplementedError
+
+    def exact_distribution(self, X: np.ndarray, *, k: int, r: float, eps: float, delta: float) -> tuple[float, float]:
+        """The output law N(mean, sigma^2) as (mean, sigma)."""
+        return float(ol.q_count(X, k, r)), self.sigma(X, k=k, r=r, eps=eps, delta=delta)
+
+    def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
+        return ol.gaussian_release(mean, sigma, check_rng(rng), check_trials(n_trials))
+
+
+class GaussianGlobal(CountGaussian):
+    """Theorem 1 with a global-sensitivity bound ``gs(N, d, k)`` (upper: proven; lower: the paper's figure)."""
+
+    def __init__(self, which: str):
+        if which not in ("upper", "lower"):
+            raise ValueError(f"GaussianGlobal: which must be 'upper' or 'lower', got {which!r}")
+        self.which = which
+        self.gs = ol.gs_upper if which == "upper" else ol.gs_lower
+        self.label = f"Gaussian (GS {which} bound)"
+        self.reference = (
+            "Theorem 1 with GS <= min(N, k K_d + 1) (Theorem 4, eq. 18)" if which == "upper"
+            else "Theorem 1 with the lower bound min(N, 2dk + 1) of eq. (18) (Figs. 3-4 as printed)"
+        )
+
+    def sigma(self, X, *, k, r, eps, delta) -> float:
+        X = np.asarray(X, dtype=float)
+        N, d = (len(X), 1) if X.ndim == 1 else X.shape
+        return ol.sigma_global(self.gs(N, d, k), eps, delta)
+
+    def claim(self, *, eps, delta, **_) -> Claim:
+        ok = ol.theorem1_exact_delta(eps, delta) <= delta
+        if self.which == "lower":
+            return Claim(eps, delta, self.neighbours, proven=False,
+                         note="a GS lower bound proves nothing (2-D pentagon: 16 > 13; 7-D: 49 > 43)")
+        note = self.reference if ok else (
+            f"Theorem 1 condition fails: exact delta {ol.theorem1_exact_delta(eps, delta):.3g} > delta "
+            f"(eps <= {ol.theorem1_max_epsilon(delta):.4g} needed)")
+        return Claim(eps, delta, self.neighbours, proven=ok, note=note)
+
+    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+        """On every grid world: the largest |q(X) - q(X')| over edges is <= GS, and the exact delta(eps) of
+        the released Gaussians (equal sigma) on the worst edge is <= delta."""
+        from privanomaly.audit import gaussian_hockey_stick
+
+        rows = []
+        for w in aw.FAST_WORLDS if fast else aw.DEFAULT_WORLDS:
+            grid = np.asarray(w.grid, dtype=float)
+            states, u, v = aw.grid_world(len(grid), w.N)
+            q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
+            jump = float(np.abs(q[u] - q[v]).max())
+            gs = self.gs(w.N, grid.shape[1], w.k)
+            sigma = ol.sigma_global(gs, eps, delta)
+            worst = gaussian_hockey_stick(0.0, sigma, jump, sigma, eps)
+            rows.append({"mechanism": self.name, "claim": self.claim(eps=eps, delta=delta).describe(),
+                         "world": w.name, "datasets": len(states), "pairs": len(u),
+                         "worst_ratio": jump / gs if gs else math.inf, "worst_delta": worst,
+                         "passed": bool(jump <= gs and worst <= delta)})
+        return rows
+
+
+class GaussianSmooth(CountGaussian):
+    """Theorem 2 with a named beta-smooth upper bound S (``paper``: Algorithm 2; ``fast``: block bound)."""
+
+    def __init__(self, bound: str, max_work: int | None = None):
+        self.bound = bound
+        self.max_work = max_work
+        names = {"paper": "Algorithm 2 (Propositions 1-2, Algorithm 1)", "fast": "the block bound (beyond the paper)",
+                 "budget_switch": "Algorithm 2 within a work budget, else the block bound (NOT smooth)"}
+        if bound not in names:
+            raise ValueError(f"GaussianSmooth: bound must be one of {sorted(names)}, got {bound!r}")
+        self.label = f"Gaussian (smooth sensitivity, {bound})"
+        self.reference = f"Theorem 2 with {names[bound]}"
+
+    def smooth_bound(self, X, k, r, beta) -> float:
+        """S_beta(X) of this mechanism's named bound."""
+        from privanomaly.paper_b import smooth as pbs
+
+        if self.bound == "budget_switch":
+            return pbs.budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)
+        return float(pbs.smooth_bound(X, k, r, beta, self.bound)["value"])
+
+    def sigma(self, X, *, k, r, eps, delta) -> float:
+        _, beta = ol.smooth_parameters(eps, delta)
+        return ol.sigma_smooth(self.smooth_bound(X, k, r, beta), eps, delta)
+
+    def claim(self, *, eps, delta, **_) -> Claim:
+        if self.bound == "budget_switch":
+            return Claim(eps, delta, self.neighbours, proven=False, note="data-dependent choice of bound: not DP")
+        return Claim(eps, delta, self.neighbours, note=self.reference)
+
+    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+        rows = aw.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
+        claim = self.claim(eps=eps, delta=delta).describe()
+        return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
+                 "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
+                 "min_s_over_grid_smooth": r["min_s_over_grid_smooth"], "worst_delta": r["worst_delta"],
+                 "passed": r["passed"]} for r in rows]
+
+
+class TopH(Mechanism):
+    """Algorithm 3: h draws of the exponential mechanism (eps/h each, Pr ∝ exp(eps u / (2 h Δu))), without
+    replacement, on u_subspace = q_count / GS^UB (eq. 51, Δu <= 1 by Theorem 7). eps-DP."""
+
+    paper = "B"
+    family = "top_h"
+    neighbours = "substitution"
+    label = "exponential top-h"
+    reference = "Algorithm 3 (Theorem 7, eq. 51)"
+
+    def claim(self, *, eps, **_) -> Claim:
+        return Claim(eps, 0.0, self.neighbours, note="McSherry-Talwar with Δu <= 1, eps/h per draw")
+
+    def exact_distribution(self, utility, *, h: int, eps: float) -> dict[tuple[int, ...], float]:
+        """Probability of every ordered output (:func:`privanomaly.outliers.top_h_sequence_probs`)."""
+        return ol.top_h_sequence_probs(utility, h, eps)
+
+    def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        """Bool (n_trials, n_candidates), h True per row (Gumbel-top-h, same law as Algorithm 3)."""
+        return ol.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials))
+
+    def audit_rows(self, fast: bool = True, eps: float = 1.0) -> list[dict]:
+        """Every database of N = 3 records on the 5 x 2 grid, candidates {0}, {1}, {0, 1}: the exact pure-DP
+        loss of the output *set* on every edge is <= eps."""
+        cells = np.array([(a, b) for a in range(5) for b in range(2)], dtype=float)
+        subspaces, N, k, r = [(0,), (1,), (0, 1)], 3, 1, 1.0
+        states, u, v = aw.grid_world(len(cells), N)
+        dims = np.array([len(S) for S in subspaces])
+        util = np.array([ol.subspace_utility(np.array([ol.q_count(cells[list(s)], k, r, S) for S in subspaces]),
+                                             N, dims, k) for s in states])
+        rows = []
+        for h in (1, 2) if fast else (1, 2, 3):
+            sets = list(itertools.combinations(range(len(subspaces)), h))
+            law = np.array([[sum(p for o, p in ol.top_h_sequence_probs(row, h, eps).items() if set(o) == set(st))
+                             for st in sets] for row in util])
+            loss = np.abs(np.log(law[u]) - np.log(law[v])).max()
+            rows.append({"mechanism": self.name, "claim": self.claim(eps=eps).describe(), "world": f"2d_5x2_N3_h{h}",
+                         "datasets": len(states), "pairs": len(u), "worst_ratio": math.exp(loss - eps),
+                         "worst_delta": 0.0, "passed": bool(loss <= eps * (1 + 1e-9))})
+        return rows
+
+
+register("gaussian_gs_upper")(partial(GaussianGlobal, "upper"))
+register("gaussian_gs_lower")(partial(GaussianGlobal, "lower"))
+register("gaussian_smooth_paper")(partial(GaussianSmooth, "paper"))
+register("gaussian_smooth_fast")(partial(GaussianSmooth, "fast"))
+register("exp_top_h")(TopH)
+
+
+def negative_controls() -> dict[str, Mechanism]:
+    """Known-broken mechanisms the harness must catch (never registered)."""
+    m = GaussianSmooth("budget_switch", max_work=50)
+    m.name = "NEGATIVE_gaussian_smooth_budget_switch"
+    return {m.name: m}

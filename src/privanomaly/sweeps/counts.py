@@ -1,0 +1,87 @@
+"""Ball counts of a sweep, computed once per (dataset, r, metric) and shared by every ε, k, β, mechanism.
+
+A table holds every record of the dataset (``kind = record``: label, multiplicity x_i, ball count B) and
+the sweep's *absent query points* (``kind = absent``): seeded uniform draws from the data's bounding box
+that are not a record of the data (x_i = 0, g = 0), with their ball counts B = #records within r computed
+against the data. On present records the SP mechanism at k = 1 and the Laplace-count baseline err alike;
+on absent points - void spots, whose presence SP protects - they differ (claim A6).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import sp
+from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
+
+P_OF_METRIC = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
+
+
+def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric: str) -> float:
+    """The radius of a grid point: ``value`` itself, or read off the (β+1)-NN distances d_β of X.
+
+    ``fraction`` f: the selection protocol's midpoint radius flagging about f of the records
+    (:func:`~privanomaly.paper_a.selection.radius_for_fraction`); ``quantile`` q: the q-quantile of d_β.
+    """
+    if r_kind == "value":
+        return float(value)
+    if beta is None:
+        raise ValueError(f"r given as {r_kind} needs β (the (β+1)-NN distance it is read from)")
+    d_beta = knn_radius_table(X, [int(beta)], p=P_OF_METRIC[metric])[:, 0]
+    if r_kind == "fraction":
+        return radius_for_fraction(d_beta, value)
+    if r_kind == "quantile":
+        return float(np.quantile(d_beta, value))
+    raise ValueError(f"unknown r kind {r_kind!r}")
+
+
+def absent_points(X: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` points drawn uniformly from the bounding box of X, none equal to a record of X (redrawn if so)."""
+    X = np.asarray(X, dtype=float)
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    rows = {r.tobytes() for r in (X + 0.0)}
+    out = np.empty((n, X.shape[1]))
+    filled = 0
+    while filled < n:
+        cand = rng.uniform(lo, hi, size=(n - filled, X.shape[1])) + 0.0
+        keep = cand[[c.tobytes() not in rows for c in cand]]
+        out[filled : filled + len(keep)] = keep
+        filled += len(keep)
+        if lo.size and np.all(lo == hi) and filled < n:
+            raise ValueError("every record is the same point: the bounding box has no absent point")
+    return out
+
+
+def count_table(
+    X: np.ndarray, labels: np.ndarray, r: float, *, metric: str, cap: int | None, absent: np.ndarray
+) -> pd.DataFrame:
+    """Records then absent points: ``kind, index, label, x_i, B`` (B = min(B, cap) when capped)."""
+    x_i = np.asarray(sp.duplicate_counts(X), dtype=np.int64)
+    B = np.asarray(sp.ball_counts(X, r, metric=metric, cap=cap), dtype=np.int64)
+    if cap is not None:
+        x_i = np.minimum(x_i, cap)  # as privanomaly.paper_a.records.record_table: changes no mdd
+    n_abs = len(absent)
+    B_abs = (
+        np.asarray(sp.ball_counts_at(absent, X, r, metric=metric, cap=cap), dtype=np.int64)
+        if n_abs
+        else np.zeros(0, np.int64)
+    )
+    return pd.DataFrame(
+        {
+            "kind": np.array(["record"] * len(X) + ["absent"] * n_abs),
+            "index": np.concatenate([np.arange(len(X)), np.arange(n_abs)]).astype(np.int64),
+            "label": np.concatenate([np.asarray(labels).astype(np.int8), np.zeros(n_abs, np.int8)]),
+            "x_i": np.concatenate([x_i, np.zeros(n_abs, np.int64)]),
+            "B": np.concatenate([B, B_abs]),
+        }
+    )
+
+
+def sweep_cap(betas, eps_grid, mechanisms_halve_eps: bool = True) -> int:
+    """Count cap for a sweep: beyond it every error is below 2^-60 at the smallest ε of the grid.
+
+    Halved when a mechanism runs its noise at ε/2 (Laplace noisy threshold), so its tails are exact too.
+    """
+    e = min(eps_grid) / (2.0 if mechanisms_halve_eps else 1.0)
+    return int(sp.recommended_cap(max(betas), e))

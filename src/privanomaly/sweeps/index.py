@@ -1,0 +1,64 @@
+"""Rows of ``results/index.md`` for the sweeps of a run: one line per sweep with its grid, table and figures."""
+
+from __future__ import annotations
+
+from privanomaly.sweeps.spec import Sweep
+
+FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "top_h")}
+
+
+def grid_summary(sw: Sweep, datasets: list[str]) -> str:
+    """One line: datasets x mechanisms x ε x k x β x r and the number of grid points."""
+    r = f"r ({sw.r_kind}) ∈ {{{', '.join(f'{v:g}' for v in sw.r_values)}}}"
+    parts = [f"datasets {', '.join(datasets)}"]
+    if sw.kind == "paper_a":
+        parts.append(f"mechanisms {', '.join(sw.mechanisms)}")
+    parts += [f"ε ∈ {{{', '.join(f'{e:g}' for e in sw.eps)}}}", f"k ∈ {{{', '.join(map(str, sw.k))}}}"]
+    if sw.kind == "paper_a":
+        parts.append(f"β ∈ {{{', '.join(map(str, sw.beta))}}}")
+        n = len(datasets) * len(sw.mechanisms) * len(sw.eps) * len(sw.k) * len(sw.beta) * len(sw.r_values)
+    else:
+        parts.append(f"h ∈ {{{', '.join(map(str, sw.h))}}}, subspace dim {{{', '.join(map(str, sw.subspace_dims))}}}")
+        n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps)
+    parts.append(r)
+    return "; ".join(parts) + f" ({n} points)"
+
+
+def entries(sweeps: dict[str, Sweep], datasets: dict[str, list[str]]) -> list[dict]:
+    """What :func:`render` needs per sweep that runs (plain dicts: they travel as Snakemake params)."""
+    out = []
+    for name, sw in sweeps.items():
+        if not datasets.get(name):
+            continue
+        out.append({
+            "name": name,
+            "kind": sw.kind,
+            "description": sw.description,
+            "grid": grid_summary(sw, datasets[name]),
+            "files": [f"sweeps/{name}/sweep.parquet", f"sweeps/{name}/sweep.csv"]
+            + [f"sweeps/{name}/figures/{f}.png" for f in FIGURES[sw.kind]],
+        })
+    return out
+
+
+def render(entries: list[dict]) -> str:
+    """The "Sweeps" section of results/index.md (empty string when the run has no sweep)."""
+    if not entries:
+        return ""
+    lines = [
+        "",
+        "## Sweeps",
+        "",
+        "Configured under `sweeps:` (README, \"Sweeps\"); one tidy row per grid point and mechanism in "
+        "`sweep.parquet`; rules `sweep_counts` / `sweep_point` / `sweep_b_point` → `sweep_collect` → `sweep_plot`.",
+        "",
+        "| Sweep | Kind | What | Grid | Table | Figures |",
+        "|---|---|---|---|---|---|",
+    ]
+    for e in entries:
+        table, csv, *figs = e["files"]
+        fig_cells = ", ".join(f"[{f.rsplit('/', 1)[-1]}]({f})" for f in figs)
+        desc = (e.get("description") or "").replace("|", "\\|")
+        lines.append(f"| `{e['name']}` | {e['kind']} | {desc} | {e['grid']} | [`{table}`]({table}) ([csv]({csv})) | "
+                     f"{fig_cells} |")
+    return "\n".join(lines) + "\n"

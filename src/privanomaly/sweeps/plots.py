@@ -1,0 +1,156 @@
+"""Figures of a sweep, drawn from its tidy table only (:mod:`.collect`). Each returns a matplotlib Figure.
+
+* :func:`error_vs_eps` - exact error on the (β, r)-anomalies against ε, one panel per dataset x k, one
+  colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε).
+* :func:`gain` - SP's (registry ``sp``) gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
+  dataset x record group (anomalies, absent void points), columns = the other mechanism; at the sweep's
+  reference ε (the grid value closest to 1) and smallest k.
+* :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
+  for the convention as printed.
+* :func:`top_h` - exact expected precision and recall of top-h discovery against ε, per dataset and
+  subspace dimension, one colour per h (thin lines: each (k, r)).
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+FLOOR = 1e-30  # plotted in place of exact zeros on log axes
+COLORS = {"sp": "tab:blue", "optimal_dp": "tab:red", "laplace_count": "tab:green", "laplace_noisy_threshold": "tab:orange",
+          "compiler": "tab:purple"}
+SP = "sp"  # registry name of the (ε, k)-SP mechanism (Construction 1 with L)
+
+def _color(name: str, i: int) -> str:
+    return COLORS.get(name, f"C{(i + 4) % 10}")
+
+def reference_eps(values) -> float:
+    """The grid ε closest to 1 (ties: the smaller): where the single-ε panels are drawn."""
+    vals = sorted(set(float(v) for v in values))
+    return min(vals, key=lambda e: (abs(np.log(e)), e))
+
+def _panels(nrows: int, ncols: int, w: float = 3.6, h: float = 2.9):
+    fig, axes = plt.subplots(max(nrows, 1), max(ncols, 1), figsize=(w * max(ncols, 1), h * max(nrows, 1)),
+                             squeeze=False)
+    return fig, axes
+
+def _rlabel(kind: str, spec: float) -> str:
+    return {"value": "r = {:g}", "fraction": "f = {:g}", "quantile": "q = {:g}"}[kind].format(spec)
+
+def error_vs_eps(t: pd.DataFrame):
+    datasets, ks = list(dict.fromkeys(t["dataset"])), sorted(t["k"].unique())
+    mechs = list(dict.fromkeys(t["mechanism"]))
+    fig, axes = _panels(len(datasets), len(ks))
+    eps = np.array(sorted(t["eps"].unique()))
+    for i, ds in enumerate(datasets):
+        for j, k in enumerate(ks):
+            ax = axes[i, j]
+            sub = t[(t["dataset"] == ds) & (t["k"] == k)]
+            for m_i, m in enumerate(mechs):
+                s = sub[sub["mechanism"] == m]
+                for _, g in s.groupby(["beta", "r_spec"]):
+                    g = g.sort_values("eps")
+                    ax.plot(g["eps"], np.maximum(g["error_anomaly"], FLOOR), color=_color(m, m_i), lw=0.6, alpha=0.35)
+                med = s.groupby("eps")["error_anomaly"].median()
+                ax.plot(med.index, np.maximum(med.to_numpy(), FLOOR), color=_color(m, m_i), lw=2, label=m)
+            ax.plot(eps, 1 / (1 + np.exp(eps)), "k--", lw=0.8, label="1/(1+e^ε)")
+            ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
+            ax.set_xticks(eps, [f"{e:g}" for e in eps], fontsize=7)
+            ax.minorticks_off()
+            if j == 0:
+                ax.set_ylabel("error on (β, r)-anomalies")
+    axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+def _annotate(ax, M: np.ndarray, vmax: float, fmt: str = "{:.2g}") -> None:
+    for (a, b), v in np.ndenumerate(M):
+        dark = np.isfinite(v) and abs(v) > 0.6 * vmax
+        ax.text(b, a, "—" if not np.isfinite(v) else fmt.format(v), ha="center", va="center", fontsize=6,
+                color="white" if dark else "black")
+
+
+def gain(t: pd.DataFrame):
+    eps_ref = reference_eps(t["eps"])
+    k_ref = int(t["k"].min())
+    sub = t[np.isclose(t["eps"], eps_ref) & (t["k"] == k_ref)]
+    datasets = list(dict.fromkeys(sub["dataset"]))
+    others = [m for m in dict.fromkeys(sub["mechanism"]) if m != SP]
+    groups = [("error_anomaly", "anomalies"), ("error_absent_void", "absent void points")]
+    rows = [(ds, g) for ds in datasets for g in groups]
+    fig, axes = _panels(len(rows), len(others), w=3.4, h=2.6)
+    r_kind = str(sub["r_kind"].iloc[0]) if len(sub) else "value"
+    for i, (ds, (col, gname)) in enumerate(rows):
+        d = sub[sub["dataset"] == ds]
+        sp_ = d[d["mechanism"] == SP].set_index(["beta", "r_spec"])
+        for j, m in enumerate(others):
+            ax = axes[i, j]
+            o = d[d["mechanism"] == m].set_index(["beta", "r_spec"])
+            diff = (o[col] - sp_[col]).unstack("r_spec") if len(sp_) else pd.DataFrame()
+            if diff.empty:
+                ax.set_visible(False)
+                continue
+            M = diff.to_numpy(dtype=float)
+            vmax = max(float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 0.0, 1e-12)
+            im = ax.imshow(M, cmap="RdBu", vmin=-vmax, vmax=vmax, aspect="auto", origin="lower")
+            _annotate(ax, M, vmax)
+            ax.set_xticks(range(diff.shape[1]), [_rlabel(r_kind, c) for c in diff.columns], fontsize=6, rotation=30)
+            ax.set_yticks(range(diff.shape[0]), [f"β = {b}" for b in diff.index], fontsize=7)
+            ax.set_title(f"{ds}, {gname}:\n{m} − sp", fontsize=8)
+            fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {eps_ref:g}, k = {k_ref}; "
+                 "blue = SP errs less", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def sigma_ratio(t: pd.DataFrame):
+    s = t[t["part"] == "sigma"]
+    s = s[s["convention"] == "printed"] if (s["convention"] == "printed").any() else s
+    eps_ref = reference_eps(s["eps"])
+    s = s[np.isclose(s["eps"], eps_ref)]
+    datasets, methods = list(dict.fromkeys(s["dataset"])), list(dict.fromkeys(s["method"]))
+    fig, axes = _panels(len(methods), len(datasets), w=3.8, h=3.0)
+    r_kind = str(s["r_kind"].iloc[0]) if len(s) else "value"
+    for i, m in enumerate(methods):
+        for j, ds in enumerate(datasets):
+            ax = axes[i, j]
+            d = s[(s["method"] == m) & (s["dataset"] == ds)].pivot_table(index="k", columns="r_spec", values="ratio")
+            im = ax.imshow(d.to_numpy(), cmap="viridis", aspect="auto", origin="lower")
+            _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")
+            ax.set_xticks(range(d.shape[1]), [_rlabel(r_kind, c) for c in d.columns], fontsize=6, rotation=30)
+            ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
+            ax.set_title(f"{ds}, {m} bound", fontsize=8)
+            fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.suptitle(f"σ_Global / σ_Smooth at ε = {eps_ref:g} ({s['convention'].iloc[0] if len(s) else ''})", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    return fig
+
+def top_h(t: pd.DataFrame):
+    s = t[(t["part"] == "top_h") & (t["skipped"].fillna("") == "")] if "skipped" in t.columns else t.iloc[0:0]
+    datasets = list(dict.fromkeys(s["dataset"]))
+    dims = sorted(s["subspace_dim"].dropna().unique()) if len(s) else []
+    fig, axes = _panels(len(datasets) or 1, 2 * max(len(dims), 1))
+    if s.empty:
+        axes[0, 0].text(0.5, 0.5, "no top-h cell in this sweep (see the table's `skipped`)", ha="center")
+        return fig
+    hs = sorted(s["h"].unique())
+    for i, ds in enumerate(datasets):
+        for j, dim in enumerate(dims):
+            for c, what in enumerate(("precision", "recall")):
+                ax = axes[i, 2 * j + c]
+                for h_i, h in enumerate(hs):
+                    d = s[(s["dataset"] == ds) & (s["subspace_dim"] == dim) & (s["h"] == h)]
+                    for n, (_, g) in enumerate(d.groupby(["k", "r_spec"])):
+                        g = g.sort_values("eps")
+                        ax.plot(g["eps"], g[what], color=f"C{h_i}", lw=1, alpha=0.6, label=f"h = {h}" if n == 0 else None)
+                ax.set(title=f"{ds}, {int(dim)}-D subspaces", xlabel="ε", ylabel=f"E[{what}]", ylim=(-0.02, 1.02))
+    axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "top_h": top_h}

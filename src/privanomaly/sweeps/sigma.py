@@ -1,0 +1,80 @@
+"""One (dataset, k, r) job of a paper-B sweep: σ_Global vs σ_Smooth over ε, and top-h precision/recall.
+
+* ``part = sigma``: :func:`privanomaly.paper_b.scenario1.scenario1_table` for every smooth bound
+  (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
+  the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions.
+* ``part = top_h``: the exact expected precision/recall of Algorithm 3 (inclusion probabilities,
+  :func:`privanomaly.outliers.top_h_inclusion_probs`) for every h and subspace dimension, on the candidate
+  subspaces of :func:`privanomaly.paper_b.scenario2.subspace_table`. A dimension is evaluated when its
+  number of candidate subspaces is at most ``max_subspaces`` (exact probabilities cost O(m^2) quadratures)
+  and an h when it is below that number; skipped cells are rows with ``skipped`` saying why.
+"""
+
+from __future__ import annotations
+
+from math import comb
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import outliers as ol
+from privanomaly.paper_b import scenario1, scenario2
+
+
+def sigma_rows(
+    X: np.ndarray,
+    k: int,
+    r: float,
+    eps_grid: list[float],
+    delta: float,
+    conventions: list[str],
+    methods: list[str],
+    smooth_for: Callable[[str], Callable[[float], dict]],
+) -> pd.DataFrame:
+    """Scenario-1 rows for every method; ``smooth_for(method)`` returns the β -> smooth-bound function."""
+    parts = []
+    for method in methods:
+        df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
+        df.insert(0, "method", method)
+        parts.append(df)
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "part", "sigma")
+    return out
+
+
+def top_h_rows(
+    X: np.ndarray,
+    y: np.ndarray,
+    k: int,
+    r: float,
+    eps_grid: list[float],
+    hs: list[int],
+    dims: list[int],
+    true_rule: str,
+    min_outliers: int,
+    sensitivity: float,
+    max_subspaces: int,
+) -> pd.DataFrame:
+    """Exact E[precision], E[recall] of top-h discovery per (dimension, h, ε); skipped cells kept as rows."""
+    d = X.shape[1]
+    rows = []
+    for dim in dims:
+        m = comb(d, dim) if dim <= d else 0
+        base = {"part": "top_h", "subspace_dim": int(dim), "n_subspaces": int(m)}
+        if m == 0 or m > max_subspaces:
+            why = f"d = {d} has no {dim}-D subspace" if m == 0 else f"{m} subspaces > max_subspaces = {max_subspaces}"
+            rows += [{**base, "h": int(h), "eps": float(e), "skipped": why} for h in hs for e in eps_grid]
+            continue
+        subs = scenario2.subspace_table(X, y, k, r, dim, true_rule, min_outliers)
+        util, truth = subs["utility"].to_numpy(), subs["is_true"].to_numpy()
+        for h in hs:
+            for eps in eps_grid:
+                row = {**base, "h": int(h), "eps": float(eps), "n_true": int(truth.sum()), "skipped": ""}
+                if h >= m:
+                    row["skipped"] = f"h = {h} >= {m} subspaces (every subspace is output)"
+                else:
+                    inc = ol.top_h_inclusion_probs(util, h, eps, sensitivity=sensitivity)
+                    row["precision"], row["recall"] = scenario2.expected_precision_recall(inc, truth, h)
+                rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,237 @@
+"""The ``sweeps:`` config block (issue 14): a named sweep = datasets x mechanisms x a grid over ε, k, β, r.
+
+Two kinds of sweep:
+
+* ``paper_a`` - exact errors of paper A's mechanisms (SP, optimal DP, Laplace baselines, ...) on the
+  (β, r)-anomalies, normal records and absent query points, over ε x k x β x r.
+* ``paper_b`` - paper B's σ_Global / σ_Smooth of the released q_count over k x r x ε, and the exact top-h
+  precision/recall of Algorithm 3 over h and the subspace dimension.
+
+r is given in one of three ways (exactly one key under ``r``):
+
+* ``value: [...]``     absolute radii (the same for every dataset and β);
+* ``fraction: [...]``  the flagged share f: r is the selection protocol's radius for f
+  (:func:`privanomaly.paper_a.selection.radius_for_fraction` of the (β+1)-NN distances), so about a
+  fraction f of the records are (β, r)-anomalies - one grid fits datasets of every scale;
+* ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear).
+
+For paper B the (β+1)-NN distance is the (k+1)-NN distance: a record is a distance outlier (Def. 8) iff it
+has fewer than k *other* records within r, i.e. its ball count (itself included) is <= k.
+
+Grid points are named by *tokens* (strings that are also file names): numbers are written by
+:func:`num_token` (``1.0`` and ``1`` are the same point), radii by :func:`r_token` (``v0.5``, ``f0.05``,
+``q0.9``). Each point's file name is fixed by its own values only, so adding a value adds files and leaves
+every existing one (and its job) untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+import pandas as pd
+
+KINDS = ("paper_a", "paper_b")
+R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
+R_PREFIX = {v: k for k, v in R_KINDS.items()}
+NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")  # no '_' / '~' / '/': they separate the parts of a file name
+NUMBER = r"[0-9][0-9.e+-]*"
+R_TOKEN = r"[vfq][0-9][0-9.e+-]*"
+
+
+def num_token(x: float) -> str:
+    """Canonical file-name token of a number: ``0.05`` -> "0.05", ``1.0`` -> "1", ``1e-4`` -> "0.0001"."""
+    x = float(x)
+    if not np.isfinite(x) or x < 0:
+        raise ValueError(f"grid values must be finite and >= 0, got {x!r}")
+    return np.format_float_positional(x, trim="-")
+
+
+def r_token(kind: str, value: float) -> str:
+    """``("fraction", 0.05)`` -> "f0.05" (kind letter + number token)."""
+    return R_KINDS[kind] + num_token(value)
+
+
+def parse_r_token(token: str) -> tuple[str, float]:
+    """Inverse of :func:`r_token`: "f0.05" -> ("fraction", 0.05)."""
+    if not re.fullmatch(R_TOKEN, token):
+        raise ValueError(f"not an r token: {token!r} (expected v/f/q followed by a number)")
+    return R_PREFIX[token[0]], float(token[1:])
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One entry of ``sweeps:`` with its defaults filled in (see workflow/schemas/config.schema.yaml)."""
+
+    name: str
+    kind: str
+    datasets: tuple[str, ...]
+    eps: tuple[float, ...]
+    k: tuple[int, ...]
+    r_kind: str
+    r_values: tuple[float, ...]
+    beta: tuple[int, ...] = ()
+    mechanisms: tuple[str, ...] = ()
+    metric: str = "euclidean"
+    n_absent: int = 0
+    description: str = ""
+    delta: float = 0.01
+    methods: tuple[str, ...] = ("fast",)
+    conventions: tuple[str, ...] = ("printed",)
+    h: tuple[int, ...] = ()
+    subspace_dims: tuple[int, ...] = ()
+    max_subspaces: int = 100
+
+    @property
+    def r_tokens(self) -> list[str]:
+        return [r_token(self.r_kind, v) for v in self.r_values]
+
+    @property
+    def r_depends_on_beta(self) -> bool:
+        """Fraction/quantile radii are read off the (β+1)-NN distances, so each β has its own r."""
+        return self.r_kind != "value"
+
+
+def _tuple(v, cast, where: str) -> tuple:
+    if v is None:
+        return ()
+    if not isinstance(v, (list, tuple)):
+        v = [v]
+    try:
+        out = tuple(cast(x) for x in v)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    return out
+
+
+def _distinct_tokens(values, fmt, where: str) -> None:
+    toks = [fmt(v) for v in values]
+    dup = sorted({t for t in toks if toks.count(t) > 1})
+    if dup:
+        raise ValueError(f"{where}: duplicate values {dup}")
+
+
+def parse(name: str, entry: dict) -> Sweep:
+    """Validate one ``sweeps.<name>`` entry; errors name the key and what was expected."""
+    where = f"sweeps.{name}"
+    if not NAME.match(name):
+        raise ValueError(f"{where}: sweep names must be letters and digits, starting with a letter (no '_')")
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: expected a mapping, got {entry!r}")
+    kind = entry.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{where}.kind: expected one of {KINDS}, got {kind!r}")
+    r = entry.get("r")
+    if not isinstance(r, dict) or len(r) != 1 or next(iter(r)) not in R_KINDS:
+        raise ValueError(f"{where}.r: expected exactly one of {sorted(R_KINDS)} with a list, got {r!r}")
+    r_kind, r_vals = next(iter(r.items()))
+    r_values = _tuple(r_vals, float, f"{where}.r.{r_kind}")
+    if r_kind in ("fraction", "quantile") and not all(0 < v < 1 for v in r_values):
+        raise ValueError(f"{where}.r.{r_kind}: values must lie in (0, 1), got {list(r_values)}")
+    sw = Sweep(
+        name=name,
+        kind=kind,
+        description=str(entry.get("description", "")),
+        datasets=_tuple(entry.get("datasets"), str, f"{where}.datasets"),
+        eps=_tuple(entry.get("eps"), float, f"{where}.eps"),
+        k=_tuple(entry.get("k"), int, f"{where}.k"),
+        beta=_tuple(entry.get("beta"), int, f"{where}.beta"),
+        r_kind=r_kind,
+        r_values=r_values,
+        mechanisms=_tuple(entry.get("mechanisms"), str, f"{where}.mechanisms"),
+        metric=str(entry.get("metric", "euclidean")),
+        n_absent=int(entry.get("n_absent", 0)),
+        delta=float(entry.get("delta", 0.01)),
+        methods=_tuple(entry.get("methods", ["fast"]), str, f"{where}.methods"),
+        conventions=_tuple(entry.get("conventions", ["printed"]), str, f"{where}.conventions"),
+        h=_tuple(entry.get("h"), int, f"{where}.h"),
+        subspace_dims=_tuple(entry.get("subspace_dims"), int, f"{where}.subspace_dims"),
+        max_subspaces=int(entry.get("max_subspaces", 100)),
+    )
+    for key in ("datasets", "eps", "k", "r_values"):
+        if not getattr(sw, key):
+            raise ValueError(f"{where}.{key.replace('_values', '')}: must be a non-empty list")
+    if any(e <= 0 for e in sw.eps):
+        raise ValueError(f"{where}.eps: every ε must be > 0, got {list(sw.eps)}")
+    if any(k < 1 for k in sw.k):
+        raise ValueError(f"{where}.k: every k must be >= 1, got {list(sw.k)}")
+    if kind == "paper_a":
+        if not sw.beta or any(b < 1 for b in sw.beta):
+            raise ValueError(f"{where}.beta: a non-empty list of integers >= 1 is required for kind paper_a")
+        if not sw.mechanisms:
+            raise ValueError(f"{where}.mechanisms: a non-empty list of mechanism names is required")
+        from privanomaly import mechanisms  # the registry (paper A's family "aiq")
+
+        known = mechanisms.names("aiq")
+        bad = [m for m in sw.mechanisms if m not in known]
+        if bad:
+            raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}")
+        if sw.n_absent < 0:
+            raise ValueError(f"{where}.n_absent: must be >= 0")
+        _distinct_tokens(sw.beta, str, f"{where}.beta")
+    else:
+        if sw.beta:
+            raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        if any(m not in ("paper", "fast") for m in sw.methods):
+            raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
+        if not 0 < sw.delta < 1:
+            raise ValueError(f"{where}.delta: must lie in (0, 1)")
+        if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
+            raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
+    _distinct_tokens(sw.eps, num_token, f"{where}.eps")
+    _distinct_tokens(sw.k, str, f"{where}.k")
+    _distinct_tokens(sw.r_values, num_token, f"{where}.r.{r_kind}")
+    return sw
+
+
+def parse_all(block: dict | None) -> dict[str, Sweep]:
+    """Every sweep of the ``sweeps:`` block (``None``/empty: no sweep)."""
+    return {name: parse(name, entry) for name, entry in (block or {}).items()}
+
+
+# ---------------------------------------------------------------------------------- the grid
+
+
+POINT_COLUMNS = ["dataset", "beta", "r", "k", "eps"]
+B_POINT_COLUMNS = ["dataset", "k", "r"]
+
+
+def point_grid(sw: Sweep | None, datasets: list[str]) -> pd.DataFrame:
+    """The Paramspace table of a paper-A sweep: one row per job (dataset, β, r, k, ε), all strings.
+
+    Mechanisms are not a column: every mechanism of the sweep is evaluated inside the job of its point, on
+    the same ball counts (benchmarks/bench_sweeps.md gives the per-job overhead behind this choice).
+    """
+    if sw is None:  # only the columns: the file pattern of the rule
+        return pd.DataFrame(columns=POINT_COLUMNS, dtype=str)
+    rows = product(datasets, [str(b) for b in sw.beta], sw.r_tokens, [str(k) for k in sw.k],
+                   [num_token(e) for e in sw.eps])
+    return pd.DataFrame(list(rows), columns=POINT_COLUMNS, dtype=str)
+
+
+def ball_key(sw: Sweep, beta: int | str, rtok: str) -> str:
+    """File stem of the ball counts a (β, r) point reads: shared by every β when r is absolute."""
+    return f"r~{rtok}" if not sw.r_depends_on_beta else f"beta~{beta}_r~{rtok}"
+
+
+def ball_keys(sw: Sweep) -> list[str]:
+    return list(dict.fromkeys(ball_key(sw, b, t) for b in sw.beta for t in sw.r_tokens))
+
+
+def parse_ball_key(key: str) -> tuple[int | None, str]:
+    """"beta~5_r~f0.05" -> (5, "f0.05"); "r~v0.5" -> (None, "v0.5")."""
+    m = re.fullmatch(rf"(?:beta~(\d+)_)?r~({R_TOKEN})", key)
+    if not m:
+        raise ValueError(f"not a ball key: {key!r}")
+    return (int(m.group(1)) if m.group(1) else None), m.group(2)
+
+
+def b_grid(sw: Sweep | None, datasets: list[str]) -> pd.DataFrame:
+    """The Paramspace table of a paper-B sweep: one job per (dataset, k, r); ε, conventions, methods, h and
+    subspace dimension are evaluated inside it (the smooth bound depends on ε only through β(ε), cached)."""
+    if sw is None:
+        return pd.DataFrame(columns=B_POINT_COLUMNS, dtype=str)
+    rows = product(datasets, [str(k) for k in sw.k], sw.r_tokens)
+    return pd.DataFrame(list(rows), columns=B_POINT_COLUMNS, dtype=str)

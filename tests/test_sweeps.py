@@ -1,0 +1,253 @@
+"""Sweeps (issue 14): config parsing and grid, shared ball counts and absent points, one grid point's exact
+values, the tidy table's order, paper B rows, index rows. Values are checked against closed forms and
+brute force; the workflow itself is exercised in tests/test_sweeps_workflow.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privanomaly import mechanisms, seeding, sp
+from privanomaly.sweeps import collect, counts, index, points, sigma, spec
+
+MECHS = ["sp", "optimal_dp", "compiler", "laplace_count", "laplace_noisy_threshold"]
+
+
+def a_entry(**kw) -> dict:
+    e = {"kind": "paper_a", "datasets": ["d1", "d2"], "mechanisms": MECHS, "eps": [0.5, 1.0], "k": [1, 3],
+         "beta": [2, 5], "r": {"fraction": [0.01, 0.05]}, "n_absent": 10}
+    e.update(kw)
+    return e
+
+
+# ------------------------------------------------------------------------------------------ spec
+
+
+def test_tokens_are_canonical_and_invertible():
+    assert spec.num_token(1.0) == spec.num_token(1) == "1"
+    assert spec.num_token(0.05) == "0.05"
+    assert spec.num_token(1e-4) == "0.0001"
+    assert spec.r_token("fraction", 0.05) == "f0.05"
+    assert spec.parse_r_token("q0.9") == ("quantile", 0.9)
+    assert spec.parse_r_token("v2") == ("value", 2.0)
+    with pytest.raises(ValueError, match="not an r token"):
+        spec.parse_r_token("x0.1")
+
+
+def test_grid_one_row_per_job_and_adding_a_value_keeps_old_rows():
+    sw = spec.parse("s1", a_entry())
+    g = spec.point_grid(sw, ["d1", "d2"])
+    assert len(g) == 2 * 2 * 2 * 2 * 2 and list(g.columns) == spec.POINT_COLUMNS
+    bigger = spec.point_grid(spec.parse("s1", a_entry(eps=[0.5, 1.0, 2.0])), ["d1", "d2"])
+    old = set(map(tuple, g.to_numpy()))
+    new = set(map(tuple, bigger.to_numpy()))
+    assert old < new and {row[-1] for row in new - old} == {"2"}
+
+
+def test_ball_counts_shared_across_beta_only_for_absolute_r():
+    frac = spec.parse("s", a_entry())
+    assert spec.ball_keys(frac) == ["beta~2_r~f0.01", "beta~2_r~f0.05", "beta~5_r~f0.01", "beta~5_r~f0.05"]
+    val = spec.parse("s", a_entry(r={"value": [0.5, 1]}))
+    assert spec.ball_keys(val) == ["r~v0.5", "r~v1"]  # one table per r, shared by every β, k, ε, mechanism
+    assert spec.parse_ball_key("beta~5_r~f0.05") == (5, "f0.05")
+    assert spec.parse_ball_key("r~v1") == (None, "v1")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"kind": "paper_c"}, "kind"),
+        ({"r": {"fraction": [0.1], "value": [1]}}, "exactly one"),
+        ({"r": {"fraction": [1.5]}}, r"\(0, 1\)"),
+        ({"eps": [0.5, 0.50]}, "duplicate"),
+        ({"beta": []}, "beta"),
+        ({"mechanisms": []}, "mechanisms"),
+        ({"k": [0]}, "k"),
+    ],
+)
+def test_bad_sweep_entries_name_the_key(change, message):
+    with pytest.raises(ValueError, match=message):
+        spec.parse("s", a_entry(**change))
+
+
+def test_sweep_names_cannot_hold_separators():
+    with pytest.raises(ValueError, match="letters and digits"):
+        spec.parse("my_sweep", a_entry())
+
+
+def test_mechanisms_come_from_the_registry():
+    with pytest.raises(ValueError, match=r"mechanisms: unknown \['Gaussian'\]; registered paper-A mechanisms"):
+        spec.parse("s", a_entry(mechanisms=["sp", "Gaussian"]))
+    paper_b = [n for n in mechanisms.names() if n not in mechanisms.names("aiq")]
+    if paper_b:  # a paper-B mechanism cannot answer the AIQ
+        with pytest.raises(ValueError, match="paper-A sweeps take one of"):
+            points.aiq_mechanism(paper_b[0])
+
+
+# ------------------------------------------------------------------------------------------ counts
+
+
+def cloud_and_isolated(n_iso: int = 4, seed: int = 1):
+    """A tight cloud of 200 records (all within 0.5 of the centre) and ``n_iso`` records alone, far apart."""
+    rng = np.random.default_rng(seed)
+    cloud = rng.uniform(-0.25, 0.25, size=(200, 2))
+    iso = np.array([[10.0, 10.0], [-10.0, 10.0], [10.0, -10.0], [-10.0, -10.0]])[:n_iso]
+    X = np.vstack([cloud, iso])
+    y = np.r_[np.zeros(200, np.int8), np.ones(n_iso, np.int8)]
+    return X, y
+
+
+def test_absent_points_are_in_the_box_not_in_the_data_and_seeded():
+    X, _ = cloud_and_isolated()
+    X = np.vstack([X, X[:3]])  # duplicates do not matter
+    a = counts.absent_points(X, 300, seeding.rng(1, "t"))
+    b = counts.absent_points(X, 300, seeding.rng(1, "t"))
+    assert np.array_equal(a, b)
+    assert np.all(a >= X.min(axis=0)) and np.all(a <= X.max(axis=0))
+    assert not any((np.abs(X - p).sum(axis=1) == 0).any() for p in a)
+
+
+def test_absent_points_redrawn_when_they_hit_a_record():
+    X = np.array([[0.0], [1.0]])  # a 1-D box; force a hit by drawing from a generator that returns a record
+
+    class HitFirst:
+        calls = 0
+
+        def uniform(self, lo, hi, size):
+            HitFirst.calls += 1
+            return np.zeros(size) if HitFirst.calls == 1 else np.full(size, 0.5)
+
+    out = counts.absent_points(X, 2, HitFirst())
+    assert np.array_equal(out, [[0.5], [0.5]]) and HitFirst.calls == 2
+
+
+def test_count_table_equals_brute_force_for_records_and_absent_points():
+    X, y = cloud_and_isolated()
+    absent = counts.absent_points(X, 50, seeding.rng(2, "t"))
+    t = counts.count_table(X, y, 0.3, metric="euclidean", cap=None, absent=absent)
+    rec, ab = t[t["kind"] == "record"], t[t["kind"] == "absent"]
+    assert np.array_equal(rec["B"], sp.ball_counts_bruteforce(X, 0.3))
+    assert np.array_equal(ab["B"], sp.pairwise_within(absent, X, 0.3).sum(axis=1))
+    assert (ab["x_i"] == 0).all() and (ab["label"] == 0).all()
+    assert np.array_equal(rec["label"], y)
+
+
+def test_fraction_radius_flags_that_share_and_quantile_is_the_quantile():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(1000, 3))
+    for f in (0.01, 0.05, 0.2):
+        r = counts.resolve_r(X, "fraction", f, 5, "euclidean")
+        B = sp.ball_counts(X, r)
+        assert abs(np.mean(B <= 5) - f) <= 1 / 1000  # midpoint radius: round(f n) records, up to ties
+    r = counts.resolve_r(X, "quantile", 0.9, 5, "euclidean")
+    from privanomaly.paper_a.selection import knn_radius_table
+
+    assert r == pytest.approx(np.quantile(knn_radius_table(X, [5])[:, 0], 0.9))
+    assert counts.resolve_r(X, "value", 0.7, None, "euclidean") == 0.7
+
+
+# ------------------------------------------------------------------------------------------ one point
+
+
+@pytest.fixture(scope="module")
+def iso_counts():
+    X, y = cloud_and_isolated()
+    absent = counts.absent_points(X, 200, seeding.rng(5, "absent"))
+    return counts.count_table(X, y, 1.0, metric="euclidean", cap=None, absent=absent)
+
+
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 3.0])
+def test_isolated_records_dp_floor_sp_below_dp_laplace_on_void(iso_counts, eps):
+    rows = points.point_rows(iso_counts, beta=5, k=1, eps=eps, mechanisms=MECHS, cap=None).set_index("mechanism")
+    floor = 1 / (1 + np.exp(eps))
+    assert rows.loc["optimal_dp", "n_anomalies"] == 4  # exactly the isolated records
+    assert rows.loc["optimal_dp", "error_anomaly"] == pytest.approx(floor, rel=1e-12)  # Fig. 1 bound, reached
+    assert rows.loc["sp", "error_anomaly"] <= rows.loc["optimal_dp", "error_anomaly"]
+    # Construction 2 on the ε/2-DP optimal mechanism: δ = L − Δ_G = 5 − 1 on a singleton (β = 5, k = 1)
+    compiled = np.exp(-eps / 2) / (1 + np.exp(-eps / 2)) * np.exp(-eps * 4 / 4)
+    assert rows.loc["compiler", "error_anomaly"] == pytest.approx(compiled, rel=1e-12)
+    # void spots (absent, empty ball): Laplace count errs with probability >= 1/2, SP and DP do not
+    assert rows.loc["optimal_dp", "n_absent_void"] > 100
+    assert rows.loc["laplace_count", "error_absent_void"] >= 0.5
+    assert rows.loc["optimal_dp", "error_absent_void"] == pytest.approx(floor, rel=1e-12)  # Delta_G = 1 there
+    L = 1 + max(0, 5 - 1 - 0)  # mdd_sp_lower of an absent record with B = 0, beta = 5, k = 1
+    assert rows.loc["sp", "error_absent_void"] == pytest.approx(np.exp(-eps * L) / (1 + np.exp(-eps)), rel=1e-12)
+    # on present records SP at k = 1 and the Laplace count err alike (the project's result)
+    for col in ("error_anomaly", "error_normal"):
+        assert rows.loc["sp", col] == pytest.approx(rows.loc["laplace_count", col], rel=1e-9, abs=1e-300)
+
+
+def test_point_claims_and_shares(iso_counts):
+    rows = points.point_rows(iso_counts, beta=5, k=3, eps=1.0, mechanisms=MECHS, cap=None).set_index("mechanism")
+    assert rows.loc["laplace_noisy_threshold", "claim_eps"] == 0.5
+    assert rows.loc["sp", "claim_eps"] == rows.loc["optimal_dp", "claim_eps"] == 1.0
+    assert (rows["claim_delta"] == 0).all() and rows["claim_proven"].all()
+    assert rows.loc["sp", "neighbours"] == "sensitive_k" and rows.loc["optimal_dp", "neighbours"] == "add_remove"
+    rec = iso_counts[iso_counts["kind"] == "record"]
+    expected = np.mean(rec["B"].to_numpy() >= 5 + 1 - 3)
+    assert rows.loc["sp", "share_k_sensitive"] == pytest.approx(expected)
+    # precision/recall against the (beta, r)-anomalies equals that against the labels here (they coincide)
+    assert rows.loc["sp", "precision_br"] == pytest.approx(rows.loc["sp", "precision_labels"])
+
+
+def test_point_errors_equal_per_record_closed_forms(iso_counts):
+    rec = iso_counts[iso_counts["kind"] == "record"]
+    x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
+    rows = points.point_rows(iso_counts, beta=5, k=3, eps=0.5, mechanisms=["sp"], cap=None).iloc[0]
+    assert rows["error_all"] == pytest.approx(np.mean(sp.sp_error(x_i, B, 5, 3, 0.5)))
+
+
+def test_capped_counts_give_the_same_errors():
+    X, y = cloud_and_isolated()
+    absent = counts.absent_points(X, 50, seeding.rng(5, "absent"))
+    cap = counts.sweep_cap([5], [1.0])
+    a = counts.count_table(X, y, 1.0, metric="euclidean", cap=None, absent=absent)
+    b = counts.count_table(X, y, 1.0, metric="euclidean", cap=cap, absent=absent)
+    ra = points.point_rows(a, 5, 1, 1.0, MECHS, None)
+    rb = points.point_rows(b, 5, 1, 1.0, MECHS, cap)
+    num = ra.select_dtypes("number").columns
+    assert np.allclose(ra[num].to_numpy(float), rb[num].to_numpy(float), rtol=1e-12, atol=2.0**-55, equal_nan=True)
+
+
+# ------------------------------------------------------------------------------------------ table, paper B, index
+
+
+def test_collect_order_does_not_depend_on_file_order(tmp_path, iso_counts):
+    paths = []
+    for i, (beta, eps) in enumerate([(5, 1.0), (2, 0.5), (5, 0.5), (2, 1.0)]):
+        df = points.point_rows(iso_counts, beta, 1, eps, MECHS, None)
+        for j, (c, v) in enumerate({"dataset": "d", "beta": beta, "r_kind": "value", "r_spec": 1.0, "r": 1.0,
+                                    "k": 1, "eps": eps}.items()):
+            df.insert(j, c, v)
+        p = tmp_path / f"{i}.parquet"
+        df.to_parquet(p)
+        paths.append(str(p))
+    a = collect.collect(paths, "s", "paper_a")
+    b = collect.collect(paths[::-1], "s", "paper_a")
+    pd.testing.assert_frame_equal(a, b)
+    assert len(a) == 4 * len(MECHS) and list(a.columns[:3]) == ["sweep", "dataset", "beta"]
+
+
+def test_top_h_rows_exact_and_skipped_cells():
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(40, 3)), [[30.0, 0, 0], [0, 30.0, 0]]])
+    y = np.r_[np.zeros(40, int), [1, 1]]
+    t = sigma.top_h_rows(X, y, 2, 2.0, [0.5, 5.0], [1, 3], [1, 2], "labelled_outlier", 1, 1.0, max_subspaces=3)
+    done = t[t["skipped"] == ""]
+    assert set(done["subspace_dim"]) == {1, 2}  # 3 one-D and 3 two-D subspaces
+    assert (t[(t["h"] == 3)]["skipped"] != "").all()  # h = 3 = number of subspaces: every one is output
+    p = done.set_index(["subspace_dim", "h", "eps"])["precision"]
+    assert 0 <= p.min() and p.max() <= 1 and p.loc[(1, 1, 5.0)] > p.loc[(1, 1, 0.5)]
+    many = sigma.top_h_rows(X, y, 2, 2.0, [1.0], [1], [2], "labelled_outlier", 1, 1.0, max_subspaces=2)
+    assert "max_subspaces" in many["skipped"].iloc[0]
+
+
+def test_index_section_lists_each_sweep_with_grid_and_files():
+    sw = {"s1": spec.parse("s1", a_entry(description="a | b"))}
+    entries = index.entries(sw, {"s1": ["d1"]})
+    text = index.render(entries)
+    assert "## Sweeps" in text and "`s1`" in text and "a \\| b" in text
+    assert "(80 points)" in text  # 1 dataset x 5 mechanisms x 2 ε x 2 k x 2 β x 2 r
+    assert "sweeps/s1/figures/gain.png" in text
+    assert index.render(index.entries(sw, {"s1": []})) == ""

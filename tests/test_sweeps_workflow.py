@@ -1,0 +1,145 @@
+"""A sweep defined only in an overlay YAML runs end to end, shows up in the report and the index, gives the
+exact values known in closed form, and adding one ε value reruns only that value's jobs (issue 14).
+
+In a temporary copy of the workflow (the files git knows), ``my.yaml`` adds one tiny CSV dataset and one
+sweep; ``snakemake --cores 2 --configfile my.yaml <the sweep's files>`` runs it. The data: 300 records in a
+tight cube (side 0.4) and 6 records alone, ≥ 10 apart from everything, so at the sweep's radii (0.5 to 1.5)
+and β ≥ 2 the (β, r)-anomalies are exactly the 6 singletons (x_i = B = 1). Closed forms (paper A):
+the optimal DP mechanism errs on each with probability 1/(1+e^ε) (Fig. 1; Δ_G = 1); SP errs no more
+(L >= Δ_G); on absent points with an empty ball the Laplace count errs with probability P(Z <= β) >= 1/2,
+SP and DP with at most 1/(1+e^ε) < 1/2.
+
+Marked slow (runs Snakemake).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
+
+pytestmark = pytest.mark.slow
+
+MIRROR_DIR = MIRROR if MIRROR.is_dir() else Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
+SWEEP, DATA = "mysweep", "tinysweep"
+OUT = f"results/sweeps/{SWEEP}"
+TARGETS = [f"{OUT}/sweep.parquet", f"{OUT}/figures/error_vs_eps.png", f"{OUT}/figures/gain.png"]
+EPS = [0.25, 1.0, 2.0]
+
+
+def tiny_csv(path: Path) -> None:
+    rng = np.random.default_rng(11)
+    cloud = rng.uniform(-0.2, 0.2, size=(300, 2))
+    alone = np.array([[10.0, 10.0], [-10.0, 10.0], [10.0, -10.0], [-10.0, -10.0], [0.0, 10.0], [10.0, 0.0]])
+    df = pd.DataFrame(np.vstack([cloud, alone]), columns=["a", "b"])
+    df["kind"] = ["normal"] * 300 + ["odd"] * 6
+    path.parent.mkdir(parents=True, exist_ok=True)
+    df.sample(frac=1.0, random_state=2).to_csv(path, index=False)
+
+
+def overlay(eps: list[float], sha: str) -> dict:
+    return {
+        "datasets": {
+            DATA: {
+                "description": "tiny CSV for the sweep workflow test",
+                "files": [{"path": "mydata/tiny.csv", "sha256": sha}],
+                "format": "csv",
+                "label": {"column": "kind", "anomaly_values": ["odd"], "normal_values": ["normal"]},
+                "preprocess": {"missing": "error", "standardize": False},
+            }
+        },
+        "sweeps": {
+            SWEEP: {
+                "kind": "paper_a",
+                "description": "overlay-only test sweep",
+                "datasets": [DATA],
+                "mechanisms": ["sp", "optimal_dp", "laplace_count", "laplace_noisy_threshold"],
+                "eps": eps,
+                "k": [1, 2],
+                "beta": [2, 4],
+                "r": {"value": [0.5, 1.5]},
+                "n_absent": 200,
+            }
+        },
+    }
+
+
+def snakemake(copy: Path, *args: str, timeout: float = 900) -> str:
+    cmd = [SNAKEMAKE, *args, "--configfile", "my.yaml", "--config", f"data_mirror={MIRROR_DIR}"]
+    proc = subprocess.run(cmd, cwd=copy, env=env_for(copy), capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    return proc.stdout + proc.stderr
+
+
+def job_counts(log: str) -> dict[str, int]:
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)$", log, re.M) if m.group(1) != "total"}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    copy = copy_workflow(tmp_path_factory.mktemp("sweep-overlay"))
+    tiny_csv(copy / "mydata" / "tiny.csv")
+    sha = hashlib.sha256((copy / "mydata" / "tiny.csv").read_bytes()).hexdigest()
+    (copy / "my.yaml").write_text(yaml.safe_dump(overlay(EPS, sha)), encoding="utf-8")
+    log = snakemake(copy, *TARGETS, "--cores", "2")
+    return {"copy": copy, "log": log, "sha": sha, "table": pd.read_parquet(copy / TARGETS[0])}
+
+
+def test_overlay_sweep_runs_with_one_job_per_point(run):
+    jobs = job_counts(run["log"])
+    assert jobs["sweep_point"] == 1 * 2 * 2 * 2 * len(EPS)  # dataset x beta x r x k x eps
+    assert jobs["sweep_counts"] == 2  # one per r (absolute radii: shared by both beta, every k, eps, mechanism)
+    t = run["table"]
+    assert len(t) == jobs["sweep_point"] * 4 and set(t["sweep"]) == {SWEEP}
+
+
+def test_exact_values_at_every_grid_point(run):
+    t = run["table"]
+    assert (t["n_anomalies"] == 6).all() and (t["n_labelled"] == 6).all()
+    dp = t[t["mechanism"] == "optimal_dp"]
+    assert np.allclose(dp["error_anomaly"], 1 / (1 + np.exp(dp["eps"])), rtol=1e-12, atol=0)
+    key = ["beta", "r_spec", "k", "eps"]
+    wide = t.pivot_table(index=key, columns="mechanism", values=["error_anomaly", "error_normal", "error_absent"])
+    for col in ("error_anomaly", "error_normal", "error_absent"):
+        assert (wide[(col, "sp")] <= wide[(col, "optimal_dp")] * (1 + 1e-12)).all(), col
+    void = t.pivot_table(index=key, columns="mechanism", values="error_absent_void")
+    assert (t["n_absent_void"] > 0).all()
+    assert (void["laplace_count"] >= 0.5).all()
+    assert (void["sp"] < 0.5).all() and (void["optimal_dp"] < 0.5).all()
+    claims = t.drop_duplicates("mechanism").set_index("mechanism")
+    assert claims.loc["laplace_noisy_threshold", "claim_eps"] == claims.loc["laplace_noisy_threshold", "eps"] / 2
+
+
+def test_sweep_in_report_and_index(run):
+    copy = run["copy"]
+    snakemake(copy, *TARGETS, "--report", "report.zip")
+    import zipfile
+
+    with zipfile.ZipFile(copy / "report.zip") as z:
+        text = "".join(z.read(n).decode("utf-8", "replace") for n in z.namelist() if n.endswith((".html", ".js")))
+    assert SWEEP in text and "overlay-only test sweep" in text and "Sweeps" in text
+    assert "0.25, 1.0, 2.0" in text  # the caption is generated from the sweep's own config
+    dry = snakemake(copy, "results/index.md", "-n")
+    block = dry[dry.index("rule report_index:"):]
+    assert f"{OUT}/sweep.parquet" in block.split("output:")[0]  # the index reads the sweep's table
+
+
+def test_adding_one_eps_reruns_only_that_value(run):
+    copy = run["copy"]
+    (copy / "my.yaml").write_text(yaml.safe_dump(overlay(EPS + [0.5], run["sha"])), encoding="utf-8")
+    dry = snakemake(copy, *TARGETS, "-n")
+    jobs = job_counts(dry)
+    assert jobs.get("sweep_counts", 0) == 0 and jobs.get("prepare", 0) == 0
+    assert jobs["sweep_point"] == 1 * 2 * 2 * 2  # the new ε at every (dataset, beta, r, k), nothing else
+    outs = re.findall(r"rule sweep_point:\n(?:.*\n)*?\s+output: (\S+)", dry)
+    assert len(outs) == 8 and all(o.endswith("eps~0.5.parquet") for o in outs)
+    assert set(jobs) <= {"sweep_point", "sweep_collect", "sweep_plot"}

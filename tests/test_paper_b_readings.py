@@ -271,8 +271,9 @@ def test_index_selects_each_readings_verdicts_separately():
 def test_printed_exponent_is_a_registered_mechanism_with_its_own_weaker_claim():
     from privanomaly import mechanisms
 
-    m = mechanisms.get("exponential_top_h_printed")
+    m = mechanisms.get("exp_top_h_printed")
     assert m.paper == "B" and m.neighbours == "substitution" and "Theorem 3" in m.reference
+    assert m.family == mechanisms.get("exp_top_h").family == "top_h"
     c = m.claim(eps=0.8, h=2)
     assert (c.epsilon, c.delta, c.proven) == (pytest.approx(1.6), 0.0, True)
     assert m.claim(eps=0.8, sensitivity=0.5).epsilon == pytest.approx(0.8)
@@ -284,3 +285,17 @@ def test_printed_exponent_is_a_registered_mechanism_with_its_own_weaker_claim():
     assert np.all(np.abs(sel.mean(axis=0) - inc) < 4 * np.sqrt(inc * (1 - inc) / 20000) + 1e-9)
     with pytest.raises(TypeError, match="Generator"):
         m.sample(U, h=1, eps=1.0, rng=np.random.RandomState(0), n_trials=3)
+
+
+def test_printed_exponent_passes_the_exhaustive_audit_against_its_own_2eps_claim():
+    """The registry's small-world audit (shared with exp_top_h) checks each mechanism against the claim it
+    states: 2 eps here. (That the loss can exceed eps: test_printed_exponent_really_loses_more_than_eps...)"""
+    from privanomaly import mechanisms
+
+    printed = mechanisms.get("exp_top_h_printed").audit_rows(fast=True, eps=1.0)
+    ours = mechanisms.get("exp_top_h").audit_rows(fast=True, eps=1.0)
+    assert printed and all(r["passed"] for r in printed) and all(r["claim"].startswith("2-DP") for r in printed)
+    assert all(r["passed"] for r in ours) and all(r["claim"].startswith("1-DP") for r in ours)
+    # same worlds, sharper weights: a larger loss on the worst edge (ratio e^(loss - claim), claims 2 and 1)
+    for p, o in zip(printed, ours):
+        assert math.log(p["worst_ratio"]) + 2.0 > math.log(o["worst_ratio"]) + 1.0

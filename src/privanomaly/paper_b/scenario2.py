@@ -26,8 +26,9 @@ class TopH:
 
     ``standard``: weights ``exp((eps/h) u / (2 Δu))`` - McSherry-Talwar, (eps/h)-DP per draw, eps-DP in total
     (:mod:`privanomaly.outliers.exponential`). ``printed``: weights ``exp((eps/h) u)`` as paper B prints
-    eq. (11) - the registered mechanism ``exponential_top_h_printed``
-    (:class:`privanomaly.mechanisms.paper_b_printed.ExponentialTopHPrinted`), 2 eps Δu-DP by Theorem 3.
+    eq. (11) - the registered mechanism ``exp_top_h_printed``
+    (:class:`privanomaly.mechanisms.paper_b_printed.TopHPrinted`), 2 eps Δu-DP by Theorem 3. (``standard`` calls
+    the functions the registered ``exp_top_h`` calls, with the configured Δu.)
     """
 
     exponent: str = "standard"
@@ -43,7 +44,7 @@ class TopH:
     def _printed(self):
         from privanomaly import mechanisms
 
-        return mechanisms.get("exponential_top_h_printed")
+        return mechanisms.get("exp_top_h_printed")
 
     def epsilon(self, eps: float) -> float:
         """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``."""
@@ -73,7 +74,7 @@ class TopH:
         """Exact probability of every ordered output (enumeration; small worlds only)."""
         if self.exponent == "standard":
             return ol.top_h_sequence_probs(utility, h, eps, sensitivity=self.sensitivity)
-        return self._printed.sequence_probs(utility, h=h, eps=eps)
+        return self._printed.exact_distribution(utility, h=h, eps=eps)
 
 
 def subspace_name(S: tuple[int, ...], columns: list[str] | None = None) -> str:

@@ -15,7 +15,7 @@ CONFIG ?=
 CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
 REPORT ?= results/report.html
 
-.PHONY: install reproduce test report bench lock gallery scale test-cluster
+.PHONY: install reproduce test report bench lock gallery scale test-cluster audit
 
 # The environment: a fresh .venv with exactly requirements.lock, from PyPI only, every file checked against the
 # sha256 PyPI published. uv installs it (parallel downloads: ~10x faster than pip); uv itself comes from
@@ -95,6 +95,11 @@ gallery: install
 # (results/effective_config.yaml); CONFIG matters only for results written before runs recorded it.
 report: install
 	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)
+
+# The full privacy audit (issue 12): every registered mechanism and negative control through the harness;
+# writes results/audit/privacy_audit.{csv,md}. Its fast subset runs inside `make test` (tests/test_audit_*).
+audit: install
+	$(BIN)/python -m privanomaly.audit --level full --out results/audit
 
 # ---- Scale run (issue 15) ----------------------------------------------------------------------------------
 # The whole of paper A with all five datasets at their real size; credit card and APS are generated STAND-INS of

@@ -13,6 +13,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
+include: "workflow/rules/audit.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/standins.smk"
@@ -24,5 +25,6 @@ rule all:
         data_targets(),
         paper_a_targets(),
         paper_b_targets(),
+        audit_targets(),
         sweep_targets(),
         report_targets(),

@@ -6,6 +6,7 @@ import pandas as pd
 from privanomaly import io, runlog
 from privanomaly.datasets import standins
 from privanomaly.paper_a import claims, common
+from privanomaly.sweeps import claims as sweep_claims
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
@@ -18,8 +19,12 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         comp=common.concat(list(inp.compiler)),
         trials=common.concat(inp.trials),
     )
+    registry = None
+    if p.sweep:  # A3, A6, A8 from the sweep's whole grid (privanomaly.sweeps.claims); the claims say so
+        tables["sweep"] = pd.read_parquet(inp.sweep)
+        registry = sweep_claims.registry_with_sweep(p.sweep)
     paper, yours, your_names = claims.evaluate_by_scope(
-        tables, p.cfg, list(p.datasets), list(p.paper_datasets), dict(p.not_evaluated)
+        tables, p.cfg, list(p.datasets), list(p.paper_datasets), dict(p.not_evaluated), registry
     )
     paper_names = [d for d in p.datasets if d not in your_names]
     missing = "".join(f"\n- `{n}`: {why}" for n, why in p.missing.items())
@@ -30,6 +35,8 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         + (f"; your datasets (our numbers, no paper verdict — see the end): {', '.join(your_names)}" if your_names else "")
         + f". ε = {p.cfg['eps_ref']:g}, k = {p.cfg['k_main']} unless a claim says otherwise; (β, r) per dataset "
         "from `tables/parameters.csv`. Thresholds and the paper's datasets: `paper_a.claims` in config.yaml."
+        + (f" Claims A3, A6 and A8 are checked on sweep `{p.sweep}` (its whole (β, r) grid and absent query points: "
+           f"the better evidence; `paper_a.claims.sweep`)." if p.sweep else "")
         + (f"\n\nNot evaluated (data unavailable in this run):{missing}" if missing else "")
     )
     stand_in = {n: why for n, why in p.stand_in.items() if n in p.datasets}

@@ -14,7 +14,7 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
     with runlog.steps(name, ["private mechanisms", "PyOD references"]) as step:
         step("private mechanisms")
-        private = detection.private_rows(rec, beta, p.k_main, p.eps_ref)
+        private = detection.private_rows(rec, beta, p.k_main, p.eps_ref, p.mechanisms)
         step("PyOD references")
         df = pd.concat([private, detection.pyod_rows(X, rec, p.pyod, seed_int, p.pyod_max_fit_rows)],
                        ignore_index=True)

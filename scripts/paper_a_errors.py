@@ -14,11 +14,11 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
     with runlog.steps(name, ["exact errors", "sampled trials", "ranked, k-sensitive"]) as step:
         step("exact errors")
-        errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid)
+        errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid, p.mechanisms)
         summary = errors.summarise(rec, errs)
         step("sampled trials")
-        trials = errors.sampled_errors(rec, errs, seeding.rng(p.seed, "paper_a_errors", name), p.n_trials,
-                                       level=p.ci_level)
+        trials = errors.sampled_errors(rec, errs, seeding.rng(p.seed, "paper_a_errors", name), p.n_trials, beta,
+                                       p.mechanisms, level=p.ci_level)
         step("ranked, k-sensitive")
         ranked = errors.ranked_anomalies(rec, errs, p.eps_ref, p.k_main)
         sens = toy.sensitive_fraction(rec, beta, p.k_sensitive)

@@ -72,10 +72,10 @@ def test_wilson_interval_known_value():
 def test_sampled_errors_agree_with_exact():
     rec = _rec()
     e = errors.exact_errors(rec, BETA, [0.5], [1])
-    t = errors.sampled_errors(rec, e, np.random.default_rng(3), 20000)
+    t = errors.sampled_errors(rec, e, np.random.default_rng(3), 20000, BETA)
     assert set(t["mechanism"]) == {"SP", "DP"} and (t["n_records"] == 3).all()
     assert ((t["exact_error"] >= t["ci_low"]) & (t["exact_error"] <= t["ci_high"])).all()
-    t2 = errors.sampled_errors(rec, e, np.random.default_rng(3), 20000)
+    t2 = errors.sampled_errors(rec, e, np.random.default_rng(3), 20000, BETA)
     pd.testing.assert_frame_equal(t, t2)
 
 

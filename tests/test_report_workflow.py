@@ -57,9 +57,9 @@ with SnakemakeApi(OutputSettings()) as api:
                       "benchmark": str(r.benchmark) if r.benchmark else None,
                       "resources": res, "outputs": outs})
     targets = {n: [str(t) for t in g[n]()] for n in
-               ("data_targets", "paper_a_targets", "paper_b_targets", "report_targets")}
+               ("data_targets", "paper_a_targets", "paper_b_targets", "audit_targets", "report_targets")}
     producers, captions = {}, {}
-    for t in targets["paper_a_targets"] + targets["paper_b_targets"]:
+    for t in targets["paper_a_targets"] + targets["paper_b_targets"] + targets["audit_targets"]:
         producers[t] = [r.name for r in wf.rules if any(o.match(t) for o in r.output)]
         for r in wf.rules:
             for o in r.output:
@@ -138,7 +138,7 @@ def test_report_outputs_are_grouped_by_paper_with_existing_captions(dump):
             elif r["name"].startswith("sweep_"):  # one subcategory per sweep (issue 14)
                 assert (rep["category"], rep["subcategory"]) == ("Sweeps", "{sweep}"), (r["name"], rep)
             else:
-                assert rep["category"] in {"Overview", "Data", "Provenance"}, (r["name"], rep)
+                assert rep["category"] in {"Overview", "Data", "Provenance", "Privacy audit"}, (r["name"], rep)
             if rep["category"] in seen:
                 seen[rep["category"]] += 1
     assert seen["Paper A"] >= 15 and seen["Paper B"] >= 9, seen
@@ -169,7 +169,9 @@ def test_captions_name_the_papers_figure_or_table(dump):
     items = catalogue.load(CATALOGUE)
     by_file = {t: Path(c).read_text(encoding="utf-8") for t, c in dump["captions"].items()}
     res = dump["results_dir"]
-    targets = catalogue.relative_targets(dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], res)
+    targets = catalogue.relative_targets(
+        dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"] + dump["targets"]["audit_targets"], res
+    )
     checked = 0
     for entry in catalogue.match_targets(items, targets).entries:
         captions = [by_file[f"{res}/{f}"] for f in entry.files if f"{res}/{f}" in by_file]
@@ -189,7 +191,8 @@ def test_captions_name_the_papers_figure_or_table(dump):
 def test_catalogue_covers_exactly_the_paper_targets(dump):
     items = catalogue.load(CATALOGUE)
     targets = catalogue.relative_targets(
-        dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], dump["results_dir"]
+        dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"] + dump["targets"]["audit_targets"],
+        dump["results_dir"],
     )
     m = catalogue.match_targets(items, targets)
     assert m.uncovered == [], "targets missing from workflow/report/catalogue.yaml"
@@ -198,13 +201,15 @@ def test_catalogue_covers_exactly_the_paper_targets(dump):
     assert m.unused == []
     covered = sorted(f for e in m.entries for f in e.files)
     assert covered == sorted(set(targets))  # each target exactly once
-    assert {e.item.paper for e in m.entries} == {"A", "B"}
+    assert {e.item.paper for e in m.entries} == {"A", "B", "A+B"}
 
 
 def test_catalogue_rule_is_the_rule_that_writes_each_file(dump):
     items = catalogue.load(CATALOGUE)
     res = dump["results_dir"]
-    targets = catalogue.relative_targets(dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"], res)
+    targets = catalogue.relative_targets(
+        dump["targets"]["paper_a_targets"] + dump["targets"]["paper_b_targets"] + dump["targets"]["audit_targets"], res
+    )
     for e in catalogue.match_targets(items, targets).entries:
         for f in e.files:
             assert dump["producers"][f"{res}/{f}"] == [e.item.rule], f

@@ -13,19 +13,10 @@ def within_binomial(count, n, p, z=5.0):
     return abs(count - n * p) <= z * np.sqrt(n * p * (1 - p)) + 1
 
 
-def test_sample_answers_match_error_probabilities():
-    rng = seeding.rng(1, "test_sp_sampling", "answers")
-    x_i = np.array([1, 1, 2, 0, 1, 3])
-    B = np.array([1, 3, 5, 2, 9, 4])
-    beta, k, eps, n = 3, 1, 0.5, 40_000
-    g = sp.is_anomaly(x_i, B, beta)
-    for err in (sp.optimal_dp_error(x_i, B, beta, eps), sp.sp_error(x_i, B, beta, k, eps)):
-        p1 = sp.prob_one(err, g)
-        ans = sp.sample_answers(p1, rng, n)
-        assert ans.dtype == np.int8 and ans.shape == (n, len(B))
-        wrong = (ans != g).sum(axis=0)
-        for c, e in zip(wrong, err):
-            assert within_binomial(c, n, e)
+def test_no_float_bernoulli_sampler_is_exported():
+    """Issue 12 item 5: the float sampler ``rng.random() < p`` is gone; mechanisms sample exactly
+    (privanomaly.mechanisms, tested in test_sp_registry.py)."""
+    assert not hasattr(sp, "sample_answers") and not hasattr(sp.mechanisms, "sample_answers")
 
 
 @pytest.mark.parametrize("eps", [0.01, 0.1, 1.0, 3.0])
@@ -60,8 +51,6 @@ def test_samplers_are_reproducible_and_need_a_generator():
     np.testing.assert_array_equal(a, b)
     with pytest.raises(TypeError):
         sp.sample_dlap(0.3, 10, np.random.RandomState(0))
-    with pytest.raises(TypeError):
-        sp.sample_answers([0.5], 0, 3)
 
 
 def test_bernoulli_exp_exact_rates():

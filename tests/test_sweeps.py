@@ -71,6 +71,11 @@ def test_bad_sweep_entries_name_the_key(change, message):
         spec.parse("s", a_entry(**change))
 
 
+def test_overlay_can_switch_the_kind_of_r_with_null():
+    sw = spec.parse("s", a_entry(r={"fraction": None, "value": [0.5]}))
+    assert (sw.r_kind, sw.r_values) == ("value", (0.5,))
+
+
 def test_sweep_names_cannot_hold_separators():
     with pytest.raises(ValueError, match="letters and digits"):
         spec.parse("my_sweep", a_entry())
@@ -251,3 +256,61 @@ def test_index_section_lists_each_sweep_with_grid_and_files():
     assert "(80 points)" in text  # 1 dataset x 5 mechanisms x 2 ε x 2 k x 2 β x 2 r
     assert "sweeps/s1/figures/gain.png" in text
     assert index.render(index.entries(sw, {"s1": []})) == ""
+
+
+# ------------------------------------------------------------------------------------------ claims from a sweep
+
+
+@pytest.fixture(scope="module")
+def iso_sweep(iso_counts):
+    parts = []
+    for beta in (2, 5):
+        for k in (1, 2):
+            for eps in (0.5, 1.0, 2.0):
+                df = points.point_rows(iso_counts, beta, k, eps, MECHS, None)
+                for j, (c, v) in enumerate({"dataset": "iso", "beta": beta, "r_kind": "value", "r_spec": 1.0,
+                                            "r": 1.0, "k": k, "eps": eps}.items()):
+                    df.insert(j, c, v)
+                parts.append(df)
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_claims_from_sweep_pass_on_closed_form_data(iso_sweep):
+    from privanomaly.sweeps import claims as sc
+
+    a3 = sc.sp_equals_dp_on_normal(iso_sweep, "s", 1, 1e-3)
+    a6 = sc.sp_beats_laplace(iso_sweep, "s", 1.0, 1, 0.05)
+    a8 = sc.compiler_exponential_gain(iso_sweep, "s")
+    assert (a3.passed, a6.passed, a8.passed) == (True, True, True), (a3.evidence, a6.evidence, a8.evidence)
+    assert "From sweep `s`" in a6.test and "records only 0" in a6.evidence  # SP = Laplace count on records, k = 1
+    assert "δ = β − k ∈ {0, 1, 3, 4}" in a8.evidence  # (β, k) = (2, 2), (2, 1), (5, 2), (5, 1)
+    reg = sc.registry_with_sweep("s")
+    assert [c.claim_id for c in reg] == [f"A{i}" for i in range(1, 10)]
+    assert {c.claim_id for c in reg if c.table == "sweep"} == {"A3", "A6", "A8"}
+    comp = pd.DataFrame({"dataset": "iso", "eps": 1.0, "delta": [0, 2], "input_error": 0.2,
+                         "compiled_error": [0.2, 0.2 * np.exp(-0.5)]})
+    tables = {"sweep": iso_sweep, "comp": comp}
+    a8 = next(c for c in reg if c.claim_id == "A8").evaluate(tables, {})
+    assert a8.passed is True and a8.test.startswith("(1) per record")
+    comp.loc[1, "compiled_error"] = 0.2  # no gain on the non-sensitive record: the tables' part fails
+    assert next(c for c in reg if c.claim_id == "A8").evaluate(tables, {}).passed is False
+
+
+def test_claims_from_sweep_fail_on_tampered_tables(iso_sweep):
+    """Negative controls: a compiler without the e^(−εδ/4) gain, a Laplace count as good as SP on void points."""
+    from privanomaly.sweeps import claims as sc
+
+    bad = iso_sweep.copy()
+    comp = bad["mechanism"] == "compiler"
+    bad.loc[comp, "error_absent_void"] *= 1.001
+    assert sc.compiler_exponential_gain(bad, "s").passed is False
+    bad = iso_sweep.copy()
+    sp_rows = bad[bad["mechanism"] == "sp"].set_index(["beta", "k", "eps"])
+    for m in ("laplace_count", "laplace_noisy_threshold"):
+        rows = bad["mechanism"] == m
+        keys = list(zip(bad.loc[rows, "beta"], bad.loc[rows, "k"], bad.loc[rows, "eps"]))
+        bad.loc[rows, "error_absent"] = sp_rows.loc[keys, "error_absent"].to_numpy()
+    assert sc.sp_beats_laplace(bad, "s", 1.0, 1, 0.05).passed is False
+    bad = iso_sweep.copy()
+    bad.loc[bad["mechanism"] == "sp", "error_normal"] += 0.01
+    assert sc.sp_equals_dp_on_normal(bad, "s", 1, 1e-3).passed is False

@@ -194,6 +194,7 @@ rule paper_a_errors:
         k_grid=PA["k_grid"],
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
+        mechanisms=PA["mechanisms"]["errors"],
         k_sensitive=PA_K_SENSITIVE,
         n_trials=PA["n_trials"],
         ci_level=PA["ci_level"],
@@ -222,6 +223,7 @@ rule paper_a_detection:
     params:
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
+        mechanisms=PA["mechanisms"]["detection"],
         pyod=PA["pyod"],
         pyod_max_fit_rows=PA["pyod_max_fit_rows"],
         seed=config["seed"],
@@ -350,6 +352,7 @@ rule paper_a_table2:
         stand_in=PA_STAND_IN,
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
+        mechanisms=PA["mechanisms"]["errors"],
         missing=list(PA_MISSING),
     script:
         "../../scripts/paper_a_table2.py"
@@ -651,6 +654,7 @@ rule paper_a_claims:
         detection=expand(f"{PA_WORK}/detection/{{d}}.csv", d=PA_DATASETS),
         growth=f"{PA_TAB}/growth.csv",
         compiler=expand(f"{PA_WORK}/compiler/{{d}}.csv", d=PA_COMPILER_SETS),
+        sweep=lambda wc: claims_sweep_table(),
     output:
         md=report(
             f"{PA_OUT}/claims.md",
@@ -679,5 +683,6 @@ rule paper_a_claims:
                 if n not in PA_GROWTH
             }
         },
+        sweep=lambda wc: claims_sweep_name(),
     script:
         "../../scripts/paper_a_claims.py"

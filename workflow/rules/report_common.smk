@@ -14,8 +14,8 @@ REPORT_CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
 
 
 def paper_targets():
-    """Every final file of both papers (the pipelines' own target lists)."""
-    return [*paper_a_targets(), *paper_b_targets()]
+    """Every final file of both papers and of the privacy audit (the pipelines' own target lists)."""
+    return [*paper_a_targets(), *paper_b_targets(), *audit_targets()]
 
 
 def report_catalogue_match():

@@ -110,7 +110,7 @@ rule sweep_b_point:
         max_subspaces=lambda wc: SWEEPS[wc.sweep].max_subspaces,
         r_kind=lambda wc: SWEEPS[wc.sweep].r_kind,
         fast_exact_max=config["paper_b"]["fast_exact_max"],
-        max_work=config["paper_b"]["scenario1"]["max_work"],
+        max_work=lambda wc: sweep_or_scenario1(wc.sweep, "max_work"),
         timeout=config["paper_b"]["scenario1"]["timeout_seconds"],
         true_subspace=config["paper_b"]["scenario2"]["true_subspace"],
         sensitivity=config["paper_b"]["scenario2"]["utility_sensitivity"],

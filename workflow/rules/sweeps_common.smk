@@ -70,3 +70,28 @@ def sweep_index_entries():
     from privanomaly.sweeps import index as _sw_index
 
     return _sw_index.entries(SWEEPS, SW_DATASETS)
+
+
+def claims_sweep_name():
+    """The paper-A sweep feeding claims A3, A6, A8 (`paper_a.claims.sweep`), or "" if unset or not run."""
+    name = config["paper_a"].get("claims", {}).get("sweep")
+    if name and name not in SWEEPS:
+        raise ValueError(
+            f"config paper_a.claims.sweep: {name!r} is not a sweep (known: {', '.join(SWEEPS) or 'none'})"
+        )
+    if name and SWEEPS[name].kind != "paper_a":
+        raise ValueError(
+            f"config paper_a.claims.sweep: {name!r} is a {SWEEPS[name].kind} sweep; A3, A6, A8 need a paper_a one"
+        )
+    return name if name in SW_A else ""
+
+
+def claims_sweep_table():
+    name = claims_sweep_name()
+    return [f"{SW_OUT}/{name}/sweep.parquet"] if name else []
+
+
+def sweep_or_scenario1(sweep, key):
+    """Algorithm 2's feasibility guard of a paper-B sweep: its own `key`, else paper_b.scenario1's."""
+    own = getattr(SWEEPS[sweep], key)
+    return config["paper_b"]["scenario1"][key] if own is None else own

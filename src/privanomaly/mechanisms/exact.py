@@ -29,22 +29,30 @@ MAX_BITS = 1 << 16
 Poly = Mapping[int, Fraction]
 
 
-def _clean(p: Mapping[int, Fraction]) -> dict[int, Fraction]:
-    return {e: Fraction(c) for e, c in p.items() if c != 0}
+def _num(c) -> int | Fraction:
+    """A coefficient as an int when integral (fast), else an exact Fraction (floats are converted exactly)."""
+    if isinstance(c, int):
+        return c
+    f = c if isinstance(c, Fraction) else Fraction(c)
+    return f.numerator if f.denominator == 1 else f
 
 
-def _pmul(a: Poly, b: Poly) -> dict[int, Fraction]:
-    out: dict[int, Fraction] = {}
+def _clean(p: Mapping[int, object]) -> dict[int, int | Fraction]:
+    return {e: _num(c) for e, c in p.items() if c != 0}
+
+
+def _pmul(a: Poly, b: Poly) -> dict[int, int | Fraction]:
+    out: dict[int, int | Fraction] = {}
     for ea, ca in a.items():
         for eb, cb in b.items():
-            out[ea + eb] = out.get(ea + eb, Fraction(0)) + ca * cb
+            out[ea + eb] = out.get(ea + eb, 0) + ca * cb
     return _clean(out)
 
 
-def _padd(a: Poly, b: Poly, sign: int = 1) -> dict[int, Fraction]:
+def _padd(a: Poly, b: Poly, sign: int = 1) -> dict[int, int | Fraction]:
     out = dict(a)
     for e, c in b.items():
-        out[e] = out.get(e, Fraction(0)) + sign * c
+        out[e] = out.get(e, 0) + sign * c
     return _clean(out)
 
 
@@ -57,8 +65,8 @@ class QRat:
 
     @staticmethod
     def make(num: Mapping[int, object], den: Mapping[int, object] | None = None) -> "QRat":
-        n = _clean({int(e): Fraction(c) for e, c in num.items()})
-        d = _clean({int(e): Fraction(c) for e, c in (den or {0: 1}).items()})
+        n = _clean({int(e): c for e, c in num.items()})
+        d = _clean({int(e): c for e, c in (den or {0: 1}).items()})
         if not d:
             raise ZeroDivisionError("QRat with a zero denominator")
         return QRat(tuple(sorted(n.items())), tuple(sorted(d.items())))
@@ -230,6 +238,7 @@ def sign_at(p: Poly, theta: Fraction) -> int:
     raise ArithmeticError("sign_at: undecided at the maximal precision")
 
 
+@lru_cache(maxsize=1 << 16)
 def log_value(f: QRat, theta: Fraction) -> float:
     """ln f(exp(-theta)) to about 12 significant digits (-inf if f is the zero function)."""
     if not f.num:
@@ -276,7 +285,12 @@ def _subst(p: Poly, n: int) -> dict[int, Fraction]:
 
 def edge_holds(px: ExactDist, py: ExactDist, eps) -> bool:
     """Exactly: P(o | x) <= e^eps P(o | y) and P(o | y) <= e^eps P(o | x) for every output o."""
-    eps = Fraction(eps)
+    a, b = (px, py) if hash(px) <= hash(py) else (py, px)
+    return _edge_holds(a, b, Fraction(eps))
+
+
+@lru_cache(maxsize=1 << 18)
+def _edge_holds(px: ExactDist, py: ExactDist, eps: Fraction) -> bool:
     if px.theta != py.theta:
         raise ValueError("edge_holds: the two distributions must use the same theta")
     base, n, m = _ratio_n_m(px.theta, eps)

@@ -31,6 +31,7 @@ claim — and every probability reported is that mechanism's own (not the uncapp
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -58,10 +59,16 @@ def _truth(x_i, B, beta) -> np.ndarray:
     return np.asarray(is_anomaly(x_i, B, beta)).astype(bool)
 
 
+@lru_cache(maxsize=None)
+def _error_and_correct(err_power: int, den_power: int) -> tuple[QRat, QRat]:
+    """(q^err_power / (1 + q^den_power), 1 - that)."""
+    err = QRat.make({err_power: 1}, {0: 1, den_power: 1})
+    return err, QRat.const(1) - err
+
+
 def construction1_exact(g: int, delta: int, theta: Fraction, power: int = 1) -> ExactDist:
     """Construction 1's law with q = exp(-theta): errs with q^(power*delta) / (1 + q^power)."""
-    err = QRat.make({power * int(delta): 1}, {0: 1, power: 1})
-    ok = QRat.const(1) - err
+    err, ok = _error_and_correct(power * int(delta), power)
     return ExactDist(Fraction(theta), (err, ok) if g else (ok, err))
 
 
@@ -167,8 +174,7 @@ class Compiler(AIQMechanism):
         d_g = int(mdd_dp(x_i, B, beta, cap=cap))
         delta = int(compiler_delta(x_i, B, beta, k, cap=cap))
         # q = exp(-a/4): the input errs with q^(2 Delta_G) / (1 + q^2), the compiler keeps it with q^delta
-        err = QRat.make({2 * d_g + delta: 1}, {0: 1, 2: 1})
-        ok = QRat.const(1) - err
+        err, ok = _error_and_correct(2 * d_g + delta, 2)
         return ExactDist(a / 4, (err, ok) if _truth(x_i, B, beta) else (ok, err))
 
     def sample(self, x_i, B, *, beta, k, eps, rng, n_trials, cap=None) -> np.ndarray:
@@ -187,6 +193,7 @@ class Compiler(AIQMechanism):
         return _flip(_truth(x, b, beta), inner_wrong & keep)
 
 
+@lru_cache(maxsize=None)
 def _dlap_tail_exact(n: int) -> QRat:
     """P(Z >= n), Z ~ DLap(theta), as a function of q = exp(-theta)."""
     if n >= 1:
@@ -194,6 +201,7 @@ def _dlap_tail_exact(n: int) -> QRat:
     return QRat.const(1) - _dlap_tail_exact(1 - n)
 
 
+@lru_cache(maxsize=None)
 def _dlap_diff_tail_exact(n: int) -> QRat:
     """P(Z1 - Z2 >= n), Z1, Z2 iid DLap(theta): q^n [1 + q^2 + (n(1-q) + q)(1+q)] / (1+q)^3 for n >= 1."""
     if n <= 0:
@@ -201,6 +209,11 @@ def _dlap_diff_tail_exact(n: int) -> QRat:
     one_q = QRat.make({0: 1, 1: 1})
     inner = QRat.make({0: 1, 2: 1}) + (QRat.make({0: n, 1: 1 - n}) * one_q)
     return QRat.q(n) * inner / (one_q ** 3)
+
+
+@lru_cache(maxsize=None)
+def _complement_pair(p1: QRat) -> tuple[QRat, QRat]:
+    return QRat.const(1) - p1, p1
 
 
 class _Laplace(AIQMechanism):
@@ -227,8 +240,7 @@ class _Laplace(AIQMechanism):
     def exact_distribution(self, x_i: int, B: int, *, beta, k=None, eps, cap=None) -> ExactDist:
         n = int(self._counts(B, cap)) - int(beta)
         tail = _dlap_tail_exact if self.variant == "count" else _dlap_diff_tail_exact
-        p1 = tail(n)
-        return ExactDist(self.rate(eps), (QRat.const(1) - p1, p1))
+        return ExactDist(self.rate(eps), _complement_pair(tail(n)))
 
     def sample(self, x_i, B, *, beta, k=None, eps, rng, n_trials, cap=None) -> np.ndarray:
         check_rng(rng)

@@ -225,8 +225,9 @@ def evaluate_tables(
     keep: list[str] | None = None,
     expected: list[str] | None = None,
     not_evaluated: dict[str, dict[str, str]] | None = None,
+    registry: list[Claim] | None = None,
 ) -> list[Result]:
-    """Every claim of :data:`CLAIMS` on the rows of the datasets ``keep`` (default: all rows).
+    """Every claim of ``registry`` (default :data:`CLAIMS`) on the rows of the datasets ``keep`` (default: all rows).
 
     Each dataset of ``expected`` that a claim has no rows for is named in its evidence with the reason
     (``not_evaluated[claim_id][dataset]``, else "no rows for it in this run's tables"), so a claim never
@@ -236,7 +237,7 @@ def evaluate_tables(
         tables = {name: _rows_of(t, keep) for name, t in tables.items()}
     why = not_evaluated or {}
     out = []
-    for claim in CLAIMS:
+    for claim in CLAIMS if registry is None else registry:
         r = claim.evaluate(tables, cfg)
         t = tables[claim.table]
         have = set(t["dataset"]) if "dataset" in t.columns else set()
@@ -255,6 +256,7 @@ def evaluate_by_scope(
     datasets: list[str],
     paper_datasets: list[str],
     not_evaluated: dict[str, dict[str, str]] | None = None,
+    registry: list[Claim] | None = None,
 ) -> tuple[list[Result], list[Result], list[str]]:
     """(paper results, your results, your datasets) for the run's ``datasets`` (``paper_a.datasets``).
 
@@ -267,8 +269,10 @@ def evaluate_by_scope(
     paper_set = set(paper_datasets)
     yours = [d for d in datasets if d not in paper_set]
     paper_results = evaluate_tables(tables, cfg, keep=list(paper_datasets),
-                                    expected=[d for d in datasets if d in paper_set], not_evaluated=not_evaluated)
-    your_results = (evaluate_tables(tables, cfg, keep=yours, expected=yours, not_evaluated=not_evaluated)
+                                    expected=[d for d in datasets if d in paper_set], not_evaluated=not_evaluated,
+                                    registry=registry)
+    your_results = (evaluate_tables(tables, cfg, keep=yours, expected=yours, not_evaluated=not_evaluated,
+                                    registry=registry)
                     if yours else [])
     return paper_results, your_results, yours
 

@@ -1,10 +1,14 @@
 """Table 3: precision and recall of private anomaly identification, plus non-private PyOD references.
 
-Private mechanisms (SP, optimal DP, the two Laplace-threshold baselines) answer the AIQ of every record
-once; their precision/recall are reported exactly as ratios of expectations from the closed-form
+Private mechanisms (registry names in ``paper_a.mechanisms.detection``; the paper's: SP, optimal DP, the
+two Laplace-threshold baselines) answer the AIQ of every record once; their precision/recall are reported exactly as ratios of expectations from the closed-form
 output probabilities p_i = P(M(x) = 1):  E[TP] = Σ_{truth_i=1} p_i,  E[#flagged] = Σ_i p_i,
 precision = E[TP]/E[#flagged], recall = E[TP]/#truth. Two truths are scored: the ground-truth labels and
 the (β, r)-anomalies g(i, x) that the mechanisms are asked about.
+
+Capped ball counts (``records.cap``): every probability is that of the mechanism actually run on the
+stored counts — for the Laplace baselines the Laplace mechanism on min(B, cap), which has sensitivity 1
+on G like the uncapped count and so carries the same claim; each row's ``note`` states the claim.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privanomaly import sp
+from privanomaly.paper_a.errors import aiq_mechanisms
 from privanomaly.paper_a.records import rec_cap
 
-PRIVATE = ("SP", "DP", "Laplace (count)", "Laplace (noisy threshold)")
-LAPLACE_VARIANTS = {"Laplace (count)": "count", "Laplace (noisy threshold)": "noisy_threshold"}
+PAPER_TABLE3 = ("sp", "optimal_dp", "laplace_count", "laplace_noisy_threshold")
+"""Registry names of Table 3's private rows in the paper."""
+NON_PRIVATE_RULE = "(β,r)-anomaly, non-private"
 
 
 def expected_pr(p_one: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
@@ -30,32 +35,41 @@ def expected_pr(p_one: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     return precision, recall
 
 
-def mechanism_probs(rec: pd.DataFrame, beta: int, k: int, eps: float) -> dict[str, np.ndarray]:
-    """P(output 1) per record for every private mechanism of Table 3 and the non-private (β,r) rule."""
+def mechanism_probs(rec: pd.DataFrame, beta: int, k: int, eps: float,
+                    mechanism_names=PAPER_TABLE3) -> dict[str, np.ndarray]:
+    """P(output 1) per record for every named private mechanism (by label) and the non-private (β,r) rule."""
     x_i = rec["x_i"].to_numpy()
     B = rec["B"].to_numpy()
     g = rec["anomaly"].to_numpy(dtype=bool)
     cap = rec_cap(rec)
-    probs = {
-        "SP": np.asarray(sp.prob_one(sp.sp_error(x_i, B, beta, k, eps, cap=cap), g), float),
-        "DP": np.asarray(sp.prob_one(sp.optimal_dp_error(x_i, B, beta, eps, cap=cap), g), float),
-    }
-    for name, variant in LAPLACE_VARIANTS.items():
-        probs[name] = np.asarray(sp.laplace_prob_one(B, beta, eps, variant), float)
-    probs["(β,r)-anomaly, non-private"] = g.astype(float)
+    probs = {m.label: np.asarray(m.prob_one(x_i, B, beta=beta, k=k, eps=eps, cap=cap), float)
+             for m in aiq_mechanisms(mechanism_names)}
+    probs[NON_PRIVATE_RULE] = g.astype(float)
     return probs
 
 
-def private_rows(rec: pd.DataFrame, beta: int, k: int, eps: float) -> pd.DataFrame:
-    """Expected precision/recall of every private mechanism against labels and against g."""
+def mechanism_notes(rec: pd.DataFrame, beta: int, k: int, eps: float, mechanism_names=PAPER_TABLE3) -> dict[str, str]:
+    """The claim of every named mechanism as run on ``rec`` (capped counts included), by label."""
+    cap = rec_cap(rec)
+    out = {}
+    for m in aiq_mechanisms(mechanism_names):
+        c = m.claim(eps=eps, beta=beta, k=k, cap=cap)
+        out[m.label] = f"{c.describe()}; {c.note}"
+    return out
+
+
+def private_rows(rec: pd.DataFrame, beta: int, k: int, eps: float, mechanism_names=PAPER_TABLE3) -> pd.DataFrame:
+    """Expected precision/recall of every named private mechanism against labels and against g."""
     rows = []
     labels = rec["label"].to_numpy() == 1
     g = rec["anomaly"].to_numpy(dtype=bool)
-    for name, p in mechanism_probs(rec, beta, k, eps).items():
+    notes = mechanism_notes(rec, beta, k, eps, mechanism_names)
+    for name, p in mechanism_probs(rec, beta, k, eps, mechanism_names).items():
         pl, rl = expected_pr(p, labels)
         pg, rg = expected_pr(p, g)
-        rows.append(dict(method=name, private=name in PRIVATE, eps=eps, k=k, precision_labels=pl,
-                         recall_labels=rl, precision_br=pg, recall_br=rg, expected_flagged=float(p.sum())))
+        rows.append(dict(method=name, private=name != NON_PRIVATE_RULE, eps=eps, k=k, precision_labels=pl,
+                         recall_labels=rl, precision_br=pg, recall_br=rg, expected_flagged=float(p.sum()),
+                         note=notes.get(name, "")))
     return pd.DataFrame(rows)
 
 
@@ -94,5 +108,6 @@ def pyod_rows(X: np.ndarray, rec: pd.DataFrame, detectors: dict[str, dict], seed
         pl, rl = expected_pr(pred, labels)
         pg, rg = expected_pr(pred, g)
         rows.append(dict(method=f"PyOD {name}", private=False, eps=np.nan, k=np.nan, precision_labels=pl,
-                         recall_labels=rl, precision_br=pg, recall_br=rg, expected_flagged=float(pred.sum())))
+                         recall_labels=rl, precision_br=pg, recall_br=rg, expected_flagged=float(pred.sum()),
+                         note=""))
     return pd.DataFrame(rows)

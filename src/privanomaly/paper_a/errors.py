@@ -1,8 +1,10 @@
-"""Exact per-record errors of the SP and optimal DP mechanisms over ε and k grids, and their summaries.
+"""Exact per-record errors of registered mechanisms over ε and k grids, and their summaries.
 
-Errors come from the closed forms of :mod:`privanomaly.sp` (Construction 1 with Δ_G for the Pareto-
-optimal DP mechanism, Thm 4.4; with the 1-Lipschitz lower bound L of Δ_GS for SP, Thm 4.6). Sampled
-trials are used only to show that sampling agrees with the exact values (Wilson confidence intervals).
+Mechanisms are named in config (``paper_a.mechanisms.errors``, registry names of
+:mod:`privanomaly.mechanisms`; the paper's pair is SP = Construction 1 with L, Thm 4.6, and the
+Pareto-optimal DP mechanism, Thm 4.4). Errors are each mechanism's exact closed form; the ``mechanism``
+column holds its label ("SP", "DP", ...). Sampled trials — drawn with each mechanism's own exact sampler —
+are used only to show that sampling agrees with the exact values (Wilson confidence intervals).
 """
 
 from __future__ import annotations
@@ -11,25 +13,41 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from privanomaly import sp
+from privanomaly import mechanisms
 from privanomaly.paper_a.records import rec_cap
 
 GROUPS = ("anomaly", "normal", "all", "labelled")
+PAPER_PAIR = ("sp", "optimal_dp")
+"""Registry names of the paper's comparison (Table 2, Figs. 2-3): SP and the optimal DP mechanism."""
 
 
-def exact_errors(rec: pd.DataFrame, beta: int, eps_grid: list[float], k_grid: list[int]) -> pd.DataFrame:
-    """Long table ``record, eps, k, mechanism, error`` (mechanism ∈ {SP, DP}); DP repeated per k for tidiness."""
+def aiq_mechanisms(names) -> list:
+    out = []
+    for n in names:
+        m = mechanisms.get(n)
+        if m.family != "aiq":
+            raise ValueError(f"mechanism {n!r} ({m.describe()}) does not answer paper A's query (family {m.family!r})")
+        out.append(m)
+    labels = [m.label for m in out]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"mechanisms {list(names)} have clashing labels {labels}")
+    return out
+
+
+def exact_errors(rec: pd.DataFrame, beta: int, eps_grid: list[float], k_grid: list[int],
+                 mechanism_names=PAPER_PAIR) -> pd.DataFrame:
+    """Long table ``record, eps, k, mechanism, error`` (mechanism = label; DP mechanisms repeated per k)."""
     x_i = rec["x_i"].to_numpy()
     B = rec["B"].to_numpy()
     cap = rec_cap(rec)
+    mechs = aiq_mechanisms(mechanism_names)
     parts = []
     for eps in eps_grid:
-        dp = np.asarray(sp.optimal_dp_error(x_i, B, beta, eps, cap=cap), dtype=float)
         for k in k_grid:
-            spe = np.asarray(sp.sp_error(x_i, B, beta, k, eps, cap=cap), dtype=float)
-            for mech, err in (("SP", spe), ("DP", dp)):
+            for m in mechs:
+                err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps, cap=cap), dtype=float)
                 parts.append(pd.DataFrame({"record": rec["record"].to_numpy(), "eps": float(eps), "k": int(k),
-                                           "mechanism": mech, "error": err}))
+                                           "mechanism": m.label, "error": err}))
     return pd.concat(parts, ignore_index=True)
 
 
@@ -67,21 +85,27 @@ def wilson(successes: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[n
     return np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
 
 
-def sampled_errors(rec: pd.DataFrame, errs: pd.DataFrame, rng: np.random.Generator, n_trials: int,
-                   group: str = "anomaly", level: float = 0.95) -> pd.DataFrame:
-    """Run each mechanism ``n_trials`` times on every record of ``group``; pooled error rate + Wilson CI.
+def sampled_errors(rec: pd.DataFrame, errs: pd.DataFrame, rng: np.random.Generator, n_trials: int, beta: int,
+                   mechanism_names=PAPER_PAIR, group: str = "anomaly", level: float = 0.95) -> pd.DataFrame:
+    """Run each mechanism's exact sampler ``n_trials`` times on every record of ``group``; pooled error
+    rate + Wilson CI, beside the exact mean error from ``errs`` (:func:`exact_errors` of the same mechanisms).
 
     Records are independent but not identically distributed, so the binomial (Wilson) interval on the
     pooled mistakes is conservative (the Poisson-binomial variance is at most the binomial one).
     """
+    by_label = {m.label: m for m in aiq_mechanisms(mechanism_names)}
     m = group_masks(rec)[group]
     truth = rec["anomaly"].to_numpy()[m]
+    x_i, B, cap = rec["x_i"].to_numpy()[m], rec["B"].to_numpy()[m], rec_cap(rec)
     rows = []
     for (eps, k, mech), sub in errs.groupby(["eps", "k", "mechanism"], sort=True):
         e = sub.sort_values("record")["error"].to_numpy()[m]
         if len(e) == 0:
             continue
-        answers = np.asarray(sp.sample_answers(sp.prob_one(e, truth), rng, n_trials))
+        if mech not in by_label:
+            raise ValueError(f"sampled_errors: mechanism {mech!r} of errs is not among {list(mechanism_names)}")
+        answers = by_label[mech].sample(x_i, B, beta=beta, k=int(k), eps=float(eps), rng=rng, n_trials=n_trials,
+                                        cap=cap)
         mistakes = int(np.sum(answers != truth[None, :].astype(answers.dtype)))
         total = int(answers.size)
         lo, hi = wilson(np.array([mistakes]), np.array([total]), level)

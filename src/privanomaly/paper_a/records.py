@@ -1,8 +1,10 @@
 """Per-record quantities for a dataset at the chosen (β, r): duplicates x_i, ball count B, truth g.
 
-Ball counts are capped at β + C where e^{−ε_min·C} is below double precision (``cap_for``), so the exact
-errors computed from them are exact to machine precision: beyond the cap every mechanism's error on a
-normal record is e^{−ε(B−β)}/(1+e^{−ε}) < 1e-16 (Δ_G = L = B − β for present normal records).
+Ball counts are capped at β + C with e^{−ε_min·C} ≤ 2^-60 (``cap_for``). The mdd-based mechanisms (SP, DP,
+compiler) use min(Δ, C): exactly private, and their error exceeds the uncapped one by < 2^-60 and only on
+records with B ≥ β + C. The Laplace baselines run on the capped count min(B, β + C) — also sensitivity 1,
+so the same claim — and the probabilities reported are that mechanism's own (a stored capped count never
+stands in for the uncapped one); ``cap`` is stored so every consumer knows which mechanism it evaluates.
 """
 
 from __future__ import annotations

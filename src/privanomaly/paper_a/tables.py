@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
@@ -41,9 +43,20 @@ def table1_row(name: str, rec: pd.DataFrame, dim: int, pca: str, beta: int, r: f
                 precision=tp / g.sum() if g.sum() else np.nan, recall=tp / lab.sum() if lab.sum() else np.nan)
 
 
-def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str]) -> pd.DataFrame:
-    """Table 2: exact error of SP and DP for a record picked uniformly at random and for a random
-    (β,r)-anomaly, at (ε, k). With no summaries (every dataset unavailable) only the noted rows remain."""
+def column_slug(label: str) -> str:
+    """A mechanism label as a column suffix: "SP" -> "sp", "Laplace (count)" -> "laplace_count"."""
+    return re.sub(r"[^0-9a-z]+", "_", label.lower()).strip("_")
+
+
+def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str],
+           labels: tuple[str, ...] = ("SP", "DP")) -> pd.DataFrame:
+    """Table 2: exact error of each mechanism (by label, in this order; the paper's: SP and DP) for a record
+    picked uniformly at random and for a random (β,r)-anomaly, at (ε, k). With no summaries (every dataset
+    unavailable) only the noted rows remain."""
+    groups = (("random_record", "all"), ("random_anomaly", "anomaly"))
+    value_cols = [f"{prefix}_{column_slug(lb)}" for prefix, _ in groups for lb in labels]
+    if len(set(value_cols)) != len(value_cols):
+        raise ValueError(f"table2: mechanism labels {list(labels)} give clashing column names")
     rows = []
     if summaries.empty:
         s = pd.DataFrame(columns=["dataset"])
@@ -53,9 +66,10 @@ def table2(summaries: pd.DataFrame, eps: float, k: int, missing: list[str]) -> p
         def val(group, mech):
             v = sub[(sub["group"] == group) & (sub["mechanism"] == mech)]["mean_error"]
             return float(v.iloc[0]) if len(v) else np.nan
-        rows.append(dict(dataset=name, eps=eps, k=k, random_record_sp=val("all", "SP"), random_record_dp=val("all", "DP"),
-                         random_anomaly_sp=val("anomaly", "SP"), random_anomaly_dp=val("anomaly", "DP"), note=""))
-    cols = ["dataset", "eps", "k", "random_record_sp", "random_record_dp", "random_anomaly_sp", "random_anomaly_dp", "note"]
+        row = dict(dataset=name, eps=eps, k=k)
+        row.update({f"{prefix}_{column_slug(lb)}": val(group, lb) for prefix, group in groups for lb in labels})
+        rows.append(dict(row, note=""))
+    cols = ["dataset", "eps", "k", *value_cols, "note"]
     rows += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
     return _int_columns(pd.DataFrame(rows, columns=cols), ["k"])
 
@@ -65,7 +79,7 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
     cols = ["dataset", "method", "private", "eps", "k", "precision_labels", "recall_labels", "precision_br",
             "recall_br", "expected_flagged", "note"]
     d = detection.copy()
-    d["note"] = ""
+    d["note"] = d["note"].fillna("") if "note" in d else ""
     rows = d.reindex(columns=cols).to_dict("records")
     rows += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
     return _int_columns(pd.DataFrame(rows, columns=cols), ["k"])

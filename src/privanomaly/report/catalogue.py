@@ -16,7 +16,7 @@ import yaml
 
 WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
-PAPERS = ("A", "B")
+PAPERS = ("A", "B", "A+B")  # "A+B": items about both papers (the privacy audit)
 
 
 @dataclass(frozen=True)

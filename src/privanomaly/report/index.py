@@ -14,6 +14,7 @@ from privanomaly.report import checks as checks_mod
 PAPER_NAMES = {
     "A": "Asif, Papakonstantinou, Vaidya, *How to Accurately and Privately Identify Anomalies* (CCS 2019)",
     "B": "Okada, Fukuchi, Kakizaki, Sakuma, *Differentially Private Analysis of Outliers*",
+    "A+B": "privacy audit of every registered mechanism of both papers (privanomaly.audit)",
 }
 
 

@@ -44,7 +44,6 @@ from .mechanisms import (
     laplace_sample,
     optimal_dp_error,
     prob_one,
-    sample_answers,
     sp_error,
     valid_error_bound,
     validity_violations,

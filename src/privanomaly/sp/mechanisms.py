@@ -10,6 +10,10 @@ samplers draw answers from a ``numpy.random.Generator``. Errors are P(M(x) != g(
 * Construction 2, the compiler (Thm 4.7, App. A.8): from a *valid* eps/2-DP mechanism M and
   delta = L - Delta_G, P(U(x) != b) = P(M(x) != b) exp(-eps delta(i,x) / 4), b = g(i, x).
 * Laplace-threshold baselines (Sec. 5, Table 3) on the ball count, with exact integer noise.
+
+These are the float, vectorised formulas. The mechanisms as objects — claim, exact law, exact integer
+sampler (no float Bernoulli) — are :mod:`privanomaly.mechanisms` (registry names optimal_dp, sp, compiler,
+laplace_count, laplace_noisy_threshold), which call these functions at the rational rate they sample with.
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ __all__ = [
     "validity_violations",
     "constant_error_range",
     "prob_one",
-    "sample_answers",
     "LAPLACE_VARIANTS",
     "laplace_probs",
     "laplace_prob_one",
@@ -122,25 +125,6 @@ def prob_one(error, truth) -> np.ndarray:
     if not np.all((t == 0) | (t == 1)):
         raise ValueError("truth must be 0/1")
     return np.where(t == 1, 1.0 - e, e)
-
-
-def sample_answers(p_one, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-    """n_trials independent runs of the mechanism on every record: int8 array (n_trials, n).
-
-    Bernoulli(p_one) via ``rng.random() < p_one`` (float comparison: the probabilities themselves
-    are floats; for exact integer noise see :func:`laplace_sample`).
-    """
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator")
-    p = np.atleast_1d(np.asarray(p_one, dtype=np.float64))
-    if p.ndim != 1:
-        raise ValueError("p_one must be 1-D (one probability per record)")
-    if np.any(p < 0) or np.any(p > 1):
-        raise ValueError("p_one must lie in [0, 1]")
-    n_trials = int(n_trials)
-    if n_trials < 1:
-        raise ValueError("n_trials must be >= 1")
-    return (rng.random((n_trials, p.size)) < p).astype(np.int8)
 
 
 # ------------------------------------------------------------------------- Laplace baselines

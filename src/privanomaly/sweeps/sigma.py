@@ -2,7 +2,9 @@
 
 * ``part = sigma``: :func:`privanomaly.paper_b.scenario1.scenario1_table` for every smooth bound
   (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
-  the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions.
+  the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions. If
+  Algorithm 2 exceeds its feasibility guard (``max_work``) at a point, that method's cells are kept as rows
+  with ``skipped`` saying so - no other bound is put in its place (issue 12: no data-dependent switch).
 * ``part = top_h``: the exact expected precision/recall of Algorithm 3 (inclusion probabilities,
   :func:`privanomaly.outliers.top_h_inclusion_probs`) for every h and subspace dimension, on the candidate
   subspaces of :func:`privanomaly.paper_b.scenario2.subspace_table`. A dimension is evaluated when its
@@ -20,6 +22,7 @@ import pandas as pd
 
 from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
+from privanomaly.paper_b.smooth import AlgorithmTooCostly
 
 
 def sigma_rows(
@@ -35,7 +38,12 @@ def sigma_rows(
     """Scenario-1 rows for every method; ``smooth_for(method)`` returns the β -> smooth-bound function."""
     parts = []
     for method in methods:
-        df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
+        try:
+            df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
+            df["skipped"] = ""
+        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept, empty, with why
+            df = pd.DataFrame([{"convention": c, "eps": float(e), "skipped": f"{method}: {exc}"}
+                               for c in conventions for e in eps_grid])
         df.insert(0, "method", method)
         parts.append(df)
     out = pd.concat(parts, ignore_index=True)

@@ -83,6 +83,7 @@ class Sweep:
     h: tuple[int, ...] = ()
     subspace_dims: tuple[int, ...] = ()
     max_subspaces: int = 100
+    max_work: int | None = None  # paper B: Algorithm 2's feasibility guard per call (None: paper_b.scenario1's)
 
     @property
     def r_tokens(self) -> list[str]:
@@ -124,8 +125,13 @@ def parse(name: str, entry: dict) -> Sweep:
     if kind not in KINDS:
         raise ValueError(f"{where}.kind: expected one of {KINDS}, got {kind!r}")
     r = entry.get("r")
+    if isinstance(r, dict):  # an overlay over a sweep of config.yaml merges key by key: null drops a key
+        r = {key: v for key, v in r.items() if v is not None}
     if not isinstance(r, dict) or len(r) != 1 or next(iter(r)) not in R_KINDS:
-        raise ValueError(f"{where}.r: expected exactly one of {sorted(R_KINDS)} with a list, got {r!r}")
+        raise ValueError(
+            f"{where}.r: expected exactly one of {sorted(R_KINDS)} with a list, got {r!r} (an overlay changing the "
+            "kind of r of a sweep in config.yaml sets the other kind to null, e.g. r: {fraction: null, value: [1]})"
+        )
     r_kind, r_vals = next(iter(r.items()))
     r_values = _tuple(r_vals, float, f"{where}.r.{r_kind}")
     if r_kind in ("fraction", "quantile") and not all(0 < v < 1 for v in r_values):
@@ -149,6 +155,7 @@ def parse(name: str, entry: dict) -> Sweep:
         h=_tuple(entry.get("h"), int, f"{where}.h"),
         subspace_dims=_tuple(entry.get("subspace_dims"), int, f"{where}.subspace_dims"),
         max_subspaces=int(entry.get("max_subspaces", 100)),
+        max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
     )
     for key in ("datasets", "eps", "k", "r_values"):
         if not getattr(sw, key):

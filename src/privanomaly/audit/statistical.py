@@ -38,6 +38,30 @@ from scipy import stats
 
 from privanomaly import seeding
 
+__all__ = [
+    "Sampler",
+    "Event",
+    "cp_lower",
+    "cp_upper",
+    "point_events",
+    "row_events",
+    "threshold_events",
+    "interval_events",
+    "AuditResult",
+    "epsilon_lower_bound",
+    "count_events",
+    "audit",
+    "hockey_stick",
+    "exact_epsilon",
+    "gaussian_hockey_stick",
+    "gaussian_epsilon",
+    "worst_edge",
+    "worst_binary_edge",
+    "detectable_loss",
+    "bernoulli_sampler",
+    "binary_distribution",
+]
+
 Sampler = Callable[[np.random.Generator, int], np.ndarray]
 """``sampler(rng, n)`` returns ``n`` independent outputs of the mechanism on one fixed database."""
 

@@ -1,0 +1,13 @@
+"""Rule privacy_audit: the audit harness over every registered mechanism and negative control."""
+
+from privanomaly import audit, io, runlog
+
+with runlog.log_to(snakemake.log[0]) as logger:  # noqa: F821 - injected by Snakemake
+    p = snakemake.params  # noqa: F821
+    df = audit.harness.table(audit.run(p.level, log=logger.info, seed=p.seed))
+    io.write_table(df, snakemake.output.csv)  # noqa: F821
+    io.write_table(df, snakemake.output.md)  # noqa: F821
+    failed = df[~df["ok"]]
+    if len(failed):
+        raise RuntimeError(f"privacy audit: {len(failed)} row(s) not as expected: {failed['mechanism'].tolist()} "
+                           f"(see {snakemake.output.md})")  # noqa: F821

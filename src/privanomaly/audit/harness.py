@@ -1,0 +1,360 @@
+"""The one privacy-audit harness: every registered mechanism, exhaustively and statistically.
+
+For each mechanism of :mod:`privanomaly.mechanisms` the harness calls the *auditor* of its family
+(:func:`auditor` registers one; paper A's family "aiq" is :func:`audit_aiq`; paper B's families plug in
+the same way, e.g. from :mod:`privanomaly.mechanisms.paper_b`) and collects one :class:`AuditRow`:
+claim, worlds, edges and distinct pairs checked, the worst ratio / e^eps, the worst delta, a
+Clopper–Pearson estimate from the mechanism's own sampler, and pass/fail. Negative controls — deliberately
+broken mechanisms (:func:`negative_control`) — go through the same auditor and must fail.
+
+Paper A ("aiq"): exhaustive small worlds (:mod:`.worlds`: 1-D lines and 2-D grids, l1/l2/l_inf, several r)
+x beta x k x count cap x eps; on every edge of the mechanism's *own* neighbour relation (G, or G_S(k) for
+SP mechanisms) the claim P(o | x) <= e^eps P(o | y) is decided exactly
+(:func:`privanomaly.mechanisms.exact.edge_holds`: no tolerance; a tight mechanism attains equality as a
+polynomial identity). Then the worst detectable edge of one world is sampled ``cp_n`` times per side with
+the mechanism's sampler and the Clopper–Pearson lower bound of the loss (:mod:`.statistical`) must not
+exceed the claim.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field, replace
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import mechanisms as mech_registry
+from privanomaly import seeding
+from privanomaly.mechanisms import exact
+from privanomaly.mechanisms.base import Mechanism
+
+from . import statistical
+from .worlds import DOMAINS, decode_pair, decode_sig, make_worlds
+
+__all__ = [
+    "Level",
+    "LEVELS",
+    "AuditRow",
+    "auditor",
+    "negative_control",
+    "AUDITORS",
+    "NEGATIVE_CONTROLS",
+    "audit_mechanism",
+    "run",
+    "audit_aiq",
+    "claim_text",
+    "table",
+    "TABLE_COLUMNS",
+]
+
+
+@dataclass(frozen=True)
+class Level:
+    """How much of the grid the harness covers. ``fast`` runs inside the test suite; ``full`` is `make audit`."""
+
+    name: str
+    domains: tuple[str, ...]
+    metrics: tuple[str, ...]
+    radii: tuple[float, ...]
+    betas: tuple[int, ...]
+    ks: tuple[int, ...]
+    cap_offsets: tuple[int | None, ...]  # count cap = beta + offset (None = uncapped)
+    eps: tuple[float, ...]
+    cp_n: int
+    seed: int = 20191111
+    extra: dict = field(default_factory=dict, compare=False, hash=False)  # family-specific settings (paper B)
+
+
+LEVELS = {
+    "fast": Level("fast", ("line4", "grid2x2"), ("manhattan", "euclidean", "chebyshev"), (1.0, 1.5),
+                  (2, 3), (1, 2), (None, 1), (0.003, 1.0, 30.0), 200_000),
+    "full": Level("full", tuple(DOMAINS), ("manhattan", "euclidean", "chebyshev"), (0.0, 1.0, 1.5, 2.0),
+                  (1, 2, 3, 5), (1, 2, 3), (None, 1, 3), (0.003, 0.01, 0.1, 0.5, 1.0, 2.5, 10.0, 30.0), 1_000_000),
+}
+
+
+@dataclass
+class AuditRow:
+    """One line of the "Privacy audit" table."""
+
+    kind: str  # "mechanism" or "negative control"
+    mechanism: str
+    paper: str
+    reference: str
+    claim: str
+    neighbours: str
+    worlds: int = 0
+    edges: int = 0
+    pairs: int = 0
+    worst_ratio_over_e_eps: float = float("nan")
+    worst_delta: float = float("nan")
+    cp_eps_hat: float = float("nan")
+    cp_claimed_eps: float = float("nan")
+    cp_detail: str = ""
+    exhaustive_pass: bool | None = None
+    statistical_pass: bool | None = None
+    expected: str = "pass"  # "pass", "fail" (negative control) or "unproven" (claim.proven is False)
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        checks = [c for c in (self.exhaustive_pass, self.statistical_pass) if c is not None]
+        return bool(checks) and all(checks)
+
+    @property
+    def ok(self) -> bool:
+        """Pass for a mechanism; caught (some check fails) for a negative control; always for an unproven
+        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed)."""
+        if self.expected == "pass":
+            return self.passed
+        if self.expected == "unproven":
+            return True
+        return any(c is False for c in (self.exhaustive_pass, self.statistical_pass))
+
+    @property
+    def result(self) -> str:
+        if self.expected == "pass":
+            return "pass" if self.passed else "FAIL"
+        if self.expected == "unproven":
+            return "unproven (violation found)" if not self.passed else "unproven (no violation in these worlds)"
+        return "caught" if self.ok else "NOT CAUGHT"
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["result"] = self.result
+        d["ok"] = self.ok
+        return d
+
+
+AuditFn = Callable[[Mechanism, Level], AuditRow]
+AUDITORS: dict[str, AuditFn] = {}
+NEGATIVE_CONTROLS: dict[str, tuple[Callable[[], Mechanism], str]] = {}
+
+
+def auditor(family: str) -> Callable[[AuditFn], AuditFn]:
+    """Register the auditor of a mechanism family (``fn(mechanism, level) -> AuditRow``)."""
+
+    def deco(fn: AuditFn) -> AuditFn:
+        AUDITORS[family] = fn
+        return fn
+
+    return deco
+
+
+def negative_control(name: str, what: str) -> Callable:
+    """Register a deliberately broken mechanism (zero-argument factory) that the harness must catch."""
+
+    def deco(factory):
+        NEGATIVE_CONTROLS[name] = (factory, what)
+        return factory
+
+    return deco
+
+
+def claim_text(m: Mechanism, **params) -> str:
+    """The claim as a function of eps, e.g. "(1·eps, 0)-DP on add_remove" (from the claim at eps = 1)."""
+    c = m.claim(eps=1.0, **params)
+    kind = "SP" if c.neighbours == "sensitive_k" else "DP"
+    delta = f"{c.delta:g}" if c.delta else "0"
+    return f"({c.epsilon:.6g}·ε, {delta})-{kind} on {c.neighbours}" + ("" if c.proven else " [unproven]")
+
+
+def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expected: str = "pass",
+                    note: str = "") -> AuditRow:
+    """One row: the family's auditor, else the mechanism's own ``audit_rows`` hook, else "no auditor"."""
+    fn = AUDITORS.get(m.family)
+    if fn is None and hasattr(m, "audit_rows"):
+        fn = audit_rows_adapter
+    if fn is None:
+        return AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, expected=expected,
+                        note=f"no auditor registered for family {m.family!r}")
+    row = fn(m, level)
+    row.kind = kind
+    if expected == "pass" and row.expected == "unproven":
+        expected = "unproven"
+    row.expected = expected
+    row.note = "; ".join(x for x in (note, row.note) if x)
+    return row
+
+
+AUDIT_ROWS_PARAMS = dict(eps=0.5, delta=0.01)
+"""(eps, delta) at which a mechanism with its own ``audit_rows`` hook (paper B) is asked whether its claim is
+proven (``Claim.proven``); the checks themselves run at the hook's own defaults."""
+
+
+def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
+    """Mechanisms carrying their own exhaustive checks (paper B: ``m.audit_rows(fast) -> list[dict]`` with
+    ``world``, ``datasets``, ``pairs``, ``worst_ratio``, ``worst_delta``, ``passed``): one aggregated row.
+    A claim whose premises do not all hold (``Claim.proven`` False) is reported as "unproven", not as a pass."""
+    rows = m.audit_rows(fast=level.name == "fast")  # at the hook's own (eps, delta)
+    claim = m.claim(**AUDIT_ROWS_PARAMS)
+    failing = [r["world"] for r in rows if not r["passed"]]
+    note = f"own exhaustive checks (audit_rows): {len(rows)} worlds, {sum(int(r['datasets']) for r in rows)} datasets"
+    if failing:
+        note += f"; failing worlds: {', '.join(map(str, failing[:4]))}"
+    return AuditRow("mechanism", m.name, m.paper, m.reference, rows[0]["claim"] if rows else claim.describe(),
+                    m.neighbours, worlds=len(rows), edges=sum(int(r["pairs"]) for r in rows),
+                    pairs=sum(int(r["pairs"]) for r in rows),
+                    worst_ratio_over_e_eps=max((float(r["worst_ratio"]) for r in rows), default=float("nan")),
+                    worst_delta=max((float(r["worst_delta"]) for r in rows), default=float("nan")),
+                    exhaustive_pass=not failing and bool(rows), expected="pass" if claim.proven else "unproven",
+                    note=note)
+
+
+def _module_negative_controls() -> dict[str, Mechanism]:
+    """Negative controls that mechanism modules expose as ``negative_controls() -> {name: mechanism}``."""
+    import importlib
+
+    out: dict[str, Mechanism] = {}
+    for mod_name in mech_registry.BUILTIN_MODULES:
+        try:
+            mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError:
+            continue
+        fn = getattr(mod, "negative_controls", None)
+        if callable(fn):
+            out.update(fn())
+    return out
+
+
+def run(level: str | Level = "fast", names: list[str] | None = None, controls: bool = True,
+        log: Callable[[str], None] | None = None, seed: int | None = None) -> pd.DataFrame:
+    """Audit every registered mechanism (or ``names``) and every negative control; one row each.
+
+    ``seed`` (the config's master seed) replaces the level's default seed of the sampled audits.
+    """
+    from . import controls as _controls  # noqa: F401 - registers the paper-A negative controls
+
+    lv = LEVELS[level] if isinstance(level, str) else level
+    if seed is not None:
+        lv = replace(lv, seed=int(seed))
+    rows = []
+    for n in names if names is not None else mech_registry.names():
+        t0 = time.perf_counter()
+        rows.append(audit_mechanism(mech_registry.get(n), lv))
+        if log:
+            log(f"audit {lv.name}: {n} in {time.perf_counter() - t0:.1f} s")
+    if controls:
+        todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
+        todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in _module_negative_controls().items()]
+        for n, factory, what in todo:
+            t0 = time.perf_counter()
+            m = factory()
+            m.name = n
+            rows.append(audit_mechanism(m, lv, "negative control", "fail", what))
+            if log:
+                log(f"audit {lv.name}: negative control {n} in {time.perf_counter() - t0:.1f} s")
+    return pd.DataFrame([r.as_dict() for r in rows])
+
+
+TABLE_COLUMNS = ["kind", "mechanism", "paper", "reference", "claim", "neighbours", "worlds", "edges", "pairs",
+                 "worst_ratio_over_e_eps", "worst_delta", "cp_eps_hat", "cp_claimed_eps", "result", "ok",
+                 "exhaustive_pass", "statistical_pass", "expected", "cp_detail", "note"]
+
+
+def table(df: pd.DataFrame) -> pd.DataFrame:
+    """The "Privacy audit" table: the columns of :data:`TABLE_COLUMNS`, in that order."""
+    return df.reindex(columns=TABLE_COLUMNS)
+
+
+# ------------------------------------------------------------------------------------------- paper A
+def _pairs_union(worlds, relation: str, beta: int, k: int, cache: dict) -> tuple[np.ndarray, int]:
+    key = (relation, beta if relation == "sensitive_k" else None, k if relation == "sensitive_k" else None)
+    if key not in cache:
+        parts, edges = [], 0
+        for w in worlds:
+            codes, e = w.pairs(relation, beta, k)
+            parts.append(codes)
+            edges += e
+        cache[key] = (np.unique(np.concatenate(parts)), edges)
+    return cache[key]
+
+
+def _hockey(lx: tuple[float, ...], ly: tuple[float, ...], eps: float) -> float:
+    """max over directions of sum_o max(0, P(o|x) - e^eps P(o|y)) (float, from log-probabilities)."""
+    px, py = np.exp(np.array(lx)), np.exp(np.array(ly))
+    return float(max(np.maximum(0, px - math.exp(eps) * py).sum(), np.maximum(0, py - math.exp(eps) * px).sum()))
+
+
+@auditor("aiq")
+def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
+    """Exhaustive exact check on every world edge of the mechanism's own relation, then a sampled CP audit."""
+    worlds = make_worlds(level.domains, level.metrics, level.radii)
+    cache: dict = {}
+    n_pairs = n_edges = 0
+    worst_excess, worst_delta, first_failure = -math.inf, 0.0, ""
+    exhaustive_ok = True
+    for beta in level.betas:
+        for k in level.ks:
+            for off in level.cap_offsets:
+                cap = None if off is None else beta + off
+                for eps in level.eps:
+                    c = m.claim(eps=eps, beta=beta, k=k, cap=cap)
+                    eps_c = c.epsilon_exact if c.epsilon_exact is not None else Fraction(c.epsilon)
+                    codes, edges = _pairs_union(worlds, c.neighbours, beta, k, cache)
+                    n_edges += edges
+                    su, sv = decode_pair(codes)
+                    sigs = np.unique(np.concatenate([su, sv]))
+                    dist_id, dists, logs = {}, [], []
+                    key_id: dict = {}
+                    for s in sigs.tolist():
+                        x, b = decode_sig(s)
+                        d = m.exact_distribution(int(x), int(b), beta=beta, k=k, eps=eps, cap=cap)
+                        key = d.key()
+                        if key not in key_id:
+                            key_id[key] = len(dists)
+                            dists.append(d)
+                            logs.append(tuple(exact.log_value(f, d.theta) for f in d.probs))
+                        dist_id[s] = key_id[key]
+                    id_pairs = {tuple(sorted((dist_id[a], dist_id[b]))) for a, b in zip(su.tolist(), sv.tolist())}
+                    id_pairs = {p for p in id_pairs if p[0] != p[1]}
+                    n_pairs += len(id_pairs)
+                    for a, b in sorted(id_pairs):
+                        la, lb = logs[a], logs[b]
+                        lr = max((abs(p - q) for p, q in zip(la, lb) if not (p == q == -math.inf)), default=0.0)
+                        worst_excess = max(worst_excess, lr - float(eps_c))
+                        if not exact.edge_holds(dists[a], dists[b], eps_c):
+                            exhaustive_ok = False
+                            worst_delta = max(worst_delta, _hockey(la, lb, float(eps_c)))
+                            if not first_failure:
+                                first_failure = f"first violation: beta={beta} k={k} cap={cap} eps={eps:g}"
+    n_worlds = sum(len(DOMAINS[w.domain][0]) for w in worlds)  # (world, queried record) combinations
+    row = AuditRow("mechanism", m.name, m.paper, m.reference, claim_text(m), m.neighbours,
+                   worlds=n_worlds, edges=n_edges, pairs=n_pairs,
+                   worst_ratio_over_e_eps=math.exp(worst_excess) if worst_excess > -math.inf else float("nan"),
+                   worst_delta=worst_delta, exhaustive_pass=exhaustive_ok, note=first_failure)
+    _cp_aiq(m, level, row)
+    return row
+
+
+CP_WORLD = ("line4", "manhattan", 1.0)
+CP_PARAMS = dict(beta=3, k=1, eps=1.0, cap=None)
+
+
+def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
+    """Sample the most detectable edge of one world (beta = 3, k = 1, eps = 1) with the mechanism's sampler."""
+    (w,) = make_worlds([CP_WORLD[0]], [CP_WORLD[1]], [CP_WORLD[2]])
+    c = m.claim(**CP_PARAMS)
+    codes, _ = w.pairs(c.neighbours, CP_PARAMS["beta"], CP_PARAMS["k"])
+    su, sv = decode_pair(codes)
+    sigs, inv = np.unique(np.concatenate([su, sv]), return_inverse=True)
+    x, b = decode_sig(sigs)
+    p1 = np.asarray(m.prob_one(x, b, **CP_PARAMS), float)
+    u, v = inv[: len(su)], inv[len(su):]
+    n = level.cp_n
+    e, _ = statistical.worst_binary_edge(p1, u, v, n=n)
+    ends = [(int(x[i]), int(b[i])) for i in (u[e], v[e])]
+
+    def sampler(xi: int, bi: int):
+        return lambda rng, nn: m.sample(np.array([xi]), np.array([bi]), rng=rng, n_trials=nn, **CP_PARAMS)[:, 0]
+
+    res = statistical.audit(sampler(*ends[0]), sampler(*ends[1]), statistical.point_events([0, 1]), n,
+                            seed=level.seed, label=f"harness/{m.name}")
+    row.cp_eps_hat = res.epsilon_lower
+    row.cp_claimed_eps = c.epsilon
+    row.cp_detail = f"(x_i, B) = {ends[0]} vs {ends[1]}, n = {n} per side"
+    row.statistical_pass = not res.violates(c.epsilon)

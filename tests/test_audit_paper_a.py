@@ -125,3 +125,21 @@ def test_claims_use_rationals_not_above_eps():
     for name in M.names("aiq"):
         c = M.get(name).claim(eps=0.1, beta=3, k=1)
         assert c.epsilon_exact is not None and c.epsilon_exact <= Fraction(0.1)
+
+
+def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
+    """Paper B's mechanisms (registered by privanomaly.mechanisms.paper_b with their own exhaustive checks)
+    appear in the same table; an unproven claim (GS lower bound) is reported as such, never as a pass; the
+    data-dependent budget switch (issue 12 item 1) is caught with an exact delta far above the claimed 0.01."""
+    t = fast_table
+    pb = [n for n in M.names() if M.get(n).paper == "B"]
+    if not pb:
+        pytest.skip("no paper-B mechanism registered")
+    for n in pb:
+        assert bool(t.loc[n, "exhaustive_pass"]) or t.loc[n, "expected"] == "unproven", n
+    if "gaussian_gs_lower" in t.index:
+        assert t.loc["gaussian_gs_lower", "expected"] == "unproven"
+        assert t.loc["gaussian_gs_lower", "result"].startswith("unproven")
+    switch = [n for n in t.index if "budget_switch" in n]
+    if switch:
+        assert t.loc[switch[0], "result"] == "caught" and t.loc[switch[0], "worst_delta"] > 0.05

@@ -150,3 +150,27 @@ def test_sign_at_decides_near_ties():
     assert exact.sign_at({1: Fraction(1), 0: -c}, th) == 1
     assert exact.sign_at({1: Fraction(1), 0: -(c + Fraction(1, 10**18))}, th) == -1
     assert exact.sign_at({}, th) == 0
+
+
+def test_table3_laplace_rows_are_the_capped_mechanism_and_say_so():
+    """Issue 12 item 7a: records hold capped counts min(B, cap); the Laplace rows report the law of the
+    Laplace mechanism on that capped count (P(1) at B = cap is P(Z >= cap - beta), not the far smaller uncapped
+    P(Z >= B - beta)) and their claim says 'capped count'."""
+    import pandas as pd
+
+    from privanomaly.paper_a import detection
+
+    beta, cap, eps = 2, 8, 1.0
+    rec = pd.DataFrame({"record": [0, 1], "label": np.array([0, 1], np.int8), "x_i": [1, 1], "B": [cap, 1],
+                        "anomaly": [False, True], "cap": cap})
+    p = detection.mechanism_probs(rec, beta, 1, eps)["Laplace (count)"]
+    assert p[0] == pytest.approx(float(sp.dlap_sf(cap - beta, sp.rational_rate(eps))), rel=1e-12)
+    m = M.get("laplace_count")
+    d = m.exact_distribution(1, 10**6, beta=beta, eps=eps, cap=cap)  # any true B >= cap: the same law
+    assert math.exp(exact.log_value(d.probs[1], d.theta)) == pytest.approx(p[0], rel=1e-12)
+    rows = detection.private_rows(rec, beta, 1, eps).set_index("method")
+    assert "capped count min(B, 8)" in rows.loc["Laplace (count)", "note"]
+    assert rows.loc["Laplace (noisy threshold)", "note"].startswith("0.5-DP on add_remove")
+    uncapped = rec.assign(cap=-1)
+    assert "capped" not in detection.private_rows(uncapped, beta, 1, eps).set_index("method").loc[
+        "Laplace (count)", "note"]

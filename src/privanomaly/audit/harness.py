@@ -97,7 +97,7 @@ class AuditRow:
     cp_detail: str = ""
     exhaustive_pass: bool | None = None
     statistical_pass: bool | None = None
-    expected: str = "pass"
+    expected: str = "pass"  # "pass", "fail" (negative control) or "unproven" (claim.proven is False)
     note: str = ""
 
     @property
@@ -107,15 +107,25 @@ class AuditRow:
 
     @property
     def ok(self) -> bool:
-        """Pass for a mechanism; caught (some check fails) for a negative control."""
+        """Pass for a mechanism; caught (some check fails) for a negative control; always for an unproven
+        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed)."""
         if self.expected == "pass":
             return self.passed
+        if self.expected == "unproven":
+            return True
         return any(c is False for c in (self.exhaustive_pass, self.statistical_pass))
+
+    @property
+    def result(self) -> str:
+        if self.expected == "pass":
+            return "pass" if self.passed else "FAIL"
+        if self.expected == "unproven":
+            return "unproven (violation found)" if not self.passed else "unproven (no violation in these worlds)"
+        return "caught" if self.ok else "NOT CAUGHT"
 
     def as_dict(self) -> dict:
         d = asdict(self)
-        d["result"] = ("pass" if self.passed else "FAIL") if self.expected == "pass" else (
-            "caught" if self.ok else "NOT CAUGHT")
+        d["result"] = self.result
         d["ok"] = self.ok
         return d
 
@@ -155,14 +165,60 @@ def claim_text(m: Mechanism, **params) -> str:
 
 def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expected: str = "pass",
                     note: str = "") -> AuditRow:
+    """One row: the family's auditor, else the mechanism's own ``audit_rows`` hook, else "no auditor"."""
     fn = AUDITORS.get(m.family)
+    if fn is None and hasattr(m, "audit_rows"):
+        fn = audit_rows_adapter
     if fn is None:
         return AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, expected=expected,
                         note=f"no auditor registered for family {m.family!r}")
     row = fn(m, level)
-    row.kind, row.expected = kind, expected
+    row.kind = kind
+    if expected == "pass" and row.expected == "unproven":
+        expected = "unproven"
+    row.expected = expected
     row.note = "; ".join(x for x in (note, row.note) if x)
     return row
+
+
+AUDIT_ROWS_PARAMS = dict(eps=0.5, delta=0.01)
+"""(eps, delta) at which a mechanism with its own ``audit_rows`` hook (paper B) is asked whether its claim is
+proven (``Claim.proven``); the checks themselves run at the hook's own defaults."""
+
+
+def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
+    """Mechanisms carrying their own exhaustive checks (paper B: ``m.audit_rows(fast) -> list[dict]`` with
+    ``world``, ``datasets``, ``pairs``, ``worst_ratio``, ``worst_delta``, ``passed``): one aggregated row.
+    A claim whose premises do not all hold (``Claim.proven`` False) is reported as "unproven", not as a pass."""
+    rows = m.audit_rows(fast=level.name == "fast")  # at the hook's own (eps, delta)
+    claim = m.claim(**AUDIT_ROWS_PARAMS)
+    failing = [r["world"] for r in rows if not r["passed"]]
+    note = f"own exhaustive checks (audit_rows): {len(rows)} worlds, {sum(int(r['datasets']) for r in rows)} datasets"
+    if failing:
+        note += f"; failing worlds: {', '.join(map(str, failing[:4]))}"
+    return AuditRow("mechanism", m.name, m.paper, m.reference, rows[0]["claim"] if rows else claim.describe(),
+                    m.neighbours, worlds=len(rows), edges=sum(int(r["pairs"]) for r in rows),
+                    pairs=sum(int(r["pairs"]) for r in rows),
+                    worst_ratio_over_e_eps=max((float(r["worst_ratio"]) for r in rows), default=float("nan")),
+                    worst_delta=max((float(r["worst_delta"]) for r in rows), default=float("nan")),
+                    exhaustive_pass=not failing and bool(rows), expected="pass" if claim.proven else "unproven",
+                    note=note)
+
+
+def _module_negative_controls() -> dict[str, Mechanism]:
+    """Negative controls that mechanism modules expose as ``negative_controls() -> {name: mechanism}``."""
+    import importlib
+
+    out: dict[str, Mechanism] = {}
+    for mod_name in mech_registry.BUILTIN_MODULES:
+        try:
+            mod = importlib.import_module(mod_name)
+        except ModuleNotFoundError:
+            continue
+        fn = getattr(mod, "negative_controls", None)
+        if callable(fn):
+            out.update(fn())
+    return out
 
 
 def run(level: str | Level = "fast", names: list[str] | None = None, controls: bool = True,
@@ -183,7 +239,9 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
         if log:
             log(f"audit {lv.name}: {n} in {time.perf_counter() - t0:.1f} s")
     if controls:
-        for n, (factory, what) in NEGATIVE_CONTROLS.items():
+        todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
+        todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in _module_negative_controls().items()]
+        for n, factory, what in todo:
             t0 = time.perf_counter()
             m = factory()
             m.name = n

@@ -238,7 +238,7 @@ _harness.negative_control(
 )(_budget_switch)
 
 #: the eps at which paper B's families are audited (``Level.extra["paper_b_eps"]`` overrides)
-AUDIT_EPS = {"fast": (0.5,), "full": (0.1, 0.5, 0.9)}
+AUDIT_EPS = {"fast": (0.5,), "full": (0.1, 0.9)}
 
 
 def _aggregate(m: Mechanism, rows: list[dict], claim: str, n_worlds: int) -> _harness.AuditRow:

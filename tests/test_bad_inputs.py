@@ -702,7 +702,8 @@ def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_pat
         "paper_a_table2.py",
         input={"summaries": []},
         output={"csv": str(out / "table2.csv"), "md": str(out / "table2.md")},
-        params={"eps_ref": 1.0, "k_main": 1, "missing": ["creditcard", "aps"]},
+        params={"eps_ref": 1.0, "k_main": 1, "missing": ["creditcard", "aps"], "mechanisms": ["sp", "optimal_dp"],
+                "stand_in": {}},
         wildcards={},
         log=tmp_path / "log.txt",
     )

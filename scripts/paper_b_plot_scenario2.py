@@ -8,6 +8,6 @@ from privanomaly.paper_b import plots
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     fig = plots.plot_scenario2(
-        pd.read_csv(snakemake.input.sweep), pd.read_csv(snakemake.input.subspaces), p.name, p.true_subspace  # noqa: F821
+        pd.read_csv(snakemake.input.sweep), pd.read_csv(snakemake.input.subspaces), p.name, p.true_subspace, p.at  # noqa: F821
     )
     io.save_figure(fig, snakemake.output.png, snakemake.output.pdf)  # noqa: F821

@@ -1,4 +1,5 @@
-"""Rule paper_b_scenario2: Figures 5-7 data - subspace truth, then precision/recall of Algorithm 3."""
+"""Rule paper_b_scenario2: Figures 5-7 data - subspace truth, then precision/recall of Algorithm 3 (at the
+reading's r - its tuning JSON - and with the reading's exponent, privanomaly.paper_b.scenario2.TopH)."""
 
 from privanomaly import io, runlog, seeding
 from privanomaly.paper_b import common, scenario2
@@ -11,12 +12,16 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     subs = scenario2.subspace_table(
         X, y, p.k, r, p.dim, p.true_subspace["rule"], p.true_subspace["min_outliers"], columns
     )
-    log.info("r = %.4g; subspaces:\n%s", r, subs.to_string(index=False))
+    log.info("r = %.4g, exponent %s; subspaces:\n%s", r, p.exponent, subs.to_string(index=False))
     if not subs["is_true"].any():
         log.warning("no true subspace at r = %.4g: recall is undefined (NaN), precision is 0", r)
 
+    # one stream per cell and reading; ours keeps the key it always had (its tables stay byte-identical)
+    reading = snakemake.wildcards.pb_reading.rstrip("/")  # noqa: F821
+    key = (ds, reading) if reading else (ds,)
+
     def rng_for(eps, h):
-        return seeding.rng(p.seed, "paper_b_scenario2", ds, float(eps), int(h))
+        return seeding.rng(p.seed, "paper_b_scenario2", *key, float(eps), int(h))
 
     sweep = scenario2.sweep(
         subs["utility"].to_numpy(),
@@ -28,6 +33,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         sensitivity=p.sensitivity,
         exact=p.exact,
         progress=runlog.progress,
+        exponent=p.exponent,
     )
     sweep.insert(0, "dataset", ds)
     io.write_table(subs, snakemake.output.subspaces)  # noqa: F821

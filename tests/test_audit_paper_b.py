@@ -289,8 +289,20 @@ def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
 def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
     from privanomaly.mechanisms import paper_b as mb
 
-    (name, m), = mb.negative_controls().items()
+    ((name, m),) = mb.negative_controls().items()
     assert not m.claim(eps=0.5, delta=0.01).proven
     rows = m.audit_rows(fast=True)
     bad = [r for r in rows if not r["passed"]]
     assert bad and bad[0]["world"] == "3d_cube_pair" and bad[0]["worst_delta"] > 0.08 and bad[0]["worst_ratio"] > 1.3
+
+
+def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
+    """Through the one harness (privanomaly.audit): the paper-B negative control fails both the exhaustive
+    check (cube pair: delta 0.0896, S ratio 1.40 e^beta) and the Clopper-Pearson audit of its sampler."""
+    from privanomaly.mechanisms import paper_b as mb
+
+    m = mb.negative_controls()["gaussian_smooth_budget_switch"]
+    row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail", "budget switch")
+    assert row.ok and not row.exhaustive_pass and not row.statistical_pass
+    assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3
+    assert row.cp_eps_hat > row.cp_claimed_eps

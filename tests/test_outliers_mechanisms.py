@@ -223,3 +223,17 @@ def test_theorem1_condition_rejects_large_epsilon():
     assert sigma_global(13, 7.9, 0.01) > 0
     with pytest.raises(ValueError, match="Theorem 1 condition"):
         sigma_global(13, 8.0, 0.01)
+
+
+def test_theorem2_condition_holds_on_scenario1_and_fails_at_large_epsilon():
+    """Theorem 2's printed (alpha, beta) cover every pair a beta-smooth S >= LS allows only for moderate eps:
+    worst exact delta ~3e-7 at eps = 0.5 but 0.0265 > 0.01 at eps = 30 (delta = 0.01)."""
+    from privanomaly import audit
+    from privanomaly.outliers import theorem2_worst_delta
+
+    assert theorem2_worst_delta(0.5, 0.01) < 1e-6 and theorem2_worst_delta(0.9, 0.01) < 1e-5
+    assert theorem2_worst_delta(20.0, 0.01) < 0.01 < theorem2_worst_delta(30.0, 0.01)
+    # the worst pair found is a real pair: S' = e^beta S, shift min(S, S')
+    alpha, beta = smooth_parameters(30.0, 0.01)
+    d = audit.gaussian_hockey_stick(1.0, math.exp(beta) / alpha, 0.0, 1 / alpha, 30.0)
+    assert d > 0.01

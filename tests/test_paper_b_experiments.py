@@ -117,6 +117,9 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     assert not loc["proven_global_upper"].any() and not loc["proven_smooth"].any()
     big = scenario1.scenario1_table(X, 3, 1.0, [8.0], 0.01, ["printed"], fake)  # Theorem 1 condition fails
     assert np.isnan(big["sigma_global_upper"]).all() and not big["proven_global_upper"].any()
+    assert big["proven_smooth"].all()  # Theorem 2's condition still holds at eps = 8 ...
+    huge = scenario1.scenario1_table(X, 3, 1.0, [30.0], 0.01, ["printed"], fake)
+    assert not huge["proven_smooth"].any()  # ... but not at eps = 30 (worst exact delta 0.0265 > 0.01)
     with pytest.raises(ValueError, match="unknown"):
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 

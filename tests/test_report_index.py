@@ -229,7 +229,8 @@ def test_index_one_line_per_entry_with_verdicts():
             "(see [`paper_a/claims.md`](paper_a/claims.md)): `mydata`") in text
     assert "paper B's figures" not in text
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Paper")]
-    assert len(rows) == len(m.entries) == len(items) + 2  # scenario1 figure and table: two datasets each
+    # scenario1 figures and tables (ours and at the paper's r): two datasets each
+    assert len(rows) == len(m.entries) == len(items) + sum("scenario1_{dataset}" in it.files[0] for it in items)
     fig3 = next(r for r in rows if "`paper_a_fig3`" in r)
     assert fig3.startswith("| A | Figure 3 |") and fig3.endswith("| 1 PASS (A5 PASS) |")
     assert "[`paper_a/figures/fig3_privacy_vs_k.png`](paper_a/figures/fig3_privacy_vs_k.png) (+ [.pdf]" in fig3
@@ -238,7 +239,7 @@ def test_index_one_line_per_entry_with_verdicts():
     assert t1.endswith("| 1 MATCH, 1 DIFFERS |")
     tuning = next(r for r in rows if "`paper_b_plot_tuning`" in r)
     assert tuning.endswith("| 1 DIFFERS |")  # only the r rows
-    s1 = [r for r in rows if "`paper_b_plot_scenario1`" in r]
+    s1 = [r for r in rows if "`paper_b_plot_scenario1`" in r and "paper_r/" not in r]
     assert "Figures 3-4 — Synthetic 1, paper's Algorithm 2" in s1[1] or "Figures 3-4 — Synthetic 1" in s1[0]
     # each dataset's line carries its own verdicts only
     assert all(r.endswith("| 1 DIFFERS |") for r in s1) and len(s1) == 2

@@ -46,7 +46,8 @@ with SnakemakeApi(OutputSettings()) as api:
             rep = get_flag_value(o, "report") if is_flagged(o, "report") else None
             outs.append({"path": str(o), "report": None if rep is None else {
                 "caption": str(rep.caption) if rep.caption else None,
-                "category": rep.category, "subcategory": rep.subcategory}})
+                "category": rep.category,  # a subcategory may be a function of the wildcards (Snakemake API)
+                "subcategory": "<function>" if callable(rep.subcategory) else rep.subcategory}})
         res = {}
         for k, v in r.resources.items():
             v = getattr(v, "raw", v)  # snakemake.resources.Resource -> the declared value

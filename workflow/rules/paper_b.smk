@@ -9,6 +9,7 @@ PB_TAB = f"{PB_OUT}/tables"
 PB_FIG = f"{PB_OUT}/figures"
 
 
+from privanomaly.paper_b import readings as _pb_readings
 from privanomaly.paper_b import workflow as _pb_wf
 
 _pb_wf.check_config(PB)
@@ -22,14 +23,33 @@ PB_TABLE2 = [n for n in PB["tables"]["table2"] if n in PB_DATASETS]
 PB_TABLE_SETS = list(dict.fromkeys(PB_TABLE1 + PB_TABLE2))
 PB_METHODS = PB["scenario1"]["methods"]
 PB_CAPTION = "../report/paper_b_{}.rst"
+# Readings (issue 18): ours writes {PB_OUT}/{tables,figures}; each variant (paper's r, printed exponent)
+# writes the same files under {PB_OUT}/<reading>/ - wildcard pb_reading is that prefix ("" = ours).
+PB_PAPER_R = PB["paper_reported"].get("r", {})
+PB_VARIANTS = _pb_readings.variants(list(PB.get("readings", [])))
+PB_READINGS = [_pb_readings.OURS, *PB_VARIANTS]
+PB_R_READINGS = [rd for rd in PB_READINGS if rd.r_only]
+pb_reading = lambda wc: _pb_readings.by_prefix(wc.pb_reading)
+# where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
+pb_choice = lambda wc: f"{PB_OUT}/{pb_reading(wc).r_prefix}tuning/{wc.pb_dataset}.json"
+pb_table_sets = lambda wc, names: _pb_readings.with_r(pb_reading(wc), names, PB_PAPER_R)
+pb_reading_inputs = lambda rd: _pb_wf.reading_inputs(
+    PB_OUT, rd, PB_S1, PB_METHODS, PB_S2, PB_TABLE_SETS, PB_PAPER_R
+)
+pb_subcategory = lambda name: lambda wc: name + pb_reading(wc).suffix
+# "" for ours; " at the paper's printed r = 0.02" (+ the exponent) for the variants: figure titles, captions
+pb_at = lambda wc: _pb_readings.at_text(pb_reading(wc), PB_PAPER_R.get(wc.pb_dataset))
 
 # Every final paper-B file (tables, figures, comparison.md); called by `rule all` in the Snakefile.
-paper_b_targets = lambda: _pb_wf.targets(PB_OUT, PB_S1, PB_METHODS, PB_S2)
+paper_b_targets = lambda: _pb_wf.targets(
+    PB_OUT, PB_S1, PB_METHODS, PB_S2, PB_VARIANTS, PB_PAPER_R, PB_TABLE_SETS
+)
 
 
 wildcard_constraints:
     pb_dataset="[A-Za-z][A-Za-z0-9_]*",
     pb_method="paper|fast",
+    pb_reading=_pb_readings.regex(PB_READINGS),
 
 
 rule paper_b_all:
@@ -66,6 +86,26 @@ rule paper_b_tune_r:
         "../../scripts/paper_b_tune_r.py"
 
 
+rule paper_b_paper_r:
+    """The paper's printed r (paper_b.paper_reported.r) as a tuning record: the r of the 'paper_r' readings."""
+    input:
+        data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
+    output:
+        choice=f"{PB_OUT}/{_pb_readings.R_PREFIX['paper']}tuning/{{pb_dataset}}.json",
+    log:
+        f"{LOGS}/paper_b_paper_r/{{pb_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_b_paper_r/{{pb_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        k=PB["k"],
+        space=lambda wc: PB["tuning"]["space"].get(wc.pb_dataset, "full"),
+        r=lambda wc: PB_PAPER_R.get(wc.pb_dataset),
+    script:
+        "../../scripts/paper_b_paper_r.py"
+
+
 rule paper_b_plot_tuning:
     """Accuracy of eq. (53) against r, our tuned r and the paper's r marked."""
     input:
@@ -93,35 +133,42 @@ rule paper_b_plot_tuning:
 
 
 rule paper_b_tables:
-    """Tables 1 and 2: sizes, dimension, k and our tuned r next to the paper's."""
+    """Tables 1 and 2: sizes, dimension, k and our tuned r (or, per reading, the paper's r) next to the paper's."""
     input:
-        data=expand(f"{RESULTS}/data/{{d}}.parquet", d=PB_TABLE_SETS),
-        choices=expand(f"{PB_OUT}/tuning/{{d}}.json", d=PB_TABLE_SETS),
+        data=lambda wc: expand(
+            f"{RESULTS}/data/{{d}}.parquet", d=pb_table_sets(wc, PB_TABLE_SETS)
+        ),
+        choices=lambda wc: expand(
+            f"{PB_OUT}/{wc.pb_reading}tuning/{{d}}.json",
+            d=pb_table_sets(wc, PB_TABLE_SETS),
+        ),
     output:
         csv1=report(
-            f"{PB_TAB}/table1.csv",
+            f"{PB_OUT}/{{pb_reading}}tables/table1.csv",
             caption=PB_CAPTION.format("tables"),
             category="Paper B",
-            subcategory="Tables 1-2",
+            subcategory=pb_subcategory("Tables 1-2"),
         ),
-        md1=f"{PB_TAB}/table1.md",
+        md1=f"{PB_OUT}/{{pb_reading}}tables/table1.md",
         csv2=report(
-            f"{PB_TAB}/table2.csv",
+            f"{PB_OUT}/{{pb_reading}}tables/table2.csv",
             caption=PB_CAPTION.format("tables"),
             category="Paper B",
-            subcategory="Tables 1-2",
+            subcategory=pb_subcategory("Tables 1-2"),
         ),
-        md2=f"{PB_TAB}/table2.md",
+        md2=f"{PB_OUT}/{{pb_reading}}tables/table2.md",
     log:
-        f"{LOGS}/paper_b_tables/all.log",
+        f"{LOGS}/paper_b_tables/{{pb_reading}}all.log",
     benchmark:
-        f"{BENCH}/paper_b_tables/all.tsv"
+        f"{BENCH}/paper_b_tables/{{pb_reading}}all.tsv"
+    wildcard_constraints:
+        pb_reading=_pb_readings.regex(PB_R_READINGS),
     conda:
         "../../envs/privanomaly.yaml"
     params:
-        datasets=PB_TABLE_SETS,
-        table1=PB_TABLE1,
-        table2=PB_TABLE2,
+        datasets=lambda wc: pb_table_sets(wc, PB_TABLE_SETS),
+        table1=lambda wc: pb_table_sets(wc, PB_TABLE1),
+        table2=lambda wc: pb_table_sets(wc, PB_TABLE2),
         names=PB["datasets"],
         k=PB["k"],
         paper=PB["paper_reported"],
@@ -213,17 +260,19 @@ rule paper_b_plot_fig2:
 
 
 rule paper_b_scenario1:
-    """Figures 3/4 data: true count, sigma_Global, sigma_Smooth per eps and noise convention."""
+    """Figures 3/4 data: true count, sigma_Global, sigma_Smooth per eps and noise convention (at the reading's r)."""
     input:
         data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
-        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+        choice=pb_choice,
     output:
-        csv=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
-        md=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.md",
+        csv=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
+        md=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.md",
     log:
-        f"{LOGS}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.log",
+        f"{LOGS}/paper_b_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.log",
     benchmark:
-        f"{BENCH}/paper_b_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+        f"{BENCH}/paper_b_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.tsv"
+    wildcard_constraints:
+        pb_reading=_pb_readings.regex(PB_R_READINGS),
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -244,24 +293,27 @@ rule paper_b_scenario1:
 rule paper_b_plot_scenario1:
     """Figures 3/4 (and the fast-bound variants): sigmas against eps, and their ratio."""
     input:
-        csv=f"{PB_TAB}/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
+        csv=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
     output:
         png=report(
-            f"{PB_FIG}/scenario1_{{pb_dataset}}_{{pb_method}}.png",
+            f"{PB_OUT}/{{pb_reading}}figures/scenario1_{{pb_dataset}}_{{pb_method}}.png",
             caption=PB_CAPTION.format("scenario1"),
             category="Paper B",
-            subcategory="Figures 3-4 (Scenario 1)",
+            subcategory=pb_subcategory("Figures 3-4 (Scenario 1)"),
         ),
-        pdf=f"{PB_FIG}/scenario1_{{pb_dataset}}_{{pb_method}}.pdf",
+        pdf=f"{PB_OUT}/{{pb_reading}}figures/scenario1_{{pb_dataset}}_{{pb_method}}.pdf",
     log:
-        f"{LOGS}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.log",
+        f"{LOGS}/paper_b_plot_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.log",
     benchmark:
-        f"{BENCH}/paper_b_plot_scenario1/{{pb_dataset}}_{{pb_method}}.tsv"
+        f"{BENCH}/paper_b_plot_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.tsv"
+    wildcard_constraints:
+        pb_reading=_pb_readings.regex(PB_R_READINGS),
     conda:
         "../../envs/privanomaly.yaml"
     params:
         name=lambda wc: PB["datasets"][wc.pb_dataset],
         paper=PB["paper_reported"],
+        at=pb_at,
     script:
         "../../scripts/paper_b_plot_scenario1.py"
 
@@ -270,16 +322,16 @@ rule paper_b_scenario2:
     """Figures 5-7 data: per-subspace counts and truth, then precision/recall of Algorithm 3."""
     input:
         data=f"{RESULTS}/data/{{pb_dataset}}.parquet",
-        choice=f"{PB_OUT}/tuning/{{pb_dataset}}.json",
+        choice=pb_choice,
     output:
-        subspaces=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.csv",
-        subspaces_md=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.md",
-        sweep=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.csv",
-        sweep_md=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.md",
+        subspaces=f"{PB_OUT}/{{pb_reading}}tables/scenario2_subspaces_{{pb_dataset}}.csv",
+        subspaces_md=f"{PB_OUT}/{{pb_reading}}tables/scenario2_subspaces_{{pb_dataset}}.md",
+        sweep=f"{PB_OUT}/{{pb_reading}}tables/scenario2_pr_{{pb_dataset}}.csv",
+        sweep_md=f"{PB_OUT}/{{pb_reading}}tables/scenario2_pr_{{pb_dataset}}.md",
     log:
-        f"{LOGS}/paper_b_scenario2/{{pb_dataset}}.log",
+        f"{LOGS}/paper_b_scenario2/{{pb_reading}}{{pb_dataset}}.log",
     benchmark:
-        f"{BENCH}/paper_b_scenario2/{{pb_dataset}}.tsv"
+        f"{BENCH}/paper_b_scenario2/{{pb_reading}}{{pb_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -295,6 +347,7 @@ rule paper_b_scenario2:
         true_subspace=PB["scenario2"]["true_subspace"],
         sensitivity=PB["scenario2"]["utility_sensitivity"],
         exact=PB["scenario2"]["exact"],
+        exponent=lambda wc: pb_reading(wc).exponent,
     script:
         "../../scripts/paper_b_scenario2.py"
 
@@ -302,25 +355,26 @@ rule paper_b_scenario2:
 rule paper_b_plot_scenario2:
     """Figures 5-7: precision (left) and recall (right) against eps, one line per h."""
     input:
-        sweep=f"{PB_TAB}/scenario2_pr_{{pb_dataset}}.csv",
-        subspaces=f"{PB_TAB}/scenario2_subspaces_{{pb_dataset}}.csv",
+        sweep=f"{PB_OUT}/{{pb_reading}}tables/scenario2_pr_{{pb_dataset}}.csv",
+        subspaces=f"{PB_OUT}/{{pb_reading}}tables/scenario2_subspaces_{{pb_dataset}}.csv",
     output:
         png=report(
-            f"{PB_FIG}/scenario2_{{pb_dataset}}.png",
+            f"{PB_OUT}/{{pb_reading}}figures/scenario2_{{pb_dataset}}.png",
             caption=PB_CAPTION.format("scenario2"),
             category="Paper B",
-            subcategory="Figures 5-7 (Scenario 2)",
+            subcategory=pb_subcategory("Figures 5-7 (Scenario 2)"),
         ),
-        pdf=f"{PB_FIG}/scenario2_{{pb_dataset}}.pdf",
+        pdf=f"{PB_OUT}/{{pb_reading}}figures/scenario2_{{pb_dataset}}.pdf",
     log:
-        f"{LOGS}/paper_b_plot_scenario2/{{pb_dataset}}.log",
+        f"{LOGS}/paper_b_plot_scenario2/{{pb_reading}}{{pb_dataset}}.log",
     benchmark:
-        f"{BENCH}/paper_b_plot_scenario2/{{pb_dataset}}.tsv"
+        f"{BENCH}/paper_b_plot_scenario2/{{pb_reading}}{{pb_dataset}}.tsv"
     conda:
         "../../envs/privanomaly.yaml"
     params:
         name=lambda wc: PB["datasets"][wc.pb_dataset],
         true_subspace=PB["scenario2"]["true_subspace"],
+        at=pb_at,
     script:
         "../../scripts/paper_b_plot_scenario2.py"
 
@@ -386,6 +440,10 @@ rule paper_b_comparison:
         scenario2=expand(f"{PB_TAB}/scenario2_pr_{{d}}.csv", d=PB_S2),
         subspaces=expand(f"{PB_TAB}/scenario2_subspaces_{{d}}.csv", d=PB_S2),
         timing=f"{PB_TAB}/smooth_timing.csv",
+        # every table of every reading (ours included: its tuning JSONs), as listed in params.readings
+        readings=[
+            f for rd in PB_READINGS for f in _pb_wf.flat_files(pb_reading_inputs(rd))
+        ],
     output:
         md=report(
             f"{PB_OUT}/comparison.md",
@@ -395,6 +453,13 @@ rule paper_b_comparison:
         ),
         csv=f"{PB_TAB}/comparison.csv",
         table_md=f"{PB_TAB}/comparison.md",
+        readings_csv=report(
+            f"{PB_TAB}/comparison_readings.csv",
+            caption=PB_CAPTION.format("comparison_readings"),
+            category="Paper B",
+            subcategory="Comparison",
+        ),
+        readings_md=f"{PB_TAB}/comparison_readings.md",
     log:
         f"{LOGS}/paper_b_comparison/all.log",
     benchmark:
@@ -408,5 +473,19 @@ rule paper_b_comparison:
         scenario2=PB_S2,
         paper=PB["paper_reported"],
         delta=PB["delta"],
+        readings={
+            (rd.name or "ours"): {
+                "prefix": rd.prefix,
+                "r": rd.r,
+                "exponent": rd.exponent,
+                "label": rd.label,
+                "short": rd.short,
+                "shares": (
+                    _pb_readings.r_source_reading(rd).name if not rd.r_only else None
+                ),
+                "inputs": pb_reading_inputs(rd),
+            }
+            for rd in PB_READINGS
+        },
     script:
         "../../scripts/paper_b_comparison.py"

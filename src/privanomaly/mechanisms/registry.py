@@ -18,7 +18,11 @@ from .base import Mechanism
 
 __all__ = ["register", "unregister", "get", "names", "all_mechanisms", "BUILTIN_MODULES"]
 
-BUILTIN_MODULES = ["privanomaly.mechanisms.paper_a", "privanomaly.mechanisms.paper_b"]
+BUILTIN_MODULES = [
+    "privanomaly.mechanisms.paper_a",
+    "privanomaly.mechanisms.paper_b",
+    "privanomaly.mechanisms.paper_b_printed",  # issue 18: Algorithm 3 with the printed exponent (2 eps-DP)
+]
 """Modules whose import registers the built-in mechanisms (a missing module is skipped)."""
 
 _REGISTRY: dict[str, Mechanism] = {}

@@ -28,6 +28,7 @@ from .gaussian import (
     sigma_smooth,
     theorem1_exact_delta,
     theorem1_max_epsilon,
+    theorem2_worst_delta,
     smooth_parameters,
 )
 from .global_sensitivity import (
@@ -56,7 +57,7 @@ __all__ = [
     "gs_lower", "gs_upper", "gs_exact",
     "SmoothResult", "WorkBudgetExceeded", "seb_radius", "largest_enclosed_subset", "local_sensitivity_bound",
     "local_sensitivity_exact_grid", "smooth_sensitivity",
-    "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "smooth_parameters", "sigma_smooth", "gaussian_release", "NoiseConvention", "CONVENTIONS",
+    "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "theorem2_worst_delta", "smooth_parameters", "sigma_smooth", "gaussian_release", "NoiseConvention", "CONVENTIONS",
     "exp_mech_logits", "exp_mech_probs", "top_h_subspaces", "top_h_trials", "top_h_sequence_probs",
     "top_h_inclusion_probs", "subspace_utility",
 ]  # fmt: skip

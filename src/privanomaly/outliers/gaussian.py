@@ -18,6 +18,7 @@ privacy guarantee.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ __all__ = [
     "sigma_global",
     "theorem1_exact_delta",
     "theorem1_max_epsilon",
+    "theorem2_worst_delta",
     "smooth_parameters",
     "sigma_smooth",
     "gaussian_release",
@@ -88,6 +90,27 @@ def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, floa
     _check(eps, delta)
     L = math.log(2.0 / delta)
     return eps / (5.0 * math.sqrt(2.0 * L)), eps / (4.0 * (p + L))
+
+
+@functools.lru_cache(maxsize=4096)
+def theorem2_worst_delta(eps: float, delta: float, p: int = 1) -> float:
+    """Largest exact delta(eps) of Theorem 2's release (p = 1) over every pair it must cover: a beta-smooth
+    S >= LS lets neighbours have ``S'/S = rho in [e^-beta, e^beta]`` and ``|q - q'| = m <= min(S, S')``;
+    the releases are N(0, (S/alpha)^2) and N(m, (S'/alpha)^2) (scale-free: S = 1).  Exact closed-form
+    hockey stick (:func:`privanomaly.audit.gaussian_hockey_stick`, both directions) maximised over a grid of
+    41 ratios x 11 shifts including the ends.  The *Theorem 2 condition* is ``this <= delta``: it holds on
+    Scenario 1's range but fails for large eps (e.g. 0.0265 > 0.01 at eps = 30, delta = 0.01)."""
+    if p != 1:
+        raise ValueError("theorem2_worst_delta: only p = 1 (a count) is implemented")
+    from privanomaly.audit import gaussian_hockey_stick
+
+    alpha, beta = smooth_parameters(eps, delta, p)
+    worst = 0.0
+    for rho in np.exp(np.linspace(-beta, beta, 41)):
+        for m in np.linspace(0.0, min(1.0, rho), 11):
+            s1, s2 = 1.0 / alpha, rho / alpha
+            worst = max(worst, gaussian_hockey_stick(0.0, s1, m, s2, eps), gaussian_hockey_stick(m, s2, 0.0, s1, eps))
+    return float(worst)
 
 
 def sigma_smooth(S: float, eps: float, delta: float, p: int = 1) -> float:

@@ -59,12 +59,16 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
         reason = "" if ok or ok is None else TABLE_REASONS.get(t["quantity"], "")
         if t["quantity"] == "r" and choices and t["dataset"] in choices:
             ch = choices[t["dataset"]]
-            acc_p = ch.get("accuracy_at_paper_r")
-            extra = (f"ours: accuracy {ch['accuracy']:.3f} in space {ch['space']} "
-                     f"({ch['n_maximisers']} grid maximisers, r in [{ch['r_maximisers'][0]:.3g}, "
-                     f"{ch['r_maximisers'][1]:.3g}])")
-            if acc_p is not None:
-                extra += f"; accuracy at the paper's r: {acc_p:.3f}"
+            if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: issue 18's "paper's r" reading
+                extra = (f"r set to the paper's printed value; eq. (53) accuracy there {ch['accuracy']:.3f} in space "
+                         f"{ch['space']} (TP {ch['tp']}, FP {ch['fp']}, FN {ch['fn']}, TN {ch['tn']})")
+            else:
+                acc_p = ch.get("accuracy_at_paper_r")
+                extra = (f"ours: accuracy {ch['accuracy']:.3f} in space {ch['space']} "
+                         f"({ch['n_maximisers']} grid maximisers, r in [{ch['r_maximisers'][0]:.3g}, "
+                         f"{ch['r_maximisers'][1]:.3g}])")
+                if acc_p is not None:
+                    extra += f"; accuracy at the paper's r: {acc_p:.3f}"
             reason = (reason + "; " if reason else "") + extra
         out.append(row(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
                        f"{t['paper_name']}", _fmt(paper), _fmt(ours), ok, reason))
@@ -197,16 +201,30 @@ def non_increasing_in_h(sweep: pd.DataFrame, col: str) -> tuple[bool | None, int
     return (None if n == 0 else holds == n), holds, n
 
 
+def no_truth_note(subspaces: pd.DataFrame, r_text: str) -> str:
+    """Why there is no true subspace, with the measured counts per subspace (issue 18's acceptance)."""
+    flagged = ", ".join(str(int(v)) for v in subspaces["labelled_outliers_flagged"])
+    counts = ", ".join(str(int(v)) for v in subspaces["q_count"])
+    return (f"no true subspace at {r_text}: labelled outliers flagged per subspace {flagged}; q_count per "
+            f"subspace {counts} ({len(subspaces)} subspaces)")
+
+
 def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
-                   paper: dict) -> list[dict]:
+                   paper: dict, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[dict]:
+    """Verdicts of the Figs. 5-7 claims. ``r_text``: dataset -> the r of a reading other than ours (e.g. "the
+    paper's r = 0.02"; None = our tuned r); ``exponent``: the exponential mechanism's reading."""
     out = []
     for ds, sw in sweeps.items():
         name = names.get(ds, ds)
         n_true = int(subspaces[ds]["is_true"].sum())
-        note = "" if n_true else "no true subspace at the tuned r (eq. 53 accuracy is maximised by flagging nothing)"
+        note = "" if n_true else (
+            "no true subspace at the tuned r (eq. 53 accuracy is maximised by flagging nothing)" if r_text is None
+            else no_truth_note(subspaces[ds], r_text[ds]))
         for col, claim in (("precision", "precision decreases as h grows"),
                            ("recall", "smaller h achieved larger recall")):
             ok, holds, n = non_increasing_in_h(sw, col)
+            if not n_true:  # precision is 0 in every cell, recall undefined: nothing to decide, not a MATCH
+                ok = None
             reason = note if ok is None else ("" if ok else f"non-increasing in h at {holds} of {n} eps values")
             if col == "recall" and ok is False and n_true > int(sw["h"].min()):
                 reason += (f"; with {n_true} true subspaces, recall <= h/{n_true}, so h < {n_true} caps recall - "
@@ -217,20 +235,35 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
     if want is not None and "synthetic_b2" in subspaces:
         s = subspaces["synthetic_b2"]
         got = int(s["is_true"].sum())
+        why = ("labelled outliers are also flagged in other attributes" if got > want else
+               "fewer attributes flag a labelled outlier at this r")
         out.append(row("s2.synthetic_b2.n_true", "Synthetic 2: true subspaces among the 1-D ones",
                        f"{want} of 10", f"{got} of {len(s)}: " + ", ".join(s.loc[s["is_true"], "subspace"]),
-                       got == want, "" if got == want else "labelled outliers are also flagged in other attributes"))
+                       got == want, "" if got == want else why))
     if "synthetic_b2" in sweeps:
         sw = sweeps["synthetic_b2"]
         band = sw[(sw["eps"] >= 0.8 - 1e-9) & (sw["eps"] <= 1.6 + 1e-9) & (sw["h"] == 2)]
         if len(band):
             p, rc = _value(band, "precision"), _value(band, "recall")
             ok = bool((p > 0.5).all() and (rc > 0.5).all())
+            why = ("the exponential mechanism here uses exp(eps u / 2) (eps-DP); the printed exp(eps u) is twice as "
+                   "sharp" if exponent == "standard" else
+                   "even with the printed exponent exp(eps u) (2 eps-DP), precision/recall stay <= 1/2 somewhere")
+            if not ok and exponent == "standard":
+                # the printed weights at eps are ours at 2 eps: read them off our own grid where it has 2 eps
+                twice = sw[(sw["h"] == 2) & sw["eps"].apply(lambda e: bool(np.isclose(band["eps"] * 2, e).any()))]
+                if len(twice) == len(band):
+                    p2, rc2 = _value(twice, "precision"), _value(twice, "recall")
+                    why += (f"; measured: with the printed weights (= ours at 2 eps, eps {twice['eps'].min():g}-"
+                            f"{twice['eps'].max():g}) precision {p2.min():.2f}-{p2.max():.2f}, recall {rc2.min():.2f}-"
+                            f"{rc2.max():.2f}" + (" - still not > 1/2" if not ((p2 > 0.5).all() and (rc2 > 0.5).all())
+                                                 else " - above 1/2"))
+            if not ok and r_text is not None:
+                why += f" (at {r_text['synthetic_b2']})"
             out.append(row("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
                            "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
                            f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
-                           "" if ok else "the exponential mechanism here uses exp(eps u / 2) (eps-DP); the "
-                           "printed exp(eps u) is twice as sharp"))
+                           "" if ok else why))
     return out
 
 
@@ -267,8 +300,139 @@ def implied_s_lines(s1: pd.DataFrame | None, paper: dict, delta: float) -> list[
     return out
 
 
-def render_markdown(rows: pd.DataFrame, conv: pd.DataFrame, notes: list[str], implied: list[str] | None = None) -> str:
-    """comparison.md: notes, the verdict table, and the noise-convention analysis."""
+# ------------------------------------------------------------------------------------------ your datasets
+PER_DATASET = ("table1", "table2", "s1", "s2")
+PAPER_DATASET_KEYS = ("r", "n_inliers", "n_outliers", "N", "d")
+
+
+def dataset_of(claim_id: str) -> str | None:
+    """The dataset a row is about (ids ``table1.<ds>.<q>``, ``s1.<ds>.<x>``, ``s2.<ds>.<x>``); None otherwise."""
+    parts = claim_id.split("/")[-1].split(".")
+    return parts[1] if len(parts) >= 3 and parts[0] in PER_DATASET else None
+
+
+def paper_datasets(paper: dict) -> set[str]:
+    """The datasets paper B reports numbers for (keys of paper_b.paper_reported's per-dataset entries)."""
+    return {ds for key in PAPER_DATASET_KEYS for ds in (paper.get(key) or {})}
+
+
+def split_yours(rows: pd.DataFrame, paper: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(rows about the paper's datasets or about no dataset, rows about datasets the paper never used).
+
+    The paper's claims were made for its own datasets; a dataset it never used gets our numbers and no verdict.
+    """
+    known = paper_datasets(paper)
+    mine = rows["id"].map(lambda i: (d := dataset_of(i)) is not None and d not in known)
+    return rows[~mine].reset_index(drop=True), rows[mine].reset_index(drop=True)
+
+
+# ------------------------------------------------------------------------------------------ readings (issue 18)
+def claim_rows(tables: pd.DataFrame | None, choices: dict[str, dict], s1: pd.DataFrame | None,
+               sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
+               paper: dict, k: int, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[dict]:
+    """The verdicts of every claim of Tables 1-2 and Figs. 3-7 under one reading (ids as ours)."""
+    rows = table_rows(tables, choices) if tables is not None and len(tables) else []
+    if s1 is not None and len(s1):
+        rows += gs_lower_rows(s1, names, paper, k)
+        rows += scenario1_rows(convention_summary(s1, paper), names, paper)
+    return rows + scenario2_rows(sweeps, subspaces, names, paper, r_text, exponent)
+
+
+def readings_frame(per_reading: dict[str, tuple[str, list[dict]]]) -> pd.DataFrame:
+    """Long table: one row per (reading, claim); ``per_reading``: name -> (id prefix, rows)."""
+    frames = []
+    for name, (prefix, rows) in per_reading.items():
+        df = pd.DataFrame(rows, columns=["id", "claim", "paper", "ours", "verdict", "reason"])
+        df.insert(0, "claim_id", df["id"])
+        df["id"] = prefix + df["id"]
+        df.insert(0, "reading", name)
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def reproduced_by(verdicts: dict[str, str], labels: dict[str, str]) -> str:
+    """Which readings (in order) reproduce a claim, as a phrase."""
+    yes = [labels[n] for n, v in verdicts.items() if v == MATCH]
+    decided = [n for n, v in verdicts.items() if v in (MATCH, DIFFERS)]
+    if not decided:
+        return "not decidable under any reading"
+    if len(yes) == len(verdicts):
+        return "reproduced under every reading"
+    if not yes:
+        return "reproduced by no reading"
+    return "reproduced only by " + " and ".join(yes)
+
+
+def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[str, str],
+                    shared: dict[str, str], notes: list[str]) -> str:
+    """The comparison.md section of issue 18: per-reading counts, one line per claim with its verdict under
+    every reading and which reading reproduces it, then one verdict table per other reading (ids prefixed
+    ``<reading>/``, so the index can select them). ``shared``: reading -> the reading whose Tables 1-2 and
+    Figs. 3-4 verdicts it shares (listed once, there)."""
+    from privanomaly.io import to_markdown
+
+    if long.empty:
+        return ""
+    order = list(labels)
+    parts = ["## Readings: our choices against the paper's printed ones", "",
+             "Every claim of Tables 1-2 and Figs. 3-7, recomputed under each reading of the two choices the paper "
+             "prints and we do not follow (issue 18): the radius r and the exponent of the exponential mechanism. "
+             "'True subspace' is defined as everywhere (>= 1 labelled outlier flagged in S), at each reading's r.",
+             "", *[f"- {n}" for n in notes], ""]
+    for name in order:
+        v = long.loc[long["reading"] == name, "verdict"]
+        parts.append(f"- **{labels[name]}** (`{prefixes[name] or 'tables/, figures/'}`): {int((v == MATCH).sum())} "
+                     f"MATCH, {int((v == DIFFERS).sum())} DIFFERS, {int((v == NA).sum())} N/A of {len(v)}")
+    parts += ["", "### Which reading reproduces each claim", ""]
+    wide = long.pivot_table(index="claim_id", columns="reading", values="verdict", aggfunc="first", sort=False)
+    claims = long.drop_duplicates("claim_id").set_index("claim_id")["claim"]
+    n_by = {name: 0 for name in order}
+    only_paper, none = [], []
+    for cid in wide.index:
+        verdicts = {n: wide.loc[cid, n] for n in order if n in wide.columns and isinstance(wide.loc[cid, n], str)}
+        phrase = reproduced_by(verdicts, labels)
+        for n, v in verdicts.items():
+            n_by[n] += v == MATCH
+        if verdicts.get(order[0]) != MATCH and any(v == MATCH for v in verdicts.values()):
+            only_paper.append(cid)
+        if phrase == "reproduced by no reading":
+            none.append(cid)
+        cells = " · ".join(f"{labels[n]}: {v.lower()}" for n, v in verdicts.items())
+        parts.append(f"- `{cid}` ({claims[cid]}): {cells} → **{phrase}**")
+    parts += ["", f"In short: {len(wide)} claims; " + ", ".join(f"{n_by[n]} reproduced under {labels[n]}"
+                                                                 for n in order) + ". "
+              + (f"Reproduced only under a reading of the paper's own choices: {', '.join(f'`{c}`' for c in only_paper)}. "
+                 if only_paper else "No claim is reproduced only under the paper's own choices. ")
+              + (f"Reproduced by no reading: {', '.join(f'`{c}`' for c in none)}." if none else ""), ""]
+    for name in order[1:]:
+        sub = long[long["reading"] == name]
+        if name in shared:
+            sub = sub[~sub["claim_id"].str.startswith(("table1.", "table2.", "s1."))]
+        parts += [f"### {labels[name]}", ""]
+        if name in shared:
+            parts += [f"Tables 1-2 and Figs. 3-4 do not use the exponent: their verdicts are those under "
+                      f"{labels[shared[name]]} (above).", ""]
+        parts += [to_markdown(sub[["id", "claim", "paper", "ours", "verdict", "reason"]].reset_index(drop=True)), ""]
+    return "\n".join(parts)
+
+
+def render_yours(yours: pd.DataFrame) -> str:
+    """The "Your datasets" section: our numbers for datasets the paper never used, no paper verdict."""
+    from privanomaly.io import to_markdown
+
+    if yours.empty:
+        return ""
+    return "\n".join([
+        "## Your datasets", "",
+        "Datasets the paper never used (not in paper_b.paper_reported): our numbers only - the paper's claims were "
+        "made for its own datasets, so no MATCH/DIFFERS is given for them.", "",
+        to_markdown(yours[["id", "claim", "ours"]].reset_index(drop=True)), ""])
+
+
+def render_markdown(rows: pd.DataFrame, conv: pd.DataFrame, notes: list[str], implied: list[str] | None = None,
+                    extra: list[str] = ()) -> str:
+    """comparison.md: notes, the verdict table, and the noise-convention analysis; ``extra``: further
+    sections (your datasets, readings) appended as given."""
     from privanomaly.io import to_markdown
 
     n_match = int((rows["verdict"] == MATCH).sum())
@@ -302,5 +466,6 @@ def render_markdown(rows: pd.DataFrame, conv: pd.DataFrame, notes: list[str], im
         "",
         *(implied or []),
         "",
+        *[x for x in extra if x],
     ]
     return "\n".join(parts)

@@ -114,10 +114,13 @@ def plot_kissing(points: pd.DataFrame, counts: pd.DataFrame):
     return fig
 
 
-def plot_scenario1(df: pd.DataFrame, name: str, paper: dict):
+def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     """Figures 3/4: (left) as printed - true count, sigma_Global, sigma_Smooth; (middle) sigma_Smooth under
-    every reading of the constants; (right) sigma_Global / sigma_Smooth with the paper's 10-30 band."""
+    every reading of the constants; (right) sigma_Global / sigma_Smooth with the paper's 10-30 band.
+    ``at``: a reading other than ours (e.g. " at the paper's printed r = 0.35"), shown as a figure title."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 5.4))
+    if at:
+        fig.suptitle(f"{name}{at}", fontsize=11)
     method = df["method"].iloc[0]
     pr = df[df["convention"] == "printed"]
     if pr.empty:
@@ -154,9 +157,10 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict):
     return fig
 
 
-def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true_rule: dict):
+def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true_rule: dict, at: str = ""):
     """Figures 5-7: precision (left) and recall (right) against eps, one colour per h; exact expectation as
-    lines, Monte-Carlo means (± 2 s.e.) as markers."""
+    lines, Monte-Carlo means (± 2 s.e.) as markers. ``at``: a reading other than ours (" at the paper's
+    printed r = 0.02, printed exponent exp(ε u) (2ε-DP)"), added to the title."""
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
     n_true = int(subspaces["is_true"].sum())
     n_trials = int(sweep["n_trials"].iloc[0])
@@ -171,14 +175,18 @@ def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true
              if true_rule["rule"] == "labelled_outlier" else f"true = q_count(S) ≥ {true_rule['min_outliers']}")
     for ax, col in zip(axes, ("precision", "recall")):
         ax.set_ylim(-0.02, 1.02)
-        _style(ax, "ε (total; ε/h per draw)", col,
+        _style(ax, "ε (total; ε/h per draw)" if "dp_epsilon" not in sweep else
+               f"ε as printed (ε/h per draw); the guarantee is {sweep['dp_epsilon'].iloc[0] / sweep['eps'].iloc[0]:g}ε-DP",
+               col,
                f"{name}: {col} — {n_true} of {len(subspaces)} subspaces true")
     if n_true == 0:
-        axes[1].text(0.5, 0.5, "no true subspace at the tuned r\n(eq. 53 picks an r that flags nothing):\nrecall undefined, precision 0", transform=axes[1].transAxes,
+        why = ("no true subspace at the tuned r\n(eq. 53 picks an r that flags nothing):" if not at else
+               f"no true subspace{at.split(',')[0]}\n(no labelled outlier is flagged in any subspace):")
+        axes[1].text(0.5, 0.5, why + "\nrecall undefined, precision 0", transform=axes[1].transAxes,
                      ha="center", va="center", fontsize=11, color="C3")
     handles, labels = axes[0].get_legend_handles_labels()
     if handles:
         axes[0].legend(fontsize=7, ncol=2, loc="best")
-    fig.suptitle(truth, fontsize=9, y=0.995)
+    fig.suptitle(truth if not at else f"{name}{at}; {truth}", fontsize=9, y=0.995)
     fig.tight_layout()
     return fig

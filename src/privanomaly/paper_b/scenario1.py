@@ -131,6 +131,7 @@ def scenario1_table(
             s_glob_up = _sigma_or_nan(conv, gs_up, eps, delta)
             s_smooth = float(conv.sigma_smooth(S, eps, delta))
             theorem1_ok = ol.theorem1_exact_delta(eps, delta) <= delta
+            theorem2_ok = ol.theorem2_worst_delta(eps, delta) <= delta
             rows.append(
                 {
                     "convention": name,
@@ -157,8 +158,9 @@ def scenario1_table(
                     # premises: GS is an upper bound (never for gs_lower), printed constants, Theorem 1 condition
                     "proven_global_lower": False,
                     "proven_global_upper": bool(conv.privacy_proven and theorem1_ok),
-                    # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2
-                    "proven_smooth": bool(conv.privacy_proven and not reading.use_ls0),
+                    # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2,
+                    # and the Theorem 2 condition (exact worst-case delta <= delta; fails for large eps)
+                    "proven_smooth": bool(conv.privacy_proven and not reading.use_ls0 and theorem2_ok),
                 }
             )
     return pd.DataFrame(rows)

@@ -135,3 +135,21 @@ def select_r(curve: pd.DataFrame, tie_break: str = "smallest") -> Selection:
 def accuracy_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> float:
     """Eq. (53) accuracy at one radius (used to report our accuracy at the paper's r)."""
     return float(accuracy_curve(X, y, k, np.array([r]), space)["accuracy"].iloc[0])
+
+
+def choice_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> dict:
+    """The tuning record of a *given* r (the paper's printed one, issue 18): eq. (53) accuracy and confusion
+    counts there, in the same ``space`` as our tuning; same keys as the tuned record where they apply."""
+    if not (r > 0 and np.isfinite(r)):
+        raise ValueError(f"r: expected a positive finite radius, got {r!r}")
+    row = accuracy_curve(X, y, k, np.array([float(r)]), space).iloc[0]
+    return {
+        "space": space,
+        "k": int(k),
+        "r": float(r),
+        "accuracy": float(row["accuracy"]),
+        **{c: int(row[c]) for c in ("tp", "fp", "fn", "tn")},
+        "N": int(len(y)),
+        "d": int(np.asarray(X).shape[1]),
+        "n_outliers": int(np.asarray(y).astype(int).sum()),
+    }

@@ -59,14 +59,9 @@ def get(name: str) -> PlotFunction:
 
 def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, pd.DataFrame]:
     """One table per input: a CSV path is read, a list of per-dataset CSVs is read and concatenated."""
-    tables = {}
-    for key, value in inputs.items():
-        if isinstance(value, str):
-            tables[key] = pd.read_csv(value)
-        else:
-            frames = [pd.read_csv(p) for p in value]
-            tables[key] = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    return tables
+    from privanomaly.paper_a.common import concat  # the per-dataset table concatenation of the project
+
+    return {key: pd.read_csv(value) if isinstance(value, str) else concat(list(value)) for key, value in inputs.items()}
 
 
 def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:

@@ -299,13 +299,10 @@ def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
 def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     """Through the one harness (privanomaly.audit): the paper-B negative control fails both the exhaustive
     check (cube pair: delta 0.0896, S ratio 1.40 e^beta) and the Clopper-Pearson audit of its sampler."""
-    from privanomaly import mechanisms
+    from privanomaly.mechanisms import paper_b as mb
 
-    mechanisms.names()  # registers paper B's families, auditors and negative control
-    factory, what = audit.NEGATIVE_CONTROLS["gaussian_smooth_budget_switch"]
-    m = factory()
-    m.name = "gaussian_smooth_budget_switch"
-    row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail", what)
+    m = mb.negative_controls()["gaussian_smooth_budget_switch"]
+    row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail", "budget switch")
     assert row.ok and not row.exhaustive_pass and not row.statistical_pass
     assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3
     assert row.cp_eps_hat > row.cp_claimed_eps

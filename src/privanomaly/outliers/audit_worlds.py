@@ -97,7 +97,7 @@ DEFAULT_WORLDS: tuple[WorldSpec, ...] = tuple(
     [WorldSpec(f"1d_line7_N{N}", _line(7, 0.5), N, 2, 1.0) for N in (4, 5, 6, 7)]
     + [WorldSpec(f"1d_line6_N{N}_k3", _line(6, 0.5), N, 3, 1.0) for N in (5, 6, 7)]
     + [WorldSpec(f"2d_square3_N{N}", _square(3, 1.0), N, 2, 1.0) for N in (4, 5, 6)]
-    + [WorldSpec("2d_square3_N7_k3", _square(3, 1.0), 7, 3, 1.0)]
+    + [WorldSpec("2d_square3_N6_k3", _square(3, 1.0), 6, 3, 1.0)]
 )
 #: the subset inside ``make test``
 FAST_WORLDS: tuple[WorldSpec, ...] = (

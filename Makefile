@@ -21,11 +21,12 @@ REPORT ?= results/report.html
 # sha256 PyPI published. uv installs it (parallel downloads: ~10x faster than pip); uv itself comes from
 # requirements-bootstrap.lock through pip (--isolated: no local index or find-links of this machine's pip
 # configuration). Then the project itself: editable, no dependencies, built with the locked setuptools.
+# --compile-bytecode (pip's default): otherwise every job recompiles numpy & co. where PYTHONDONTWRITEBYTECODE is set.
 PYPI ?= https://pypi.org/simple
 LOCK := requirements.lock
 BOOTSTRAP_LOCK := requirements-bootstrap.lock
 PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --disable-pip-version-check --index-url $(PYPI)
-UV_LOCKED := $(BIN)/uv pip install --quiet --no-config --python $(BIN)/python
+UV_LOCKED := $(BIN)/uv pip install --quiet --no-config --python $(BIN)/python --compile-bytecode
 
 $(BIN)/.installed: $(LOCK) $(BOOTSTRAP_LOCK)
 	$(PYTHON) -m venv --clear $(VENV)

@@ -76,6 +76,7 @@ def test_make_install_installs_the_lock_from_pypi_with_hashes(tmp_path):
     main = next(x for x in lines if "-r requirements.lock" in x)
     assert main.startswith(".venv/bin/uv pip install") and "--no-config" in main
     assert "--require-hashes" in main and "--no-deps" in main and "--index-url https://pypi.org/simple" in main
+    assert "--compile-bytecode" in main  # as pip: jobs must not recompile every import (PYTHONDONTWRITEBYTECODE)
     editable = next(x for x in lines if " -e ." in x)
     assert "--no-deps" in editable and "--no-index" in editable
 

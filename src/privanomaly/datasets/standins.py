@@ -19,7 +19,7 @@ scale run (``.scale/``), and every paper-A table/figure/claim built from them ca
 Files are byte-for-byte reproducible from the seed (the zip is stored uncompressed with fixed timestamps,
 so its bytes do not depend on the zlib build), which lets the scale overlay pin their sha256.
 
-Command line (what rule ``standin`` runs): ``python -m privanomaly.datasets.standins creditcard OUT SEED``.
+Rule ``standin`` calls :func:`write_standin`; by hand: ``python -m privanomaly.datasets.standins creditcard OUT SEED``.
 """
 
 from __future__ import annotations

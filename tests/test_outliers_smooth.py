@@ -280,3 +280,10 @@ def test_tiny_radius_has_no_squared_distance_underflow():
     assert local_sensitivity_exact_grid(X, 1, r, g) == 2 == local_sensitivity_exact_grid(Xs, 1, 1e-4, g * 1e166)
     _, beta = smooth_parameters(0.5, 0.01)
     assert smooth_sensitivity(X, 1, r, beta).value == smooth_sensitivity(Xs, 1, 1e-4, beta).value
+
+
+def test_2d_pair_disc_keeps_its_defining_points_whatever_the_rounding():
+    """Two points 1.674 r apart: the disc of radius r(1 + 1e-9) through both holds both, although the
+    KD-tree's rounding puts one of them just outside (found by hypothesis, seed 4579)."""
+    P = np.random.default_rng(4579).normal(size=(2, 2))
+    assert largest_enclosed_subset(P, 0.3) == 2 == largest_enclosed_subset(P, 0.3, method="paper")

@@ -90,10 +90,18 @@ def test_cross_key_checks_name_the_key():
 
 
 def test_targets_cover_every_table_and_figure_in_both_formats():
-    from privanomaly.paper_a import workflow_checks
+    """Paper A's targets are its catalogue items' files: every table as CSV + Markdown, every figure as PNG +
+    PDF, claims.md; the plotted ones are exactly the figures."""
+    from pathlib import Path
 
-    t = workflow_checks.targets("R/paper_a")
-    assert "R/paper_a/claims.md" in t
-    assert "R/paper_a/tables/table3.csv" in t and "R/paper_a/tables/table3.md" in t
-    assert "R/paper_a/figures/fig4_sensitive_graph.png" in t and "R/paper_a/figures/fig4_sensitive_graph.pdf" in t
-    assert len(t) == 2 * len(workflow_checks.TABLES) + 2 * len(workflow_checks.FIGURES) + 1
+    from privanomaly.report import catalogue
+
+    items = catalogue.load(Path(__file__).resolve().parents[1] / "workflow" / "report" / "catalogue.yaml")
+    t = catalogue.paper_files(items, "A")
+    assert "paper_a/claims.md" in t
+    assert "paper_a/tables/table3.csv" in t and "paper_a/tables/table3.md" in t
+    assert "paper_a/figures/fig4_sensitive_graph.png" in t and "paper_a/figures/fig4_sensitive_graph.pdf" in t
+    assert len(t) == len(set(t)) == 31
+    figures = sorted(f for f in t if f.startswith("paper_a/figures/"))
+    plotted = sorted(f for it in items if it.paper == "A" and it.plot for f in it.files)
+    assert figures == plotted and len(plotted) == 18

@@ -219,6 +219,8 @@ def test_your_datasets_get_our_numbers_and_no_verdict():
     assert "## Your datasets" in md and "| s2.my_data.precision | c | y |" in md
     assert checks.parse(md) == []  # no verdict for the index to count
     assert comparison.render_yours(yours.iloc[:0]) == ""
+    none, mine = comparison.split_yours(pd.DataFrame([]), {})  # a reading with no dataset at all
+    assert none.empty and mine.empty
 
 
 def test_readings_section_says_which_reading_reproduces_each_claim():

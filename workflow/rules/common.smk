@@ -9,6 +9,11 @@ RESOURCES = config["resources_dir"]
 LOGS = f"{RESULTS}/logs"
 BENCH = f"{RESULTS}/benchmarks"
 
+# The catalogue of outputs (issue 13): paper A's targets and the generic plot rule (plots.smk) read it
+from privanomaly.report import catalogue as _catalogue
+
+CATALOGUE_ITEMS = _catalogue.load(f"{workflow.basedir}/workflow/report/catalogue.yaml")
+
 
 # ---- Datasets (issue 3): names, entries, availability. Rule files use these to refer to datasets. ----
 import re as _re

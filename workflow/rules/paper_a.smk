@@ -7,6 +7,8 @@
 #   paper_a_records (per dataset) -> x_i, B, g per record     paper_a_errors -> exact + sampled errors
 #   paper_a_detection -> Table 3 rows    paper_a_growth -> error vs data size    toy figures 1, 2, 3, 4, compiler
 #   paper_a_claims -> claims.md          `snakemake paper_a_all` builds all of it.
+# Figures: the generic plot rule (workflow/rules/plots.smk) builds every catalogue item with a `plot:` section
+# (workflow/report/catalogue.yaml); their rules keep the names the catalogue gives (paper_a_fig1, ...).
 
 PA = config["paper_a"]
 PA_OUT = f"{RESULTS}/paper_a"
@@ -54,8 +56,11 @@ wildcard_constraints:
     pa_dataset="[A-Za-z][A-Za-z0-9_]*",
 
 
-# Every final paper-A file (tables, figures, claims.md); called by `rule all` in the Snakefile.
-paper_a_targets = lambda: _pa_checks.targets(PA_OUT)
+# Every final paper-A file (tables, figures, claims.md): the files of the catalogue's paper-A items
+# (CATALOGUE_ITEMS: common.smk); called by `rule all` in the Snakefile.
+paper_a_targets = lambda: [
+    f"{RESULTS}/{f}" for f in _catalogue.paper_files(CATALOGUE_ITEMS, "A")
+]
 
 
 rule paper_a_all:
@@ -118,31 +123,6 @@ rule paper_a_parameters:
         stand_in=PA_STAND_IN,
     script:
         "../../scripts/paper_a_parameters.py"
-
-
-rule paper_a_plot_selection:
-    """F1 surface of the selection protocol, one panel per dataset."""
-    input:
-        surfaces=expand(f"{PA_WORK}/selection/{{d}}.csv", d=PA_SELECTED),
-        parameters=f"{PA_TAB}/parameters.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/selection_surface.png",
-            caption=PA_CAPTION.format("selection"),
-            category="Paper A",
-            subcategory="Parameter selection",
-        ),
-        pdf=f"{PA_FIG}/selection_surface.pdf",
-    log:
-        f"{LOGS}/paper_a_plot_selection/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_plot_selection/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-    script:
-        "../../scripts/paper_a_plot_selection.py"
 
 
 rule paper_a_records:
@@ -280,28 +260,6 @@ rule paper_a_growth_table:
         "../../scripts/paper_a_growth_table.py"
 
 
-rule paper_a_plot_growth:
-    """SP/DP error on anomalies against the number of records."""
-    input:
-        table=f"{PA_TAB}/growth.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/growth.png",
-            caption=PA_CAPTION.format("growth"),
-            category="Paper A",
-            subcategory="Error on anomalies",
-        ),
-        pdf=f"{PA_FIG}/growth.pdf",
-    log:
-        f"{LOGS}/paper_a_plot_growth/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_plot_growth/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_a_plot_growth.py"
-
-
 rule paper_a_table1:
     """Table 1: datasets, dimension after PCA, labelled anomalies, chosen (beta, r), (beta, r)-anomalies."""
     input:
@@ -401,29 +359,6 @@ rule paper_a_fig1_data:
         "../../scripts/paper_a_fig1_data.py"
 
 
-rule paper_a_fig1:
-    """Figure 1: the DP trade-off for a binary query."""
-    input:
-        frontier=f"{PA_WORK}/fig1/frontier.csv",
-        minerr=f"{PA_WORK}/fig1/min_worst_error.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/fig1_dp_tradeoff.png",
-            caption=PA_CAPTION.format("fig1"),
-            category="Paper A",
-            subcategory="Figures 1-4",
-        ),
-        pdf=f"{PA_FIG}/fig1_dp_tradeoff.pdf",
-    log:
-        f"{LOGS}/paper_a_fig1/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig1/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_a_fig1.py"
-
-
 rule paper_a_fig23_data:
     """Figures 2-3 data: per-record accuracy and privacy level on the 2-D mixture, density grid."""
     input:
@@ -450,53 +385,6 @@ rule paper_a_fig23_data:
         "../../scripts/paper_a_fig23_data.py"
 
 
-rule paper_a_fig2:
-    """Figure 2: density, per-record accuracy and privacy level, SP vs DP."""
-    input:
-        records=f"{PA_WORK}/fig23/records.csv",
-        density=f"{PA_WORK}/fig23/density.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/fig2_accuracy_privacy.png",
-            caption=PA_CAPTION.format("fig2"),
-            category="Paper A",
-            subcategory="Figures 1-4",
-        ),
-        pdf=f"{PA_FIG}/fig2_accuracy_privacy.pdf",
-    log:
-        f"{LOGS}/paper_a_fig2/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig2/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_a_fig2.py"
-
-
-rule paper_a_fig3:
-    """Figure 3: privacy level per record for several k."""
-    input:
-        records=f"{PA_WORK}/fig23/records.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/fig3_privacy_vs_k.png",
-            caption=PA_CAPTION.format("fig3"),
-            category="Paper A",
-            subcategory="Figures 1-4",
-        ),
-        pdf=f"{PA_FIG}/fig3_privacy_vs_k.pdf",
-    log:
-        f"{LOGS}/paper_a_fig3/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig3/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        k_values=PA["fig3"]["k_values"],
-    script:
-        "../../scripts/paper_a_fig3.py"
-
-
 rule paper_a_fig4_data:
     """Figure 4 data: databases around a centre histogram, edges of G and of the k-sensitive G_S."""
     output:
@@ -518,34 +406,6 @@ rule paper_a_fig4_data:
         "../../scripts/paper_a_fig4_data.py"
 
 
-rule paper_a_fig4:
-    """Figure 4: the sensitive neighbourhood graph example."""
-    input:
-        nodes=f"{PA_WORK}/fig4/nodes.csv",
-        edges=f"{PA_WORK}/fig4/edges.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/fig4_sensitive_graph.png",
-            caption=PA_CAPTION.format("fig4"),
-            category="Paper A",
-            subcategory="Figures 1-4",
-        ),
-        pdf=f"{PA_FIG}/fig4_sensitive_graph.pdf",
-    log:
-        f"{LOGS}/paper_a_fig4/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig4/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        center=PA["fig4"]["center"],
-        beta=PA["fig4"]["beta"],
-        r=PA["fig4"]["r"],
-        k=PA["fig4"]["k"],
-    script:
-        "../../scripts/paper_a_fig4.py"
-
-
 rule paper_a_compiler_data:
     """Compiler data of one dataset: constant-error eps/2-DP input vs compiled SP error, every record."""
     input:
@@ -565,81 +425,6 @@ rule paper_a_compiler_data:
         k=PA["compiler"]["k"],
     script:
         "../../scripts/paper_a_compiler_data.py"
-
-
-rule paper_a_fig_compiler:
-    """Compiler figure: exponential gain of Construction 2 on non-sensitive records."""
-    input:
-        csv=f"{PA_WORK}/compiler/{PA_COMPILER_DATA}.csv",
-    output:
-        png=report(
-            f"{PA_FIG}/compiler.png",
-            caption=PA_CAPTION.format("compiler"),
-            category="Paper A",
-            subcategory="Figures 1-4",
-        ),
-        pdf=f"{PA_FIG}/compiler.pdf",
-    log:
-        f"{LOGS}/paper_a_fig_compiler/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig_compiler/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_a_fig_compiler.py"
-
-
-rule paper_a_fig_errors:
-    """Error on anomalies vs eps: SP (several k) and DP, exact lines + sampled points with CIs."""
-    input:
-        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
-        trials=expand(f"{PA_WORK}/errors/{{d}}_trials.csv", d=PA_DATASETS),
-    output:
-        png=report(
-            f"{PA_FIG}/error_vs_eps.png",
-            caption=PA_CAPTION.format("error_vs_eps"),
-            category="Paper A",
-            subcategory="Error on anomalies",
-        ),
-        pdf=f"{PA_FIG}/error_vs_eps.pdf",
-    log:
-        f"{LOGS}/paper_a_fig_errors/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig_errors/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-        k_grid=PA["k_grid"],
-    script:
-        "../../scripts/paper_a_fig_errors.py"
-
-
-rule paper_a_fig_normal_ranked:
-    """(a) mean error on normal records, SP vs DP; (b) anomalies ranked by SP error, with DP and 1/2."""
-    input:
-        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
-        ranked=expand(f"{PA_WORK}/errors/{{d}}_ranked.csv", d=PA_DATASETS),
-    output:
-        png=report(
-            f"{PA_FIG}/normal_and_ranked.png",
-            caption=PA_CAPTION.format("normal_and_ranked"),
-            category="Paper A",
-            subcategory="Error on anomalies",
-        ),
-        pdf=f"{PA_FIG}/normal_and_ranked.pdf",
-    log:
-        f"{LOGS}/paper_a_fig_normal_ranked/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_fig_normal_ranked/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-        eps_ref=PA["eps_ref"],
-        k_main=PA["k_main"],
-    script:
-        "../../scripts/paper_a_fig_normal_ranked.py"
 
 
 rule paper_a_claims:

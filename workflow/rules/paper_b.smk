@@ -33,8 +33,16 @@ pb_reading = lambda wc: _pb_readings.by_prefix(wc.pb_reading)
 # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
 pb_choice = lambda wc: f"{PB_OUT}/{pb_reading(wc).r_prefix}tuning/{wc.pb_dataset}.json"
 pb_table_sets = lambda wc, names: _pb_readings.with_r(pb_reading(wc), names, PB_PAPER_R)
+# Figs. 3-4 of the other readings: only these smooth bounds (Algorithm 2 at the paper's r may exceed max_work)
+PB_READING_METHODS = PB.get("readings_methods", PB_METHODS)
 pb_reading_inputs = lambda rd: _pb_wf.reading_inputs(
-    PB_OUT, rd, PB_S1, PB_METHODS, PB_S2, PB_TABLE_SETS, PB_PAPER_R
+    PB_OUT,
+    rd,
+    PB_S1,
+    PB_METHODS if rd is _pb_readings.OURS else PB_READING_METHODS,
+    PB_S2,
+    PB_TABLE_SETS,
+    PB_PAPER_R,
 )
 pb_subcategory = lambda name: lambda wc: name + pb_reading(wc).suffix
 # "" for ours; " at the paper's printed r = 0.02" (+ the exponent) for the variants: figure titles, captions
@@ -42,7 +50,14 @@ pb_at = lambda wc: _pb_readings.at_text(pb_reading(wc), PB_PAPER_R.get(wc.pb_dat
 
 # Every final paper-B file (tables, figures, comparison.md); called by `rule all` in the Snakefile.
 paper_b_targets = lambda: _pb_wf.targets(
-    PB_OUT, PB_S1, PB_METHODS, PB_S2, PB_VARIANTS, PB_PAPER_R, PB_TABLE_SETS
+    PB_OUT,
+    PB_S1,
+    PB_METHODS,
+    PB_S2,
+    PB_VARIANTS,
+    PB_PAPER_R,
+    PB_TABLE_SETS,
+    PB_READING_METHODS,
 )
 
 

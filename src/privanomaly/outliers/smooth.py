@@ -248,13 +248,13 @@ def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | N
     half = np.hypot(d[:, 0], d[:, 1]) / 2.0
     h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
     perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
+    ia, ib = pairs[:, 0], pairs[:, 1]
     for sgn in (1.0, -1.0):
         c = mid + sgn * h[:, None] * perp
-        cnt = weight_within(c)
-        for end, pts in ((0, a), (1, b)):  # the defining points, if rounding put them just outside
-            out = np.hypot(*(c - pts).T) > rr
-            cnt += np.where(out, w[pairs[:, end]], 0)
-        best = max(best, int(cnt.max()))
+        hits = tree.query_ball_point(c, rr)
+        # the defining pair by index, whatever rounding says about its distance, plus every other point hit
+        cnt = [int(w[i] + w[j]) + int(sum(w[x] for x in hit if x != i and x != j)) for hit, i, j in zip(hits, ia, ib)]
+        best = max(best, max(cnt))
     return best
 
 

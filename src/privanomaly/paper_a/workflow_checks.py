@@ -1,13 +1,9 @@
-"""Config checks and target lists for workflow/rules/paper_a.smk (kept out of the Snakefile, testable)."""
+"""Config checks for workflow/rules/paper_a.smk (kept out of the Snakefile, testable). Paper A's targets are
+the files of its items in workflow/report/catalogue.yaml (privanomaly.report.catalogue.paper_files)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-TABLES = ("parameters", "table1", "table2", "table3", "growth", "claims")
-FIGURES = ("fig1_dp_tradeoff", "fig2_accuracy_privacy", "fig3_privacy_vs_k", "fig4_sensitive_graph", "compiler",
-           "selection_surface", "error_vs_eps", "normal_and_ranked", "growth")
-
 
 def check_config(pa: Mapping, unavailable: Mapping[str, str]) -> None:
     """Cross-key checks of ``config['paper_a']`` that the JSON schema cannot express; errors name the key."""
@@ -44,12 +40,3 @@ def check_mechanisms(mech: Mapping) -> None:
         if need not in mech["errors"]:
             raise ValueError(f"config paper_a.mechanisms.errors must contain {need!r} (Figures 2-3 and claims.md "
                              f"compare SP with the optimal DP mechanism); got {list(mech['errors'])}")
-
-
-def targets(out: str) -> list[str]:
-    """Every final paper-A file under ``out`` (= {results}/paper_a): tables (CSV + Markdown), figures
-    (PNG + PDF) and claims.md. Dataset-wise work files are reached through these aggregates, which expand
-    over the available datasets only."""
-    files = [f"{out}/tables/{t}.{ext}" for t in TABLES for ext in ("csv", "md")]
-    files += [f"{out}/figures/{f}.{ext}" for f in FIGURES for ext in ("png", "pdf")]
-    return files + [f"{out}/claims.md"]

@@ -321,6 +321,8 @@ def split_yours(rows: pd.DataFrame, paper: dict) -> tuple[pd.DataFrame, pd.DataF
 
     The paper's claims were made for its own datasets; a dataset it never used gets our numbers and no verdict.
     """
+    if rows.empty:
+        return rows, rows
     known = paper_datasets(paper)
     mine = rows["id"].map(lambda i: (d := dataset_of(i)) is not None and d not in known)
     return rows[~mine].reset_index(drop=True), rows[mine].reset_index(drop=True)

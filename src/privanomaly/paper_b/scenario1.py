@@ -27,10 +27,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import outliers as ol
-
-
-def _ln2d(delta: float) -> float:
-    return math.log(2.0 / delta)
+from privanomaly.outliers.gaussian import _ln2d  # ln(2/δ): one definition
 
 
 @dataclass(frozen=True)

@@ -38,12 +38,14 @@ def targets(
     variants: list[_readings.Reading] = (),
     paper_r: dict[str, float] | None = None,
     table_sets: list[str] = (),
+    variant_methods: list[str] | None = None,
 ) -> list[str]:
     """Every final file of paper B under ``out`` (= {RESULTS}/paper_b): tables, figures, comparison.md.
 
     ``variants``: the other readings (issue 18), each written under ``out/<name>/`` for the datasets with a
     printed r (``paper_r``: config paper_b.paper_reported.r); Tables 1-2 and Figs. 3-4 only for readings that
-    compute them (:attr:`Reading.r_only`), and Tables 1-2 only if one of ``table_sets`` has a printed r.
+    compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds ``variant_methods`` (default
+    ``methods``), and Tables 1-2 only if one of ``table_sets`` has a printed r.
     """
     tab, fig = f"{out}/tables", f"{out}/figures"
     figs = [f"{fig}/fig1_gs_bounds", f"{fig}/fig2_kissing", f"{fig}/r_tuning"]
@@ -59,7 +61,8 @@ def targets(
     )
     files += [f"{tab}/comparison_readings.{ext}" for ext in ("csv", "md")]
     for rd in variants:
-        files += variant_targets(out, rd, s1, methods, s2, paper_r or {}, table_sets)
+        files += variant_targets(out, rd, s1, methods if variant_methods is None else variant_methods, s2,
+                                 paper_r or {}, table_sets)
     return files
 
 

@@ -2,7 +2,12 @@
 
 One home for the mapping from a paper's figure/table to the output files and the rule that writes them.
 :func:`match_targets` expands it against the pipelines' concrete targets (``paper_a_targets()`` +
-``paper_b_targets()``), :func:`readme_table` renders the README's "What is reproduced" table from it.
+``paper_b_targets()``), :func:`readme_table` renders the README's "What is reproduced" table from it,
+:func:`paper_files` lists a paper's targets from it (paper A's targets are exactly its items' files).
+
+An item with a ``plot:`` section is also the registry entry of a figure: ``workflow/rules/plots.smk`` turns
+it into one rule (named ``rule``) running a plot function registered in :mod:`privanomaly.report.figures`
+on the item's input tables, with the item's caption. See :class:`Plot`.
 """
 
 from __future__ import annotations
@@ -17,6 +22,31 @@ import yaml
 WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
 PAPERS = ("A", "B", "A+B")  # "A+B": items about both papers (the privacy audit)
+EXPAND = "{d}"  # in a plot input: one file per dataset of the plot's `datasets` set (a list input)
+PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "stand_in"}
+
+
+@dataclass(frozen=True)
+class Plot:
+    """How the generic plot rule builds an item's figure (the ``plot:`` section of a catalogue item).
+
+    function     name of a plot function registered in :mod:`privanomaly.report.figures` (``paper_a.fig1``)
+    caption      caption file under ``workflow/report/`` (its report category is the item's paper)
+    subcategory  report subcategory
+    inputs       {name: tidy table path relative to results_dir}; a path containing ``{d}`` becomes the list
+                 of one file per dataset of ``datasets``, read and concatenated into one table
+    datasets     name of a dataset set the workflow defines (plots.smk ``PLOT_DATASETS``), for ``{d}``
+    params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``)
+    stand_in     stamp the stand-in note of the datasets shown (first input's ``dataset`` column) on scale runs
+    """
+
+    function: str
+    caption: str
+    subcategory: str
+    inputs: tuple[tuple[str, str], ...]
+    datasets: str | None = None
+    params: tuple[tuple[str, str], ...] = ()
+    stand_in: bool = False
 
 
 @dataclass(frozen=True)
@@ -29,6 +59,7 @@ class Item:
     rule: str
     files: tuple[str, ...]
     checks: tuple[str, ...] = ()
+    plot: Plot | None = None
 
     def regex(self, i: int = 0) -> re.Pattern[str]:
         """Regex matching file pattern ``i`` (wildcards become named groups)."""
@@ -108,7 +139,7 @@ def load(path: str | Path) -> list[Item]:
         where = f"{path}: items[{i}]"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")
-        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks"}
+        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot"}
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
         paper = str(_require(raw, "paper", where, str))
@@ -133,9 +164,54 @@ def load(path: str | Path) -> list[Item]:
                 rule=str(_require(raw, "rule", where, str)),
                 files=files,
                 checks=checks,
+                plot=_plot(raw["plot"], f"{where}.plot", files) if "plot" in raw else None,
             )
         )
     return items
+
+
+def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
+    """Validate the ``plot:`` section of an item (see :class:`Plot`); errors name the item and key."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"{where}: expected a mapping, got {raw!r}")
+    unknown = set(raw) - PLOT_KEYS
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
+    suffixes = [Path(f).suffix for f in files]
+    if suffixes[0] != ".png" or len(set(suffixes)) != len(suffixes):
+        raise ValueError(f"{where}: a plotted item's first file must be the .png, one file per format; got {files}")
+    inputs = _require(raw, "inputs", where, dict)
+    params = raw.get("params", {}) or {}
+    if not isinstance(params, dict):
+        raise ValueError(f"{where}.params: expected a mapping name -> config key, got {params!r}")
+    datasets = raw.get("datasets")
+    expanded = [k for k, v in inputs.items() if EXPAND in str(v)]
+    if expanded and not isinstance(datasets, str):
+        raise ValueError(f"{where}.datasets: inputs {expanded} use {EXPAND}; name the dataset set they expand over")
+    return Plot(
+        function=str(_require(raw, "function", where, str)),
+        caption=str(_require(raw, "caption", where, str)),
+        subcategory=str(_require(raw, "subcategory", where, str)),
+        inputs=tuple((str(k), str(v)) for k, v in inputs.items()),
+        datasets=datasets,
+        params=tuple((str(k), str(v)) for k, v in params.items()),
+        stand_in=bool(raw.get("stand_in", False)),
+    )
+
+
+def paper_files(items: list[Item], paper: str) -> list[str]:
+    """Every file pattern of ``paper``'s items (relative to results_dir), in catalogue order."""
+    return [f for it in items if it.paper == paper for f in it.files]
+
+
+def config_value(config: dict, key: str) -> object:
+    """``config`` at dotted ``key`` (``paper_a.fig3.k_values``); a clear error naming the key if absent."""
+    value: object = config
+    for i, part in enumerate(key.split(".")):
+        if not isinstance(value, dict) or part not in value:
+            raise ValueError(f"config: no key {'.'.join(key.split('.')[: i + 1])!r} (a plot param in the catalogue)")
+        value = value[part]
+    return value
 
 
 def relative_targets(targets: Iterable[str], results_dir: str) -> list[str]:

@@ -1,0 +1,81 @@
+"""The registry of plot functions (privanomaly.report.figures) and the catalogue's `plot:` sections."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from privanomaly.report import catalogue, figures
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGUE = ROOT / "workflow" / "report" / "catalogue.yaml"
+
+
+def test_every_plot_item_names_a_registered_function_an_existing_caption_and_config_params():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
+    plotted = [it for it in catalogue.load(CATALOGUE) if it.plot]
+    assert {it.rule for it in plotted} == {
+        "paper_a_fig1", "paper_a_fig2", "paper_a_fig3", "paper_a_fig4", "paper_a_fig_compiler",
+        "paper_a_plot_selection", "paper_a_fig_errors", "paper_a_fig_normal_ranked", "paper_a_plot_growth",
+    }
+    registered = figures.names()
+    for it in plotted:
+        assert it.plot.function in registered, it.rule
+        assert (ROOT / "workflow" / "report" / it.plot.caption).is_file(), it.plot.caption
+        for _, key in it.plot.params:
+            catalogue.config_value(config, key)  # raises if the key is absent
+    # one registered function per plotted item, none unused
+    assert sorted(it.plot.function for it in plotted) == registered
+
+
+def test_unknown_function_and_double_registration_are_errors():
+    with pytest.raises(KeyError, match="'paper_a.nope' is not registered.*paper_a.fig1"):
+        figures.get("paper_a.nope")
+    with pytest.raises(ValueError, match="registered twice"):
+        figures.register("paper_a.fig1")(lambda t, p: None)
+
+
+def test_config_value_names_the_missing_key():
+    assert catalogue.config_value({"a": {"b": [1, 2]}}, "a.b") == [1, 2]
+    with pytest.raises(ValueError, match="no key 'a.c'"):
+        catalogue.config_value({"a": {"b": 1}}, "a.c.d")
+
+
+def test_read_tables_reads_one_file_or_concatenates_a_list(tmp_path):
+    for name, rows in (("x", [1, 2]), ("y", [3])):
+        pd.DataFrame({"dataset": name, "v": rows}).to_csv(tmp_path / f"{name}.csv", index=False)
+    t = figures.read_tables({"one": str(tmp_path / "y.csv"), "many": [str(tmp_path / "x.csv"), str(tmp_path / "y.csv")]})
+    assert t["one"]["v"].tolist() == [3]
+    assert t["many"]["v"].tolist() == [1, 2, 3] and t["many"].index.tolist() == [0, 1, 2]
+    assert figures.shown_datasets({"many": t["many"], "one": t["one"]}) == ["x", "y"]
+
+
+BASE = "items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.png, a.pdf], plot: %s}\n"
+
+
+@pytest.mark.parametrize(
+    "plot, message",
+    [
+        ("{caption: c.rst, subcategory: s, inputs: {t: t.csv}}", r"items\[0\]\.plot: missing key 'function'"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, colour: red}", "unknown key"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: '{d}.csv'}}", "plot.datasets"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, params: [a]}", "plot.params"),
+    ],
+)
+def test_bad_plot_sections_are_errors_naming_the_key(tmp_path, plot, message):
+    path = tmp_path / "catalogue.yaml"
+    path.write_text(BASE % plot, encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        catalogue.load(path)
+
+
+def test_plotted_item_must_start_with_its_png(tmp_path):
+    path = tmp_path / "catalogue.yaml"
+    path.write_text("items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.pdf, a.png], "
+                    "plot: {function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}}}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="first file must be the .png"):
+        catalogue.load(path)

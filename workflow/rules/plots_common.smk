@@ -1,0 +1,44 @@
+# Helpers of plots.smk (issue 13), included by it: constants and functions only (the linter wants
+# functions apart from rules). The catalogue items come from common.smk (CATALOGUE_ITEMS).
+
+# dataset sets a plot input's {d} expands over (catalogue `plot.datasets`)
+PLOT_DATASETS = {
+    "paper_a.tables": PA_DATASETS,
+    "paper_a.selected": PA_SELECTED,
+    "paper_a.compiler": [PA_COMPILER_DATA],
+}
+# {dataset: stand-in note} per paper (scale runs only), stamped where the catalogue says `stand_in: true`
+PLOT_STAND_IN = {"A": PA_STAND_IN}
+PLOT_ITEMS = [it for it in CATALOGUE_ITEMS if it.plot is not None]
+
+
+def plot_inputs(item):
+    """{name: path or per-dataset list of paths} of a catalogue plot item."""
+    return {
+        name: (
+            expand(f"{RESULTS}/{path}", d=PLOT_DATASETS[item.plot.datasets])
+            if _catalogue.EXPAND in path
+            else f"{RESULTS}/{path}"
+        )
+        for name, path in item.plot.inputs
+    }
+
+
+def plot_outputs(item):
+    """{suffix: path} of a plot item's files; the first (the PNG) is the report item."""
+    first, *rest = item.files
+    return {
+        "png": report(
+            f"{RESULTS}/{first}",
+            caption=f"../report/{item.plot.caption}",
+            category=f"Paper {item.paper}",
+            subcategory=item.plot.subcategory,
+        ),
+        **{Path(f).suffix.lstrip("."): f"{RESULTS}/{f}" for f in rest},
+    }
+
+
+def plot_job_name(item):
+    """Log/benchmark file name of one job: "all", or its wildcards ("{dataset}_{method}")."""
+    names = _catalogue.WILDCARD.findall(item.files[0])
+    return "_".join(f"{{{n}}}" for n in names) or "all"

@@ -41,6 +41,8 @@ rule standin_mirror_link:
         f"{STANDIN_MIRROR}/{{relpath}}",
     log:
         f"{LOGS}/standin_mirror_link/{{relpath}}.log",
+    benchmark:
+        f"{BENCH}/standin_mirror_link/{{relpath}}.tsv"
     wildcard_constraints:
         relpath=wildcard_choice(standin_mirror_links()),
     localrule: True
@@ -70,6 +72,8 @@ rule standin_readme:
         f"{RESULTS}/STAND-IN-DATA.md",
     log:
         f"{LOGS}/standin_readme/all.log",
+    benchmark:
+        f"{BENCH}/standin_readme/all.tsv"
     localrule: True
     conda:
         "../../envs/privanomaly.yaml"

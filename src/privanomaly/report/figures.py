@@ -59,7 +59,7 @@ def get(name: str) -> PlotFunction:
 
 def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, pd.DataFrame]:
     """One table per input: a CSV path is read, a list of per-dataset CSVs is read and concatenated."""
-    from privanomaly.paper_a.common import concat  # the per-dataset table concatenation of the project
+    from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
 
     return {key: pd.read_csv(value) if isinstance(value, str) else concat(list(value)) for key, value in inputs.items()}
 

@@ -42,7 +42,7 @@ if not MIRROR.is_dir():  # a clone beside the main checkout: the mirror of the m
     MIRROR = Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
 
 from privanomaly import seeding  # noqa: E402
-from privanomaly.paper_a.records import features_and_labels  # noqa: E402
+from privanomaly.experiment import split_frame  # noqa: E402
 from privanomaly.sweeps import counts, points, spec  # noqa: E402
 
 NAME = "bench1000"
@@ -82,7 +82,7 @@ def in_process(copy: Path, sw: spec.Sweep, seed: int) -> tuple[float, float, int
     n_rows = 0
     cap = counts.sweep_cap(sw.beta, sw.eps)
     for ds in DATASETS:
-        X, y = features_and_labels(pd.read_parquet(copy / RESULTS / "data" / f"{ds}.parquet"), ds)
+        X, y, _ = split_frame(pd.read_parquet(copy / RESULTS / "data" / f"{ds}.parquet"), ds)
         absent = counts.absent_points(X, sw.n_absent, seeding.rng(seed, "sweep_counts", NAME, ds))
         for beta in sw.beta:
             for r_kind, value in [("fraction", v) for v in sw.r_values]:

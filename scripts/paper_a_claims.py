@@ -3,21 +3,21 @@ datasets; our numbers without a verdict on the user's own datasets)."""
 
 import pandas as pd
 
-from privanomaly import io, runlog
+from privanomaly import experiment, io, runlog
 from privanomaly.datasets import standins
-from privanomaly.paper_a import claims, common
+from privanomaly.paper_a import claims
 from privanomaly.sweeps import claims as sweep_claims
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     inp = snakemake.input  # noqa: F821
     tables = dict(
-        summaries=common.concat(inp.summaries),
+        summaries=experiment.concat(inp.summaries),
         growth=pd.read_csv(inp.growth),
-        sens=common.concat(list(inp.sensitive)),
-        detection=common.concat(inp.detection),
-        comp=common.concat(list(inp.compiler)),
-        trials=common.concat(inp.trials),
+        sens=experiment.concat(list(inp.sensitive)),
+        detection=experiment.concat(inp.detection),
+        comp=experiment.concat(list(inp.compiler)),
+        trials=experiment.concat(inp.trials),
     )
     registry = None
     if p.sweep:  # A3, A6, A8 from the sweep's whole grid (privanomaly.sweeps.claims); the claims say so

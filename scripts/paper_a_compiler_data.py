@@ -2,13 +2,13 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog
-from privanomaly.paper_a import common, toy
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_a import toy
 
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
     df = toy.compiler_table(rec, beta, p.k, p.eps)
     df.insert(0, "dataset", p.dataset)
     io.write_table(df, snakemake.output.csv)  # noqa: F821

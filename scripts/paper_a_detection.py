@@ -2,15 +2,15 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_a import common, detection
+from privanomaly import experiment, io, runlog, seeding
+from privanomaly.paper_a import detection
 
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, _ = common.load_xy(snakemake.input.data)  # noqa: F821
+    X, _, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
     rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
     seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
     with runlog.steps(name, ["private mechanisms", "PyOD references"]) as step:
         step("private mechanisms")

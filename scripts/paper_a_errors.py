@@ -4,14 +4,14 @@ ranked anomalies and the share of k-sensitive records, for one dataset."""
 import numpy as np
 import pandas as pd
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_a import common, errors, toy
+from privanomaly import experiment, io, runlog, seeding
+from privanomaly.paper_a import errors, toy
 
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     name = snakemake.wildcards.pa_dataset  # noqa: F821
     rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = common.load_choice(snakemake.input.choice)["beta"]  # noqa: F821
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
     with runlog.steps(name, ["exact errors", "sampled trials", "ranked, k-sensitive"]) as step:
         step("exact errors")
         errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid, p.mechanisms)

@@ -1,13 +1,13 @@
 """Rule paper_a_growth: exact SP/DP error on anomalies for nested subsamples of one dataset."""
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_a import common, growth, records
+from privanomaly import experiment, io, runlog, seeding
+from privanomaly.paper_a import growth, records
 
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, y = common.load_xy(snakemake.input.data)  # noqa: F821
-    choice = common.load_choice(snakemake.input.choice)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+    choice = experiment.read_choice(snakemake.input.choice, "beta")  # noqa: F821
     with runlog.steps(name, ["nested subsamples"]) as step:
         step("nested subsamples")
         df = growth.growth_curve(X, y, choice["beta"], choice["fraction"], p.sizes,

@@ -2,12 +2,11 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog
+from privanomaly import experiment, io, runlog
 from privanomaly.datasets import standins
-from privanomaly.paper_a import common
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    rows = [common.load_choice(p) for p in snakemake.input.choices]  # noqa: F821
+    rows = [experiment.read_choice(p, "beta") for p in snakemake.input.choices]  # noqa: F821
     cols = ["dataset", "beta", "r", "fraction", "f1", "precision", "recall", "n_records", "n_scored", "metric", "note"]
     df = pd.DataFrame(rows).reindex(columns=cols)
     df["note"] = df["note"].fillna("")  # a choice file without the note key (written by hand) has none

@@ -1,12 +1,12 @@
 """Rule paper_a_records: per-record x_i, capped ball count B and truth g(i, x) at the chosen (β, r)."""
 
-from privanomaly import io, runlog
-from privanomaly.paper_a import common, records
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_a import records
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
-    X, y = common.load_xy(snakemake.input.data)  # noqa: F821
-    choice = common.load_choice(snakemake.input.choice)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+    choice = experiment.read_choice(snakemake.input.choice, "beta")  # noqa: F821
     cap = records.cap_for(choice["beta"], p.eps_min)
     with runlog.steps(snakemake.wildcards.pa_dataset, ["ball counts"]) as step:  # noqa: F821
         step("ball counts")

@@ -1,12 +1,12 @@
 """Rule paper_a_select: the (β, r) selection protocol for one dataset (privanomaly.paper_a.selection)."""
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_a import common, selection
+from privanomaly import experiment, io, runlog, seeding
+from privanomaly.paper_a import selection
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, y = common.load_xy(snakemake.input.data)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
     sel = p.selection
     betas = list(p.betas)  # paper_a.selection.betas, or paper_a.fig2.betas on the Figure 2-3 data
     with runlog.steps(name, ["k-NN radii and F1 surface"]) as step:

@@ -5,9 +5,9 @@ import json
 
 import pandas as pd
 
-from privanomaly import io, runlog
+from privanomaly import experiment, io, runlog
 from privanomaly.datasets import standins
-from privanomaly.paper_a import common, tables
+from privanomaly.paper_a import tables
 
 
 def pca_note(prov: dict) -> str:
@@ -22,7 +22,7 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
                                                       snakemake.input.records, snakemake.input.choices):  # noqa: F821
         with open(prov_path, encoding="utf-8") as fh:
             prov = json.load(fh)
-        choice = common.load_choice(choice_path)
+        choice = experiment.read_choice(choice_path, "beta")
         rec = pd.read_parquet(rec_path)
         row = tables.table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
         rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)

@@ -49,7 +49,8 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         rows += cmp.scenario1_rows(conv, p.names, p.paper)
     rows += cmp.scenario2_rows(sweeps, subspaces, p.names, p.paper)
     rows += cmp.timing_rows(timing)
-    df, yours = cmp.split_yours(pd.DataFrame(rows), p.paper)
+    ours, yours = cmp.split_yours(rows, p.paper)
+    df = cmp.frame(ours)
 
     # issue 18: every claim of Tables 1-2 and Figs. 3-7 under each reading (ours first), tables read per reading
     per_reading, labels, prefixes, shared = {}, {}, {}, {}
@@ -59,7 +60,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
             ds: f"the paper's r = {ch['r']:g}" for ds, ch in t["choices"].items()}
         rr = cmp.claim_rows(t["tables"], t["choices"], t["s1"], t["sweeps"], t["subspaces"], p.names, p.paper,
                             p.k, r_text, rd["exponent"])
-        per_reading[name] = (rd["prefix"], cmp.split_yours(pd.DataFrame(rr), p.paper)[0].to_dict("records"))
+        per_reading[name] = (rd["prefix"], cmp.split_yours(rr, p.paper)[0])
         labels[name], prefixes[name] = rd["short"], rd["prefix"]
         if rd["shares"]:
             shared[name] = rd["shares"]

@@ -1,13 +1,13 @@
 """Rule paper_b_scenario1: Figures 3/4 data - sigma_Global and sigma_Smooth per eps and noise convention."""
 
-from privanomaly import io, runlog
-from privanomaly.paper_b import common, scenario1, smooth
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_b import scenario1, smooth
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     method = snakemake.wildcards.pb_method  # noqa: F821
-    X, y, _ = common.load_xy(snakemake.input.data)  # noqa: F821
-    r = common.read_choice(snakemake.input.choice)["r"]  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+    r = experiment.read_choice(snakemake.input.choice)["r"]  # noqa: F821
 
     def smooth_fn(beta):
         # the released bound is the configured method's, run to completion: no data-dependent fallback

@@ -1,14 +1,14 @@
 """Rule paper_b_scenario2: Figures 5-7 data - subspace truth, then precision/recall of Algorithm 3 (at the
 reading's r - its tuning JSON - and with the reading's exponent, privanomaly.paper_b.scenario2.TopH)."""
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_b import common, scenario2
+from privanomaly import experiment, io, runlog, seeding
+from privanomaly.paper_b import scenario2
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     ds = snakemake.wildcards.pb_dataset  # noqa: F821
-    X, y, columns = common.load_xy(snakemake.input.data)  # noqa: F821
-    r = common.read_choice(snakemake.input.choice)["r"]  # noqa: F821
+    X, y, columns = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+    r = experiment.read_choice(snakemake.input.choice)["r"]  # noqa: F821
     subs = scenario2.subspace_table(
         X, y, p.k, r, p.dim, p.true_subspace["rule"], p.true_subspace["min_outliers"], columns
     )

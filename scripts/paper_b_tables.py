@@ -1,14 +1,14 @@
 """Rule paper_b_tables: Tables 1 and 2 of paper B, ours (tuned r) next to the printed values."""
 
-from privanomaly import io, runlog
-from privanomaly.paper_b import common, tables
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_b import tables
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     ours = {}
     for ds, data, choice in zip(p.datasets, snakemake.input.data, snakemake.input.choices):  # noqa: F821
-        X, y, _ = common.load_xy(data)
-        ours[ds] = tables.dataset_summary(y, X.shape[1], p.k, common.read_choice(choice)["r"])
+        X, y, _ = experiment.load_dataset(data)
+        ours[ds] = tables.dataset_summary(y, X.shape[1], p.k, experiment.read_choice(choice)["r"])
         log.info("%s: %s", ds, ours[ds])
     for name, sets, csv, md in (
         ("table1", p.table1, snakemake.output.csv1, snakemake.output.md1),  # noqa: F821

@@ -3,13 +3,13 @@
 import numpy as np
 import pandas as pd
 
-from privanomaly import io, outliers, runlog
-from privanomaly.paper_b import common, smooth
+from privanomaly import experiment, io, outliers, runlog
+from privanomaly.paper_b import smooth
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
-    X, y, _ = common.load_xy(snakemake.input.data)  # noqa: F821
-    choice = common.read_choice(snakemake.input.choice)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+    choice = experiment.read_choice(snakemake.input.choice)  # noqa: F821
     # the full-space query: the r tuned for the full space (Scenario 1's setting) for every dataset
     r = choice["r_by_space"]["full"]
     beta = outliers.smooth_parameters(p.eps, p.delta)[1]

@@ -1,11 +1,11 @@
 """Rule paper_b_tune_r: r maximising eq. (53) accuracy (paper B, Section 6.2) for one dataset."""
 
-from privanomaly import io, runlog
-from privanomaly.paper_b import common, tuning
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_b import tuning
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
-    X, y, _ = common.load_xy(snakemake.input.data)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
     radii = tuning.r_grid(p.r_grid)
     curves = [tuning.accuracy_curve(X, y, p.k, radii, space) for space in tuning.SPACES]
     curve = tuning.pd.concat(curves, ignore_index=True)

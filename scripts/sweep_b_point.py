@@ -2,14 +2,14 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog
-from privanomaly.paper_b import common, smooth
+from privanomaly import experiment, io, runlog
+from privanomaly.paper_b import smooth
 from privanomaly.sweeps import counts, sigma, spec
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     wc = snakemake.wildcards  # noqa: F821
     p = snakemake.params  # noqa: F821
-    X, y, _ = common.load_xy(snakemake.input.data)  # noqa: F821
+    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
     k = int(wc.k)
     r_kind, r_value = spec.parse_r_token(wc.r)
     # paper B's outliers have fewer than k *other* records within r: (k+1)-NN distances, like beta = k

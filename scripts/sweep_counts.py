@@ -2,14 +2,13 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog, seeding
-from privanomaly.paper_a.records import features_and_labels
+from privanomaly import experiment, io, runlog, seeding
 from privanomaly.sweeps import counts, spec
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
     wc = snakemake.wildcards  # noqa: F821
-    X, y = features_and_labels(pd.read_parquet(snakemake.input.data), wc.dataset)  # noqa: F821
+    X, y, _ = experiment.split_frame(pd.read_parquet(snakemake.input.data), wc.dataset)  # noqa: F821
     beta, rtok = spec.parse_ball_key(wc.ballkey)
     r_kind, value = spec.parse_r_token(rtok)
     r = counts.resolve_r(X, r_kind, value, beta, p.metric)

@@ -24,57 +24,57 @@ def bound(e):
 
 def test_sp_near_zero_and_dp_at_tradeoff():
     good = _summaries(1e-6, bound)
-    assert claims.sp_anomaly_near_zero(good, 1.0, 1, 0.01).status == "PASS"
-    assert claims.sp_anomaly_near_zero(_summaries(0.2, bound), 1.0, 1, 0.01).status == "FAIL"
-    assert claims.dp_anomaly_at_tradeoff(good, [0.5, 1.0], 0.9, 1.0).status == "PASS"
+    assert claims.sp_anomaly_near_zero(good, 1.0, 1, 0.01).verdict == "PASS"
+    assert claims.sp_anomaly_near_zero(_summaries(0.2, bound), 1.0, 1, 0.01).verdict == "FAIL"
+    assert claims.dp_anomaly_at_tradeoff(good, [0.5, 1.0], 0.9, 1.0).verdict == "PASS"
     low_dp = _summaries(1e-6, lambda e: 0.5 * bound(e))
-    assert claims.dp_anomaly_at_tradeoff(low_dp, [0.5, 1.0], 0.9, 1.0).status == "FAIL"
-    assert claims.sp_beats_dp_on_anomalies(good, 1.0, 1, 0.5).status == "PASS"
-    assert claims.sp_beats_dp_on_anomalies(_summaries(0.2, bound), 1.0, 1, 0.5).status == "FAIL"
+    assert claims.dp_anomaly_at_tradeoff(low_dp, [0.5, 1.0], 0.9, 1.0).verdict == "FAIL"
+    assert claims.sp_beats_dp_on_anomalies(good, 1.0, 1, 0.5).verdict == "PASS"
+    assert claims.sp_beats_dp_on_anomalies(_summaries(0.2, bound), 1.0, 1, 0.5).verdict == "FAIL"
     empty = good[good["dataset"] == "none"]
-    assert claims.sp_anomaly_near_zero(empty, 1.0, 1, 0.01).status == "N/A"
+    assert claims.sp_anomaly_near_zero(empty, 1.0, 1, 0.01).verdict == "N/A"
 
 
 def test_normal_records():
-    assert claims.sp_equals_dp_on_normal(_summaries(1e-6, bound), 1, 1e-3).status == "PASS"
-    assert claims.sp_equals_dp_on_normal(_summaries(1e-6, bound, sp_normal=0.1), 1, 1e-3).status == "FAIL"
+    assert claims.sp_equals_dp_on_normal(_summaries(1e-6, bound), 1, 1e-3).verdict == "PASS"
+    assert claims.sp_equals_dp_on_normal(_summaries(1e-6, bound, sp_normal=0.1), 1, 1e-3).verdict == "FAIL"
 
 
 def test_growth_and_k():
     g = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "n_records": [100, 400, 50, 200],
                       "mean_error_sp": [0.1, 0.01, 0.2, 0.1]})
-    assert claims.sp_error_falls_with_size(g).status == "PASS"
+    assert claims.sp_error_falls_with_size(g).verdict == "PASS"
     g.loc[3, "mean_error_sp"] = 0.3
     r = claims.sp_error_falls_with_size(g)
-    assert r.status == "FAIL" and "n=200 → 0.3" in r.evidence
+    assert r.verdict == "FAIL" and "n=200 → 0.3" in r.evidence
     sens = pd.DataFrame({"dataset": ["a"] * 3, "k": [1, 7, 14], "frac_sensitive": [0.9, 0.95, 1.0]})
-    assert claims.larger_k_protects_more(sens).status == "PASS"
+    assert claims.larger_k_protects_more(sens).verdict == "PASS"
     sens["frac_sensitive"] = [0.9, 0.9, 0.9]  # flat: not "more"
-    assert claims.larger_k_protects_more(sens).status == "FAIL"
+    assert claims.larger_k_protects_more(sens).verdict == "FAIL"
 
 
 def test_laplace_margin():
     det = pd.DataFrame({"dataset": ["a"] * 3, "method": ["SP", "Laplace (count)", "Laplace (noisy threshold)"],
                         "precision_br": [0.9, 0.6, 0.5], "recall_br": [0.9, 0.6, 0.5]})
-    assert claims.sp_beats_laplace(det, 0.05).status == "PASS"
+    assert claims.sp_beats_laplace(det, 0.05).verdict == "PASS"
     det.loc[1, ["precision_br", "recall_br"]] = [0.9, 0.9]  # a tie is not "largely outperforms"
-    assert claims.sp_beats_laplace(det, 0.05).status == "FAIL"
+    assert claims.sp_beats_laplace(det, 0.05).verdict == "FAIL"
 
 
 def test_compiler_claim():
     eps = 1.0
     d = np.array([0, 0, 1, 3])
     comp = pd.DataFrame({"eps": eps, "delta": d, "input_error": 0.4, "compiled_error": 0.4 * np.exp(-eps * d / 4)})
-    assert claims.compiler_exponential_gain(comp).status == "PASS"
+    assert claims.compiler_exponential_gain(comp).verdict == "PASS"
     comp.loc[3, "compiled_error"] = 0.4 * np.exp(-eps * 3 / 2)  # wrong exponent
-    assert claims.compiler_exponential_gain(comp).status == "FAIL"
+    assert claims.compiler_exponential_gain(comp).verdict == "FAIL"
 
 
 def test_sampling_coverage_and_markdown():
     t = pd.DataFrame({"exact_error": [0.1, 0.2, 0.3], "ci_low": [0.05, 0.15, 0.31], "ci_high": [0.15, 0.25, 0.4]})
     r = claims.sampling_agrees(t, 0.9)
-    assert r.status == "FAIL" and r.evidence.startswith("2/3")
-    assert claims.sampling_agrees(t, 0.6).status == "PASS"
+    assert r.verdict == "FAIL" and r.evidence.startswith("2/3")
+    assert claims.sampling_agrees(t, 0.6).verdict == "PASS"
     md = claims.to_markdown([r], "# header")
     assert "**0 of 1 claims PASS**" in md and "## A9" in md and "**FAIL**" in md
     assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status", "scope"]
@@ -109,10 +109,10 @@ def test_your_datasets_get_our_numbers_and_no_paper_verdict():
     tables["summaries"].loc[bad, ["median_error", "mean_error"]] = 0.4
     paper, yours, names = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"])
     assert names == ["mine"]
-    assert [r.status for r in paper] == ["PASS"] * 9
+    assert [r.verdict for r in paper] == ["PASS"] * 9
     assert all("mine" not in r.evidence for r in paper)
-    assert [r.claim_id for r in yours] == [f"A{i}" for i in range(1, 10)]
-    assert all("mine" in r.evidence for r in yours if r.claim_id != "A9")  # A9 is a count over cells
+    assert [r.id for r in yours] == [f"A{i}" for i in range(1, 10)]
+    assert all("mine" in r.evidence for r in yours if r.id != "A9")  # A9 is a count over cells
     assert "mine: median 0.4" in yours[0].evidence
     md = claims.to_markdown(paper, "# h", yours, names)
     assert "**9 of 9 claims PASS**" in md and "## Your datasets (no paper verdict)" in md
@@ -130,9 +130,9 @@ def test_every_claim_names_the_datasets_it_could_not_evaluate():
     why = {"A4": {"b": "not in paper_a.growth.datasets"}}
     paper, yours, _ = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"], why)
     a4 = paper[3]
-    assert a4.claim_id == "A4" and a4.status == "PASS"
+    assert a4.id == "A4" and a4.verdict == "PASS"
     assert "not evaluated — b: not in paper_a.growth.datasets" in a4.evidence
-    assert all("not evaluated" not in r.evidence for r in paper if r.claim_id != "A4")
+    assert all("not evaluated" not in r.evidence for r in paper if r.id != "A4")
     # a table without any row of the user's dataset says so, with the generic reason
     tables["comp"] = tables["comp"][tables["comp"]["dataset"] != "mine"]
     _, yours, _ = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"], why)
@@ -141,7 +141,7 @@ def test_every_claim_names_the_datasets_it_could_not_evaluate():
 
 def test_compiler_claim_checks_every_dataset():
     t = _tables()["comp"]
-    assert claims.compiler_exponential_gain(t).status == "PASS"
+    assert claims.compiler_exponential_gain(t).verdict == "PASS"
     t.loc[t.index[-1], "compiled_error"] = 0.4  # 'mine': no gain where delta > 0
     r = claims.compiler_exponential_gain(t)
-    assert r.status == "FAIL" and "mine: ε=1: 1 of 2 records" in r.evidence and "fails" in r.evidence
+    assert r.verdict == "FAIL" and "mine: ε=1: 1 of 2 records" in r.evidence and "fails" in r.evidence

@@ -239,8 +239,8 @@ def test_table_verdicts():
         {"table": "table1", "dataset": "a", "paper_name": "A", "quantity": "N", "label": "N", "ours": 50, "paper": 50},
     ])
     rows = comparison.table_rows(t)
-    assert [r["verdict"] for r in rows] == ["DIFFERS", "MATCH", "MATCH"]
-    assert "fnlwgt" in rows[0]["reason"] and rows[0]["claim"].startswith("Table 1")
+    assert [r.verdict for r in rows] == ["DIFFERS", "MATCH", "MATCH"]
+    assert "fnlwgt" in rows[0].reason and rows[0].claim.startswith("Table 1")
 
 
 def test_sigma_claim_verdicts_on_synthetic_numbers():
@@ -255,8 +255,8 @@ def test_sigma_claim_verdicts_on_synthetic_numbers():
     conv = comparison.convention_summary(s1, paper)
     assert conv.set_index("convention")["both_hold"].to_dict() == {"printed": False, "alt": True}
     rows = comparison.scenario1_rows(conv, {"x": "X"}, paper)
-    assert [r["verdict"] for r in rows] == ["DIFFERS", "DIFFERS"]
-    assert "GS/5 = 2.6" in rows[0]["reason"] and "alt" in rows[0]["reason"]
+    assert [r.verdict for r in rows] == ["DIFFERS", "DIFFERS"]
+    assert "GS/5 = 2.6" in rows[0].reason and "alt" in rows[0].reason
 
 
 def test_monotonicity_verdicts():
@@ -264,14 +264,14 @@ def test_monotonicity_verdicts():
                        "recall": [0.45, 0.6, 0.5, 0.7], "precision_exact": [0.9, 0.6, 0.95, 0.7],
                        "recall_exact": [0.45, 0.6, 0.5, 0.7]})
     subs = pd.DataFrame({"is_true": [True, True, False], "subspace": ["{1}", "{2}", "{3}"]})
-    rows = {r["id"]: r for r in comparison.scenario2_rows({"d": sw}, {"d": subs}, {}, {})}
-    assert rows["s2.d.precision"]["verdict"] == "MATCH"
-    assert rows["s2.d.recall"]["verdict"] == "DIFFERS" and "h/2" in rows["s2.d.recall"]["reason"]
+    rows = {r.id: r for r in comparison.scenario2_rows({"d": sw}, {"d": subs}, {}, {})}
+    assert rows["s2.d.precision"].verdict == "MATCH"
+    assert rows["s2.d.recall"].verdict == "DIFFERS" and "h/2" in rows["s2.d.recall"].reason
 
 
 def test_fig2_verdicts():
     counts = bounds.kissing_counts_table([1, 3])
-    rows = {r["id"]: r["verdict"] for r in comparison.fig2_rows(counts, {"d2": [5, 1]})}
+    rows = {r.id: r.verdict for r in comparison.fig2_rows(counts, {"d2": [5, 1]})}
     assert rows == {"fig2.pentagon": "MATCH", "fig2.hexagon": "DIFFERS"}
 
 

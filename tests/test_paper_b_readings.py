@@ -10,7 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from privanomaly.experiment import Verdict
 from privanomaly.paper_b import comparison, readings, scenario2, tuning, workflow
+from privanomaly.sp.dlap import rational_rate
 
 U = np.array([0.0, 0.25, 1.0, 0.5, 0.125])  # a tiny synthetic utility vector (eq. 51 values lie in [0, 1])
 
@@ -35,7 +37,7 @@ def test_printed_exponent_top_h_draws_with_weights_exp_eps_over_h_u(h):
     eps = 2.4
     mech = scenario2.TopH("printed")
     seq = mech.sequence_probs(U, h, eps)
-    w = np.exp(eps / h * U)
+    w = np.exp(float(rational_rate(eps)) / h * U)  # at the rational rate the exact sampler uses (<= eps)
     for out, p in seq.items():
         want, rem = 1.0, w.sum()
         for i in out:
@@ -171,30 +173,30 @@ def test_no_true_subspace_note_gives_the_measured_counts():
                          "labelled_outliers_flagged": [0, 0]})
     rows = comparison.scenario2_rows({"a2": _sweep([0.0] * 4)}, {"a2": subs}, {}, {},
                                      r_text={"a2": "the paper's r = 0.02"})
-    assert [r["verdict"] for r in rows] == ["N/A", "N/A"]  # precision 0 everywhere is no evidence either way
-    note = rows[0]["reason"]
+    assert [r.verdict for r in rows] == ["N/A", "N/A"]  # precision 0 everywhere is no evidence either way
+    note = rows[0].reason
     assert "no true subspace at the paper's r = 0.02" in note
     assert "labelled outliers flagged per subspace 0, 0" in note and "q_count per subspace 0, 4" in note
     # ours keeps its wording
     ours = comparison.scenario2_rows({"a2": _sweep([0.0] * 4)}, {"a2": subs}, {}, {})
-    assert "at the tuned r" in ours[0]["reason"]
+    assert "at the tuned r" in ours[0].reason
 
 
 def test_practical_claim_reason_depends_on_the_exponent():
     subs = pd.DataFrame({"is_true": [True, True, False], "subspace": ["{1}", "{2}", "{3}"]})
     sw = _sweep([0.9, 0.4, 0.9, 0.45])
-    ours = {r["id"]: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {})}
-    assert ours["s2.synthetic_b2.practical"]["verdict"] == "DIFFERS"
-    assert "twice as sharp" in ours["s2.synthetic_b2.practical"]["reason"]
+    ours = {r.id: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {})}
+    assert ours["s2.synthetic_b2.practical"].verdict == "DIFFERS"
+    assert "twice as sharp" in ours["s2.synthetic_b2.practical"].reason
     # our grid has 2 eps for every eps of the band: the printed weights' values are read off it
     sw2 = pd.DataFrame({"h": [2] * 4, "eps": [0.8, 1.6, 3.2, 6.4], "precision": [0.3, 0.4, 0.6, 0.7],
                         "recall": [0.3, 0.4, 0.45, 0.7]})
-    why = comparison.scenario2_rows({"synthetic_b2": sw2}, {"synthetic_b2": subs}, {}, {})[-1]["reason"]
+    why = comparison.scenario2_rows({"synthetic_b2": sw2}, {"synthetic_b2": subs}, {}, {})[-1].reason
     assert "ours at 2 eps, eps 1.6-3.2) precision 0.40-0.60, recall 0.40-0.45 - still not > 1/2" in why
-    pr = {r["id"]: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {},
+    pr = {r.id: r for r in comparison.scenario2_rows({"synthetic_b2": sw}, {"synthetic_b2": subs}, {}, {},
                                                         {"synthetic_b2": "the paper's r = 0.13"}, "printed")}
-    assert "even with the printed exponent" in pr["s2.synthetic_b2.practical"]["reason"]
-    assert "0.13" in pr["s2.synthetic_b2.practical"]["reason"]
+    assert "even with the printed exponent" in pr["s2.synthetic_b2.practical"].reason
+    assert "0.13" in pr["s2.synthetic_b2.practical"].reason
 
 
 def test_table_r_row_at_a_given_r():
@@ -202,39 +204,39 @@ def test_table_r_row_at_a_given_r():
                        "ours": 0.02, "paper": 0.02}])
     ch = {"a": {"r": 0.02, "space": "any_1d", "accuracy": 0.97, "tp": 0, "fp": 0, "fn": 10, "tn": 369}}
     (row,) = comparison.table_rows(t, ch)
-    assert row["verdict"] == "MATCH" and "paper's printed value" in row["reason"] and "0.970" in row["reason"]
+    assert row.verdict == "MATCH" and "paper's printed value" in row.reason and "0.970" in row.reason
 
 
 def test_your_datasets_get_our_numbers_and_no_verdict():
-    rows = pd.DataFrame([comparison.row("s2.synthetic_b2.precision", "c", "yes", "x", True),
-                         comparison.row("s2.my_data.precision", "c", "yes", "y", False),
-                         comparison.row("table1.my_data.r", "c", "—", "1.2", None),
-                         comparison.row("fig1.growth", "c", "p", "o", True)])
+    rows = [Verdict.compare("s2.synthetic_b2.precision", "c", "yes", "x", True),
+            Verdict.compare("s2.my_data.precision", "c", "yes", "y", False),
+            Verdict.compare("table1.my_data.r", "c", "—", "1.2", None),
+            Verdict.compare("fig1.growth", "c", "p", "o", True)]
     paper, yours = comparison.split_yours(rows, {"r": {"synthetic_b2": 0.13}, "N": {"adult_b2": 379}})
-    assert paper["id"].tolist() == ["s2.synthetic_b2.precision", "fig1.growth"]
-    assert yours["id"].tolist() == ["s2.my_data.precision", "table1.my_data.r"]
+    assert [r.id for r in paper] == ["s2.synthetic_b2.precision", "fig1.growth"]
+    assert [r.id for r in yours] == ["s2.my_data.precision", "table1.my_data.r"]
     md = comparison.render_yours(yours)
     from privanomaly.report import checks
 
     assert "## Your datasets" in md and "| s2.my_data.precision | c | y |" in md
     assert checks.parse(md) == []  # no verdict for the index to count
-    assert comparison.render_yours(yours.iloc[:0]) == ""
-    none, mine = comparison.split_yours(pd.DataFrame([]), {})  # a reading with no dataset at all
-    assert none.empty and mine.empty
+    assert comparison.render_yours(yours[:0]) == ""
+    none, mine = comparison.split_yours([], {})  # a reading with no dataset at all
+    assert none == [] and mine == []
 
 
 def test_readings_section_says_which_reading_reproduces_each_claim():
     per = {
-        "ours": ("", [comparison.row("s2.d.precision", "p", "yes", "a", True),
-                      comparison.row("s2.synthetic_b2.practical", "q", "> 1/2", "b", False),
-                      comparison.row("table1.d.r", "r", "1", "2", False)]),
-        "paper_r": ("paper_r/", [comparison.row("s2.d.precision", "p", "yes", "a", True),
-                                 comparison.row("s2.synthetic_b2.practical", "q", "> 1/2", "b", False),
-                                 comparison.row("table1.d.r", "r", "1", "1", True)]),
+        "ours": ("", [Verdict.compare("s2.d.precision", "p", "yes", "a", True),
+                      Verdict.compare("s2.synthetic_b2.practical", "q", "> 1/2", "b", False),
+                      Verdict.compare("table1.d.r", "r", "1", "2", False)]),
+        "paper_r": ("paper_r/", [Verdict.compare("s2.d.precision", "p", "yes", "a", True),
+                                 Verdict.compare("s2.synthetic_b2.practical", "q", "> 1/2", "b", False),
+                                 Verdict.compare("table1.d.r", "r", "1", "1", True)]),
         "paper_r_printed_exponent": ("paper_r_printed_exponent/", [
-            comparison.row("s2.d.precision", "p", "yes", "a", None),
-            comparison.row("s2.synthetic_b2.practical", "q", "> 1/2", "c", True),
-            comparison.row("table1.d.r", "r", "1", "1", True)]),
+            Verdict.compare("s2.d.precision", "p", "yes", "a", None),
+            Verdict.compare("s2.synthetic_b2.practical", "q", "> 1/2", "c", True),
+            Verdict.compare("table1.d.r", "r", "1", "1", True)]),
     }
     long = comparison.readings_frame(per)
     assert long["id"].tolist()[3:6] == ["paper_r/s2.d.precision", "paper_r/s2.synthetic_b2.practical",
@@ -258,13 +260,13 @@ def test_index_selects_each_readings_verdicts_separately():
     (e.g. ``^paper_r/s2\\.adult_b2\\.``) pick one reading's verdicts and ours stay ours."""
     from privanomaly.report import checks
 
-    per = {"ours": ("", [comparison.row("s2.a.precision", "p", "yes", "a", True)]),
-           "paper_r": ("paper_r/", [comparison.row("s2.a.precision", "p", "yes", "a", False)])}
+    per = {"ours": ("", [Verdict.compare("s2.a.precision", "p", "yes", "a", True)]),
+           "paper_r": ("paper_r/", [Verdict.compare("s2.a.precision", "p", "yes", "a", False)])}
     long = comparison.readings_frame(per)
     md = comparison.render_readings(long, {"ours": "ours", "paper_r": "paper's r"}, {"ours": "", "paper_r": "paper_r/"},
                                     {}, [])
     parsed = checks.parse(md)
-    assert [(c.id, c.status) for c in parsed] == [("paper_r/s2.a.precision", "DIFFERS")]
+    assert [(c.id, c.verdict) for c in parsed] == [("paper_r/s2.a.precision", "DIFFERS")]
     assert checks.select(parsed, [r"^s2\.a\."]) == []
     assert checks.select(parsed, [r"^[^/]+$"]) == []
 

@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from privanomaly.experiment import Verdict  # noqa: E402
 from privanomaly.paper_a import claims as paper_a_claims  # noqa: E402
 from privanomaly.paper_b import comparison as paper_b_comparison  # noqa: E402
 from privanomaly.report import catalogue, checks, gallery, index  # noqa: E402
@@ -114,7 +115,7 @@ def test_update_readme_rewrites_only_between_markers(tmp_path):
 # ---------------------------------------------------------------- verdicts
 def _paper_a_claims_md() -> str:
     """claims.md exactly as rule paper_a_claims writes it (its own formatter), with three verdicts."""
-    R = paper_a_claims.Result
+    R = Verdict.check
     results = [
         R("A1", "SP error on anomalies is zero for practical purposes", "t", "e", False),
         R("A5", "Larger k protects more records (Fig 3)", "t", "e", True),
@@ -125,8 +126,8 @@ def _paper_a_claims_md() -> str:
 
 def test_parse_paper_a_claims_from_its_own_formatter():
     got = checks.parse(_paper_a_claims_md())
-    assert [(c.id, c.status) for c in got] == [("A1", "FAIL"), ("A5", "PASS"), ("A9", "N/A")]
-    assert got[1].text == "A5 — Larger k protects more records (Fig 3)"
+    assert [(c.id, c.verdict) for c in got] == [("A1", "FAIL"), ("A5", "PASS"), ("A9", "N/A")]
+    assert got[1].claim == "A5 — Larger k protects more records (Fig 3)"
 
 
 COMPARISON_MD = """# Paper B: the paper's numbers next to ours
@@ -146,14 +147,14 @@ COMPARISON_MD = """# Paper B: the paper's numbers next to ours
 
 def test_parse_comparison_table_rows():
     got = checks.parse(COMPARISON_MD)
-    assert [(c.id, c.status) for c in got] == [
+    assert [(c.id, c.verdict) for c in got] == [
         ("Table 1", "MATCH"),
         ("Table 2", "MATCH"),
         ("Fig. 3-4", "DIFFERS"),
         ("Fig 5", "MATCH"),
         ("Section 4.1", "DIFFERS"),
     ]
-    assert "within the grid step" in got[0].text
+    assert "within the grid step" in got[0].claim
 
 
 def test_select_and_summary():
@@ -173,8 +174,8 @@ def _paper_b_comparison_md() -> str:
     """comparison.md exactly as rule paper_b_comparison writes it (its own row ids and formatter)."""
     import pandas as pd
 
-    row = paper_b_comparison.row
-    rows = pd.DataFrame(
+    row = Verdict.compare
+    rows = paper_b_comparison.frame(
         [
             row("table1.synthetic_b1.N", "Table 1: N of Synthetic 1", "50", "50", True),
             row("table1.synthetic_b1.r", "Table 1: r of Synthetic 1", "1.1", "0.9", False, "grid | seed"),
@@ -191,7 +192,7 @@ def _paper_b_comparison_md() -> str:
 
 def test_parse_paper_b_comparison_from_its_own_formatter():
     got = checks.parse(_paper_b_comparison_md())
-    assert [(c.id, c.status) for c in got] == [
+    assert [(c.id, c.verdict) for c in got] == [
         ("table1.synthetic_b1.N", "MATCH"),
         ("table1.synthetic_b1.r", "DIFFERS"),
         ("fig1.growth", "MATCH"),
@@ -200,7 +201,7 @@ def test_parse_paper_b_comparison_from_its_own_formatter():
         ("s2.synthetic_b2.recall", "MATCH"),
         ("b7.feasible", "N/A"),
     ]
-    assert "grid \\| seed" in got[1].text or "grid" in got[1].text
+    assert "grid \\| seed" in got[1].claim or "grid" in got[1].claim
 
 
 def test_index_one_line_per_entry_with_verdicts():

@@ -282,7 +282,7 @@ def test_claims_from_sweep_pass_on_closed_form_data(iso_sweep):
     a6 = sc.sp_beats_laplace(iso_sweep, "s", 1.0, 1, 0.05)
     a8 = sc.compiler_exponential_gain(iso_sweep, "s")
     assert (a3.passed, a6.passed, a8.passed) == (True, True, True), (a3.evidence, a6.evidence, a8.evidence)
-    assert "From sweep `s`" in a6.test and "records only 0" in a6.evidence  # SP = Laplace count on records, k = 1
+    assert "From sweep `s`" in a6.expected and "records only 0" in a6.evidence  # SP = Laplace count on records, k = 1
     assert "δ = β − k ∈ {0, 1, 3, 4}" in a8.evidence  # (β, k) = (2, 2), (2, 1), (5, 2), (5, 1)
     reg = sc.registry_with_sweep("s")
     assert [c.claim_id for c in reg] == [f"A{i}" for i in range(1, 10)]
@@ -291,7 +291,7 @@ def test_claims_from_sweep_pass_on_closed_form_data(iso_sweep):
                          "compiled_error": [0.2, 0.2 * np.exp(-0.5)]})
     tables = {"sweep": iso_sweep, "comp": comp}
     a8 = next(c for c in reg if c.claim_id == "A8").evaluate(tables, {})
-    assert a8.passed is True and a8.test.startswith("(1) per record")
+    assert a8.passed is True and a8.expected.startswith("(1) per record")
     comp.loc[1, "compiled_error"] = 0.2  # no gain on the non-sensitive record: the tables' part fails
     assert next(c for c in reg if c.claim_id == "A8").evaluate(tables, {}).passed is False
 

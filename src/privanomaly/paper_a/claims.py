@@ -6,24 +6,16 @@ claims file is generated from this run's numbers and never written by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
+from privanomaly.experiment.verdict import PASS, Verdict, to_frame as _verdict_frame
 
-@dataclass
-class Result:
-    claim_id: str
-    claim: str
-    test: str
-    evidence: str
-    passed: bool | None  # None = not evaluable (no data)
-
-    @property
-    def status(self) -> str:
-        return "N/A" if self.passed is None else ("PASS" if self.passed else "FAIL")
+# claims.csv's columns: record field -> column
+COLUMNS = {"id": "claim_id", "claim": "claim", "expected": "test", "evidence": "evidence", "verdict": "status"}
 
 
 def _fmt(v: float) -> str:
@@ -37,16 +29,16 @@ def _sel(summaries: pd.DataFrame, eps: float, k: int | None, mech: str, group: s
     return summaries[m]
 
 
-def sp_anomaly_near_zero(summaries: pd.DataFrame, eps: float, k: int, tol: float) -> Result:
+def sp_anomaly_near_zero(summaries: pd.DataFrame, eps: float, k: int, tol: float) -> Verdict:
     s = _sel(summaries, eps, k, "SP", "anomaly")
     ev = [f"{r.dataset}: median {_fmt(r.median_error)}, mean {_fmt(r.mean_error)}, "
           f"{_fmt(100 * r.frac_below_1e2)}% below 0.01" for r in s.itertuples()]
     ok = None if s.empty else bool((s["median_error"] <= tol).all())
-    return Result("A1", "SP error on anomalies is zero for practical purposes",
-                  f"median exact SP error over (β,r)-anomalies ≤ {tol} at ε={eps}, k={k}, every dataset", "; ".join(ev), ok)
+    return Verdict.check("A1", "SP error on anomalies is zero for practical purposes",
+                         f"median exact SP error over (β,r)-anomalies ≤ {tol} at ε={eps}, k={k}, every dataset", "; ".join(ev), ok)
 
 
-def dp_anomaly_at_tradeoff(summaries: pd.DataFrame, eps_grid: list[float], ratio: float, eps_ref: float) -> Result:
+def dp_anomaly_at_tradeoff(summaries: pd.DataFrame, eps_grid: list[float], ratio: float, eps_ref: float) -> Verdict:
     ev, ok = [], []
     for eps in eps_grid:
         s = _sel(summaries, eps, None, "DP", "anomaly").drop_duplicates("dataset")
@@ -56,24 +48,24 @@ def dp_anomaly_at_tradeoff(summaries: pd.DataFrame, eps_grid: list[float], ratio
             ev.append(f"ε={eps:g} (bound 1/(1+e^ε)={bound:.3g}): " + ", ".join(
                 f"{r.dataset} {_fmt(r.mean_error)}" for r in s.itertuples()))
     oks = [o for o in ok if o is not None]
-    return Result("A2", "DP error on anomalies stays near the coin flip (1/2 as ε→0)",
-                  f"mean exact DP error over anomalies ≥ {ratio}·1/(1+e^ε) at every ε of the grid, every dataset",
-                  "; ".join(ev), None if not oks else all(oks))
+    return Verdict.check("A2", "DP error on anomalies stays near the coin flip (1/2 as ε→0)",
+                         f"mean exact DP error over anomalies ≥ {ratio}·1/(1+e^ε) at every ε of the grid, every dataset",
+                         "; ".join(ev), None if not oks else all(oks))
 
 
-def sp_equals_dp_on_normal(summaries: pd.DataFrame, k: int, tol: float) -> Result:
+def sp_equals_dp_on_normal(summaries: pd.DataFrame, k: int, tol: float) -> Verdict:
     sp_ = summaries[(summaries["mechanism"] == "SP") & (summaries["group"] == "normal") & (summaries["k"] == k)]
     dp_ = summaries[(summaries["mechanism"] == "DP") & (summaries["group"] == "normal") & (summaries["k"] == k)]
     j = sp_.merge(dp_, on=["dataset", "eps", "k", "group"], suffixes=("_sp", "_dp"))
     j["diff"] = (j["mean_error_sp"] - j["mean_error_dp"]).abs()
     worst = j.groupby("dataset", sort=False)["diff"].max()
     ev = [f"{d}: max |SP−DP| {_fmt(v)}" for d, v in worst.items()]
-    return Result("A3", "SP and DP perform about equally on normal records",
-                  f"|mean SP − mean DP error| over normal records ≤ {tol} at every ε (k={k})", "; ".join(ev),
-                  None if j.empty else bool((j["diff"] <= tol).all()))
+    return Verdict.check("A3", "SP and DP perform about equally on normal records",
+                         f"|mean SP − mean DP error| over normal records ≤ {tol} at every ε (k={k})", "; ".join(ev),
+                         None if j.empty else bool((j["diff"] <= tol).all()))
 
 
-def sp_error_falls_with_size(growth: pd.DataFrame) -> Result:
+def sp_error_falls_with_size(growth: pd.DataFrame) -> Verdict:
     ev, ok = [], []
     for d, sub in growth.groupby("dataset", sort=False):
         sub = sub.sort_values("n_records")
@@ -81,28 +73,28 @@ def sp_error_falls_with_size(growth: pd.DataFrame) -> Result:
         ev.append(f"{d}: n={int(first.n_records)} → {_fmt(first.mean_error_sp)}, n={int(last.n_records)} → "
                   f"{_fmt(last.mean_error_sp)}")
         ok.append(bool(last.mean_error_sp < first.mean_error_sp))
-    return Result("A4", "SP error on anomalies falls as the data grow",
-                  "mean exact SP error over anomalies at the largest subsample < at the smallest (nested subsamples, "
-                  "same β and flagged fraction)", "; ".join(ev), None if not ok else all(ok))
+    return Verdict.check("A4", "SP error on anomalies falls as the data grow",
+                         "mean exact SP error over anomalies at the largest subsample < at the smallest (nested subsamples, "
+                         "same β and flagged fraction)", "; ".join(ev), None if not ok else all(ok))
 
 
-def larger_k_protects_more(sens: pd.DataFrame) -> Result:
+def larger_k_protects_more(sens: pd.DataFrame) -> Verdict:
     ev, ok = [], []
     for d, sub in sens.groupby("dataset", sort=False):
         sub = sub.sort_values("k")
         f = sub["frac_sensitive"].to_numpy()
         ev.append(f"{d}: " + ", ".join(f"k={int(k)} {100 * v:.1f}%" for k, v in zip(sub["k"], f)))
         ok.append(bool(np.all(np.diff(f) >= 0) and f[-1] > f[0]))
-    return Result("A5", "Larger k protects more records (Fig 3)",
-                  "fraction of k-sensitive records non-decreasing in k and larger at the largest k than the smallest",
-                  "; ".join(ev), None if not ok else all(ok))
+    return Verdict.check("A5", "Larger k protects more records (Fig 3)",
+                         "fraction of k-sensitive records non-decreasing in k and larger at the largest k than the smallest",
+                         "; ".join(ev), None if not ok else all(ok))
 
 
 def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r > 0 else 0.0
 
 
-def sp_beats_laplace(detection: pd.DataFrame, margin: float, truth: str = "br") -> Result:
+def sp_beats_laplace(detection: pd.DataFrame, margin: float, truth: str = "br") -> Verdict:
     """SP's F1 (against ``truth``: "br" = the (β,r)-anomalies the AIQ asks about, or "labels") must exceed
     each Laplace baseline's by ``margin``."""
     ev, ok = [], []
@@ -117,18 +109,18 @@ def sp_beats_laplace(detection: pd.DataFrame, margin: float, truth: str = "br") 
         ok.append(all(f_sp >= f + margin for f in f_lap))
         ev.append(f"{d}: SP F1 {_fmt(f_sp)} vs " + ", ".join(f"{m} {_fmt(f)}" for m, f in zip(lap["method"], f_lap)))
     what = "the (β,r)-anomalies" if truth == "br" else "the labels"
-    return Result("A6", "SP largely outperforms the Laplace-threshold baselines in precision/recall (Table 3)",
-                  f"F1 of SP against {what} ≥ each Laplace baseline's F1 + {margin}, every dataset", "; ".join(ev),
-                  None if not ok else all(ok))
+    return Verdict.check("A6", "SP largely outperforms the Laplace-threshold baselines in precision/recall (Table 3)",
+                         f"F1 of SP against {what} ≥ each Laplace baseline's F1 + {margin}, every dataset", "; ".join(ev),
+                         None if not ok else all(ok))
 
 
-def sp_beats_dp_on_anomalies(summaries: pd.DataFrame, eps: float, k: int, ratio: float) -> Result:
+def sp_beats_dp_on_anomalies(summaries: pd.DataFrame, eps: float, k: int, ratio: float) -> Verdict:
     s = _sel(summaries, eps, k, "SP", "anomaly").merge(
         _sel(summaries, eps, k, "DP", "anomaly"), on=["dataset", "eps", "k", "group"], suffixes=("_sp", "_dp"))
     ev = [f"{r.dataset}: SP {_fmt(r.mean_error_sp)} vs DP {_fmt(r.mean_error_dp)}" for r in s.itertuples()]
-    return Result("A7", "For a randomly picked anomaly SP significantly outperforms DP (Table 2)",
-                  f"mean exact SP error ≤ {ratio} × mean DP error over anomalies at ε={eps}, k={k}, every dataset",
-                  "; ".join(ev), None if s.empty else bool((s["mean_error_sp"] <= ratio * s["mean_error_dp"]).all()))
+    return Verdict.check("A7", "For a randomly picked anomaly SP significantly outperforms DP (Table 2)",
+                         f"mean exact SP error ≤ {ratio} × mean DP error over anomalies at ε={eps}, k={k}, every dataset",
+                         "; ".join(ev), None if s.empty else bool((s["mean_error_sp"] <= ratio * s["mean_error_dp"]).all()))
 
 
 def _compiler_one(comp: pd.DataFrame, atol: float) -> tuple[bool, str]:
@@ -145,7 +137,7 @@ def _compiler_one(comp: pd.DataFrame, atol: float) -> tuple[bool, str]:
     return bool(slope_ok and eq_ok and pos.any()), ev
 
 
-def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Result:
+def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Verdict:
     """Construction 2 on every dataset of ``comp`` (one block of records per ``dataset``, if that column is there)."""
     groups = comp.groupby("dataset", sort=False) if "dataset" in comp.columns else [(None, comp)]
     ev, ok = [], []
@@ -155,18 +147,18 @@ def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Result:
         passed, text = _compiler_one(sub, atol)
         ok.append(passed)
         ev.append(text if d is None else f"{d}: {text}")
-    return Result("A8", "The compiler gives an exponential gain on non-sensitive records (Construction 2)",
-                  "compiled error = input·e^(−εδ/4) with δ>0 on some records, and = input where δ=0, every dataset",
-                  "; ".join(ev), None if not ok else all(ok))
+    return Verdict.check("A8", "The compiler gives an exponential gain on non-sensitive records (Construction 2)",
+                         "compiled error = input·e^(−εδ/4) with δ>0 on some records, and = input where δ=0, every dataset",
+                         "; ".join(ev), None if not ok else all(ok))
 
 
-def sampling_agrees(trials: pd.DataFrame, min_coverage: float) -> Result:
+def sampling_agrees(trials: pd.DataFrame, min_coverage: float) -> Verdict:
     inside = (trials["exact_error"] >= trials["ci_low"]) & (trials["exact_error"] <= trials["ci_high"])
     cov = float(inside.mean()) if len(trials) else np.nan
-    return Result("A9", "Sampled trials agree with the exact closed-form errors",
-                  f"exact error inside the 95% Wilson CI of the sampled error in ≥ {min_coverage:.0%} of "
-                  "(dataset, ε, k, mechanism) cells", f"{int(inside.sum())}/{len(trials)} cells ({_fmt(100 * cov)}%)",
-                  None if not len(trials) else bool(cov >= min_coverage))
+    return Verdict.check("A9", "Sampled trials agree with the exact closed-form errors",
+                         f"exact error inside the 95% Wilson CI of the sampled error in ≥ {min_coverage:.0%} of "
+                         "(dataset, ε, k, mechanism) cells", f"{int(inside.sum())}/{len(trials)} cells ({_fmt(100 * cov)}%)",
+                         None if not len(trials) else bool(cov >= min_coverage))
 
 
 @dataclass(frozen=True)
@@ -176,7 +168,7 @@ class Claim:
 
     claim_id: str
     table: str
-    evaluate: Callable[[dict[str, pd.DataFrame], dict], Result]
+    evaluate: Callable[[dict[str, pd.DataFrame], dict], Verdict]
 
 
 # Tables the claims read (rule paper_a_claims): name -> what it holds.
@@ -207,7 +199,7 @@ CLAIMS: list[Claim] = [
 ]
 
 
-def evaluate(summaries, growth, sens, detection, comp, trials, cfg: dict) -> list[Result]:
+def evaluate(summaries, growth, sens, detection, comp, trials, cfg: dict) -> list[Verdict]:
     """All claims on all rows; ``cfg`` = config ``paper_a`` section (uses eps, k_main, eps_grid and claims thresholds)."""
     tables = dict(summaries=summaries, growth=growth, sens=sens, detection=detection, comp=comp, trials=trials)
     return evaluate_tables(tables, cfg)
@@ -226,7 +218,7 @@ def evaluate_tables(
     expected: list[str] | None = None,
     not_evaluated: dict[str, dict[str, str]] | None = None,
     registry: list[Claim] | None = None,
-) -> list[Result]:
+) -> list[Verdict]:
     """Every claim of ``registry`` (default :data:`CLAIMS`) on the rows of the datasets ``keep`` (default: all rows).
 
     Each dataset of ``expected`` that a claim has no rows for is named in its evidence with the reason
@@ -245,7 +237,7 @@ def evaluate_tables(
         if skipped:
             reasons = why.get(claim.claim_id, {})
             note = "; ".join(f"{d}: {reasons.get(d, 'no rows for it in this run’s tables')}" for d in skipped)
-            r.evidence = (r.evidence + "; " if r.evidence else "") + f"not evaluated — {note}"
+            r = replace(r, evidence=(r.evidence + "; " if r.evidence else "") + f"not evaluated — {note}")
         out.append(r)
     return out
 
@@ -257,7 +249,7 @@ def evaluate_by_scope(
     paper_datasets: list[str],
     not_evaluated: dict[str, dict[str, str]] | None = None,
     registry: list[Claim] | None = None,
-) -> tuple[list[Result], list[Result], list[str]]:
+) -> tuple[list[Verdict], list[Verdict], list[str]]:
     """(paper results, your results, your datasets) for the run's ``datasets`` (``paper_a.datasets``).
 
     The paper's claims were made for the paper's own datasets (``paper_datasets``, config
@@ -277,32 +269,32 @@ def evaluate_by_scope(
     return paper_results, your_results, yours
 
 
-def to_frame(results: list[Result], yours: list[Result] | None = None) -> pd.DataFrame:
+def to_frame(results: list[Verdict], yours: list[Verdict] | None = None) -> pd.DataFrame:
     """One row per claim for the paper's datasets (status PASS/FAIL/N/A); with ``yours``, one more row per
     claim for the user's datasets (status "no paper verdict"). Column ``scope`` tells them apart."""
-    rows = [dict(claim_id=r.claim_id, claim=r.claim, test=r.test, evidence=r.evidence, status=r.status,
-                 scope="paper datasets") for r in results]
-    rows += [dict(claim_id=r.claim_id, claim=r.claim, test=r.test, evidence=r.evidence, status="no paper verdict",
-                  scope="your datasets") for r in (yours or [])]
-    return pd.DataFrame(rows, columns=["claim_id", "claim", "test", "evidence", "status", "scope"])
+    frame = _verdict_frame(results, COLUMNS, scope="paper datasets")
+    if not yours:
+        return frame
+    mine = _verdict_frame(yours, COLUMNS, scope="your datasets").assign(status="no paper verdict")
+    return pd.concat([frame, mine], ignore_index=True)
 
 
-def to_markdown(results: list[Result], header: str, yours: list[Result] | None = None,
+def to_markdown(results: list[Verdict], header: str, yours: list[Verdict] | None = None,
                 your_datasets: list[str] | None = None) -> str:
     """claims.md: the paper's claims with PASS/FAIL on the paper's datasets; then, if the run has datasets
     the paper never used, a "Your datasets" section with our numbers under the same tests and no verdict
     (its headings carry no status, so the index counts only the paper's verdicts)."""
     lines = [header, ""]
-    n_pass = sum(r.passed is True for r in results)
+    n_pass = sum(r.verdict == PASS for r in results)
     lines.append(f"**{n_pass} of {len(results)} claims PASS** in this run.\n")
     for r in results:
-        lines += [f"## {r.claim_id} — {r.claim}: **{r.status}**", "", f"- Test: {r.test}", f"- Measured: {r.evidence}", ""]
+        lines += [f"## {r.id} — {r.claim}: **{r.verdict}**", "", f"- Test: {r.expected}", f"- Measured: {r.evidence}", ""]
     if yours:
         names = ", ".join(f"`{d}`" for d in (your_datasets or []))
         lines += ["## Your datasets (no paper verdict)", "",
                   f"The paper never evaluated {names}: its claims were made for its own datasets, so no PASS/FAIL "
                   "is given here. These are our numbers for your datasets under the same tests.", ""]
         for r in yours:
-            lines += [f"### {r.claim_id} — {r.claim}", "", f"- Test (as for the paper's datasets): {r.test}",
+            lines += [f"### {r.id} — {r.claim}", "", f"- Test (as for the paper's datasets): {r.expected}",
                       f"- Measured on your datasets: {r.evidence}", ""]
     return "\n".join(lines)

@@ -15,16 +15,6 @@ import pandas as pd
 from privanomaly import sp
 
 
-def features_and_labels(df: pd.DataFrame, name: str = "dataset") -> tuple[np.ndarray, np.ndarray]:
-    """Split a paper-A dataset frame (float feature columns + ``label``) into X, y with a clear error."""
-    if "label" not in df.columns:
-        raise ValueError(f"{name}: no 'label' column (columns: {list(df.columns)[:8]}...)")
-    feats = [c for c in df.columns if c != "label"]
-    if not feats:
-        raise ValueError(f"{name}: no feature columns")
-    return df[feats].to_numpy(dtype=float), df["label"].to_numpy().astype(np.int8)
-
-
 def cap_for(beta: int, eps_min: float) -> int:
     """Count cap β + C with e^{−ε_min·C} ≤ 2^-60 (:func:`privanomaly.sp.recommended_cap`)."""
     return int(sp.recommended_cap(beta, eps_min))

@@ -15,18 +15,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-MATCH, DIFFERS, NA = "MATCH", "DIFFERS", "N/A"
+from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, to_frame
+
 R_REL_TOL = 0.10
 APPROX = 1.5
 MONO_TOL = 1e-9
 
+# comparison.csv's columns: record field -> column
+COLUMNS = {"id": "id", "claim": "claim", "expected": "paper", "evidence": "ours", "verdict": "verdict",
+           "reason": "reason"}
 
-def verdict(ok: bool | None) -> str:
-    return NA if ok is None else (MATCH if ok else DIFFERS)
 
-
-def row(claim_id: str, claim: str, paper: str, ours: str, ok: bool | None, reason: str = "") -> dict:
-    return {"id": claim_id, "claim": claim, "paper": paper, "ours": ours, "verdict": verdict(ok), "reason": reason}
+def frame(records: list[Verdict]) -> pd.DataFrame:
+    """The verdict table of comparison.md/.csv: one row per record, columns :data:`COLUMNS`."""
+    return to_frame(records, COLUMNS)
 
 
 def _fmt(v: float) -> str:
@@ -45,7 +47,7 @@ TABLE_REASONS = {
 }
 
 
-def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> list[dict]:
+def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> list[Verdict]:
     """Verdicts for every cell of Tables 1-2 (tidy rows of :func:`privanomaly.paper_b.tables.paper_table`)."""
     out = []
     for _, t in table.iterrows():
@@ -70,13 +72,13 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
                 if acc_p is not None:
                     extra += f"; accuracy at the paper's r: {acc_p:.3f}"
             reason = (reason + "; " if reason else "") + extra
-        out.append(row(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
-                       f"{t['paper_name']}", _fmt(paper), _fmt(ours), ok, reason))
+        out.append(Verdict.compare(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
+                                   f"{t['paper_name']}", _fmt(paper), _fmt(ours), ok, reason))
     return out
 
 
 # ------------------------------------------------------------------------------------------ Figures 1-2
-def fig1_rows(fig1: pd.DataFrame) -> list[dict]:
+def fig1_rows(fig1: pd.DataFrame) -> list[Verdict]:
     """Growth of the upper bound with d and the exact value at d = 1 (tightness)."""
     d = fig1["d"].to_numpy(float)
     up = fig1["gs_upper"].to_numpy(float)
@@ -84,21 +86,21 @@ def fig1_rows(fig1: pd.DataFrame) -> list[dict]:
     slope = float(np.polyfit(d, np.log10(up), 1)[0]) if len(d) > 1 else float("nan")
     grows = bool(len(d) > 1 and np.all(np.diff(up) >= 0) and up[-1] / lo[-1] > up[0] / lo[0] and slope > 0)
     out = [
-        row("fig1.growth", "Fig. 1: the upper bound grows exponentially with d", "exponential growth",
-            f"log10(upper) slope {slope:.3f}/dim (x{10**slope:.2f} per dimension); upper/lower at d={int(d[-1])}: "
-            f"{up[-1] / lo[-1]:.3g}", grows,
-            "" if grows else "upper bound not increasing faster than the linear lower bound on this d range"),
+        Verdict.compare("fig1.growth", "Fig. 1: the upper bound grows exponentially with d", "exponential growth",
+                        f"log10(upper) slope {slope:.3f}/dim (x{10**slope:.2f} per dimension); upper/lower at d={int(d[-1])}: "
+                        f"{up[-1] / lo[-1]:.3g}", grows,
+                        "" if grows else "upper bound not increasing faster than the linear lower bound on this d range"),
     ]
     d1 = fig1[fig1["d"] == 1]
     if len(d1):
         k = int(d1["k"].iloc[0])
         tight = bool(d1["gs_upper"].iloc[0] == d1["gs_exact"].iloc[0] == 2 * k + 1)
-        out.append(row("fig1.tight_d1", "Theorem 4 bound is tight in d = 1 (GS_1 = 2k+1)", f"{2 * k + 1}",
-                       f"upper {int(d1['gs_upper'].iloc[0])}, lower {int(d1['gs_lower'].iloc[0])}", tight))
+        out.append(Verdict.compare("fig1.tight_d1", "Theorem 4 bound is tight in d = 1 (GS_1 = 2k+1)", f"{2 * k + 1}",
+                                   f"upper {int(d1['gs_upper'].iloc[0])}, lower {int(d1['gs_lower'].iloc[0])}", tight))
     return out
 
 
-def fig2_rows(counts: pd.DataFrame, gs_exact: dict | None = None) -> list[dict]:
+def fig2_rows(counts: pd.DataFrame, gs_exact: dict | None = None) -> list[Verdict]:
     """The computed 2-D construction against k K_2 + 1 = 6k + 1 (bound) and 5k + 1 (stated exact value)."""
     a, b = (gs_exact or {}).get("d2", [5, 1])
     out = []
@@ -106,18 +108,18 @@ def fig2_rows(counts: pd.DataFrame, gs_exact: dict | None = None) -> list[dict]:
     hexa = counts[counts["configuration"] == "hexagon"]
     if len(pent):
         ok = bool((pent["count_change"] == a * pent["k"] + b).all())
-        out.append(row("fig2.pentagon", f"GS_2(k) = {a}k+{b} (Section 4.1), attained by a construction",
-                       f"{a}k+{b}", "pentagon change: " + ", ".join(
-                           f"k={int(k)}: {int(c)}" for k, c in zip(pent["k"], pent["count_change"])), ok,
-                       "" if ok else "the 5-sphere construction does not reach 5k+1"))
+        out.append(Verdict.compare("fig2.pentagon", f"GS_2(k) = {a}k+{b} (Section 4.1), attained by a construction",
+                                   f"{a}k+{b}", "pentagon change: " + ", ".join(
+                                       f"k={int(k)}: {int(c)}" for k, c in zip(pent["k"], pent["count_change"])), ok,
+                                   "" if ok else "the 5-sphere construction does not reach 5k+1"))
     if len(hexa):
         reach = bool((hexa["count_change"] == hexa["paper_upper_kK2_plus_1"]).all())
-        out.append(row("fig2.hexagon", "Fig. 2: moving x0 of the 6-sphere configuration changes the count by "
-                       "k K_2 + 1 = 6k+1", "6k+1 (as an upper bound)", "hexagon change: " + ", ".join(
-                           f"k={int(k)}: {int(c)}" for k, c in zip(hexa["k"], hexa["count_change"])), reach,
-                       "" if reach else "touching surrounding spheres put adjacent clusters at distance exactly r, "
-                       "so they are neighbours (Def. 7 uses <=) and stay inliers without x0; with the centres "
-                       "pairwise > r at most 5 fit, giving 5k+1 - consistent with the paper's 'not tight in d=2'"))
+        out.append(Verdict.compare("fig2.hexagon", "Fig. 2: moving x0 of the 6-sphere configuration changes the count by "
+                                   "k K_2 + 1 = 6k+1", "6k+1 (as an upper bound)", "hexagon change: " + ", ".join(
+                                       f"k={int(k)}: {int(c)}" for k, c in zip(hexa["k"], hexa["count_change"])), reach,
+                                   "" if reach else "touching surrounding spheres put adjacent clusters at distance exactly r, "
+                                   "so they are neighbours (Def. 7 uses <=) and stay inliers without x0; with the centres "
+                                   "pairwise > r at most 5 fit, giving 5k+1 - consistent with the paper's 'not tight in d=2'"))
     return out
 
 
@@ -142,7 +144,7 @@ def convention_summary(s1: pd.DataFrame, paper: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def scenario1_rows(summary: pd.DataFrame, names: dict[str, str], paper: dict) -> list[dict]:
+def scenario1_rows(summary: pd.DataFrame, names: dict[str, str], paper: dict) -> list[Verdict]:
     """Verdicts of the two sigma claims under the printed constants, per dataset (paper's method if present)."""
     lo, hi = paper.get("sigma_ratio_range", [10, 30])
     smax, efrom = paper.get("sigma_smooth_max", 7), paper.get("sigma_smooth_eps_from", 0.7)
@@ -157,16 +159,16 @@ def scenario1_rows(summary: pd.DataFrame, names: dict[str, str], paper: dict) ->
         why = (f"printed constants give sigma_Global/sigma_Smooth = GS/(5 S) <= GS/5 = {p['gs_lower'] / 5:.3g} "
                f"(S >= 1); readings under which both claims hold: {', '.join(alts) if alts else 'none'}")
         name = names.get(ds, ds)
-        out.append(row(f"s1.{ds}.ratio", f"{name}: sigma_Global approx. {lo:g}-{hi:g}x sigma_Smooth",
-                       f"{lo:g}-{hi:g}", f"{p['ratio_min']:.3g}-{p['ratio_max']:.3g} (printed, {p['method']})",
-                       bool(p["ratio_claim_holds"]), "" if p["ratio_claim_holds"] else why))
-        out.append(row(f"s1.{ds}.sigma", f"{name}: sigma_Smooth < {smax:g} for eps >= {efrom:g}",
-                       f"< {smax:g}", f"max {p['sigma_smooth_max_high_eps']:.3g} (printed, {p['method']})",
-                       bool(p["sigma_claim_holds"]), "" if p["sigma_claim_holds"] else why))
+        out.append(Verdict.compare(f"s1.{ds}.ratio", f"{name}: sigma_Global approx. {lo:g}-{hi:g}x sigma_Smooth",
+                                   f"{lo:g}-{hi:g}", f"{p['ratio_min']:.3g}-{p['ratio_max']:.3g} (printed, {p['method']})",
+                                   bool(p["ratio_claim_holds"]), "" if p["ratio_claim_holds"] else why))
+        out.append(Verdict.compare(f"s1.{ds}.sigma", f"{name}: sigma_Smooth < {smax:g} for eps >= {efrom:g}",
+                                   f"< {smax:g}", f"max {p['sigma_smooth_max_high_eps']:.3g} (printed, {p['method']})",
+                                   bool(p["sigma_claim_holds"]), "" if p["sigma_claim_holds"] else why))
     return out
 
 
-def gs_lower_rows(s1: pd.DataFrame, names: dict[str, str], paper: dict, k: int) -> list[dict]:
+def gs_lower_rows(s1: pd.DataFrame, names: dict[str, str], paper: dict, k: int) -> list[Verdict]:
     """The GS lower bound used for sigma_Global: min(N, 2dk+1) with the paper's N and d vs ours."""
     out = []
     for ds, g in s1.groupby("dataset", sort=False):
@@ -175,9 +177,9 @@ def gs_lower_rows(s1: pd.DataFrame, names: dict[str, str], paper: dict, k: int) 
             continue
         printed = min(N, 2 * d * k + 1)
         ours = int(g["gs_lower"].iloc[0])
-        out.append(row(f"s1.{ds}.gs", f"{names.get(ds, ds)}: GS lower bound min(N, 2dk+1) used for sigma_Global",
-                       f"{printed}", f"{ours}", ours == printed,
-                       "" if ours == printed else f"our d = {int(g['d'].iloc[0])} (paper d = {d})"))
+        out.append(Verdict.compare(f"s1.{ds}.gs", f"{names.get(ds, ds)}: GS lower bound min(N, 2dk+1) used for sigma_Global",
+                                   f"{printed}", f"{ours}", ours == printed,
+                                   "" if ours == printed else f"our d = {int(g['d'].iloc[0])} (paper d = {d})"))
     return out
 
 
@@ -210,7 +212,7 @@ def no_truth_note(subspaces: pd.DataFrame, r_text: str) -> str:
 
 
 def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
-                   paper: dict, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[dict]:
+                   paper: dict, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[Verdict]:
     """Verdicts of the Figs. 5-7 claims. ``r_text``: dataset -> the r of a reading other than ours (e.g. "the
     paper's r = 0.02"; None = our tuned r); ``exponent``: the exponential mechanism's reading."""
     out = []
@@ -229,17 +231,17 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
             if col == "recall" and ok is False and n_true > int(sw["h"].min()):
                 reason += (f"; with {n_true} true subspaces, recall <= h/{n_true}, so h < {n_true} caps recall - "
                            "recall can only fall with h once h >= #true and composition noise dominates")
-            out.append(row(f"s2.{ds}.{col}", f"{name}: {claim}", "yes (Fig. 5)", f"holds at {holds}/{n} eps",
-                           ok, reason))
+            out.append(Verdict.compare(f"s2.{ds}.{col}", f"{name}: {claim}", "yes (Fig. 5)", f"holds at {holds}/{n} eps",
+                                       ok, reason))
     want = paper.get("true_subspaces_synthetic_b2")
     if want is not None and "synthetic_b2" in subspaces:
         s = subspaces["synthetic_b2"]
         got = int(s["is_true"].sum())
         why = ("labelled outliers are also flagged in other attributes" if got > want else
                "fewer attributes flag a labelled outlier at this r")
-        out.append(row("s2.synthetic_b2.n_true", "Synthetic 2: true subspaces among the 1-D ones",
-                       f"{want} of 10", f"{got} of {len(s)}: " + ", ".join(s.loc[s["is_true"], "subspace"]),
-                       got == want, "" if got == want else why))
+        out.append(Verdict.compare("s2.synthetic_b2.n_true", "Synthetic 2: true subspaces among the 1-D ones",
+                                   f"{want} of 10", f"{got} of {len(s)}: " + ", ".join(s.loc[s["is_true"], "subspace"]),
+                                   got == want, "" if got == want else why))
     if "synthetic_b2" in sweeps:
         sw = sweeps["synthetic_b2"]
         band = sw[(sw["eps"] >= 0.8 - 1e-9) & (sw["eps"] <= 1.6 + 1e-9) & (sw["h"] == 2)]
@@ -260,22 +262,22 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
                                                  else " - above 1/2"))
             if not ok and r_text is not None:
                 why += f" (at {r_text['synthetic_b2']})"
-            out.append(row("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
-                           "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
-                           f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
-                           "" if ok else why))
+            out.append(Verdict.compare("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
+                                       "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
+                                       f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
+                                       "" if ok else why))
     return out
 
 
 # ------------------------------------------------------------------------------------------ timing
-def timing_rows(timing: pd.DataFrame) -> list[dict]:
+def timing_rows(timing: pd.DataFrame) -> list[Verdict]:
     done = timing[timing["paper_completed"].astype(bool)]
     cut = timing[~timing["paper_completed"].astype(bool)]
     ours = (f"Algorithm 2 finished on {len(done)} of {len(timing)} datasets within the budget"
             + (f"; cut on {', '.join(cut['dataset'])} (N = {', '.join(str(int(n)) for n in cut['N'])})" if len(cut)
                else ""))
-    return [row("b7.feasible", "Algorithm 1 is exponential; the method suits small data (N <= 500)",
-                "small datasets only", ours, None, "qualitative claim; see tables/smooth_timing.md")]
+    return [Verdict.compare("b7.feasible", "Algorithm 1 is exponential; the method suits small data (N <= 500)",
+                            "small datasets only", ours, None, "qualitative claim; see tables/smooth_timing.md")]
 
 
 def implied_s_lines(s1: pd.DataFrame | None, paper: dict, delta: float) -> list[str]:
@@ -316,22 +318,20 @@ def paper_datasets(paper: dict) -> set[str]:
     return {ds for key in PAPER_DATASET_KEYS for ds in (paper.get(key) or {})}
 
 
-def split_yours(rows: pd.DataFrame, paper: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+def split_yours(rows: list[Verdict], paper: dict) -> tuple[list[Verdict], list[Verdict]]:
     """(rows about the paper's datasets or about no dataset, rows about datasets the paper never used).
 
     The paper's claims were made for its own datasets; a dataset it never used gets our numbers and no verdict.
     """
-    if rows.empty:
-        return rows, rows
     known = paper_datasets(paper)
-    mine = rows["id"].map(lambda i: (d := dataset_of(i)) is not None and d not in known)
-    return rows[~mine].reset_index(drop=True), rows[mine].reset_index(drop=True)
+    mine = [(d := dataset_of(r.id)) is not None and d not in known for r in rows]
+    return [r for r, m in zip(rows, mine) if not m], [r for r, m in zip(rows, mine) if m]
 
 
 # ------------------------------------------------------------------------------------------ readings (issue 18)
 def claim_rows(tables: pd.DataFrame | None, choices: dict[str, dict], s1: pd.DataFrame | None,
                sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
-               paper: dict, k: int, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[dict]:
+               paper: dict, k: int, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[Verdict]:
     """The verdicts of every claim of Tables 1-2 and Figs. 3-7 under one reading (ids as ours)."""
     rows = table_rows(tables, choices) if tables is not None and len(tables) else []
     if s1 is not None and len(s1):
@@ -340,11 +340,11 @@ def claim_rows(tables: pd.DataFrame | None, choices: dict[str, dict], s1: pd.Dat
     return rows + scenario2_rows(sweeps, subspaces, names, paper, r_text, exponent)
 
 
-def readings_frame(per_reading: dict[str, tuple[str, list[dict]]]) -> pd.DataFrame:
+def readings_frame(per_reading: dict[str, tuple[str, list[Verdict]]]) -> pd.DataFrame:
     """Long table: one row per (reading, claim); ``per_reading``: name -> (id prefix, rows)."""
     frames = []
     for name, (prefix, rows) in per_reading.items():
-        df = pd.DataFrame(rows, columns=["id", "claim", "paper", "ours", "verdict", "reason"])
+        df = frame(rows)
         df.insert(0, "claim_id", df["id"])
         df["id"] = prefix + df["id"]
         df.insert(0, "reading", name)
@@ -418,17 +418,17 @@ def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[s
     return "\n".join(parts)
 
 
-def render_yours(yours: pd.DataFrame) -> str:
+def render_yours(yours: list[Verdict]) -> str:
     """The "Your datasets" section: our numbers for datasets the paper never used, no paper verdict."""
     from privanomaly.io import to_markdown
 
-    if yours.empty:
+    if not yours:
         return ""
     return "\n".join([
         "## Your datasets", "",
         "Datasets the paper never used (not in paper_b.paper_reported): our numbers only - the paper's claims were "
         "made for its own datasets, so no MATCH/DIFFERS is given for them.", "",
-        to_markdown(yours[["id", "claim", "ours"]].reset_index(drop=True)), ""])
+        to_markdown(frame(yours)[["id", "claim", "ours"]]), ""])
 
 
 def render_markdown(rows: pd.DataFrame, conv: pd.DataFrame, notes: list[str], implied: list[str] | None = None,

@@ -5,28 +5,22 @@ Both files are generated Markdown. A verdict is recognised in
 - a heading ending in a bold status: ``## A1 — SP error on anomalies ...: **PASS**`` (id = first word), or
 - a table row with a cell whose text starts with a status word (``| Table 1 | r | 1.1 | 1.08 | MATCH | ... |``;
   id = first cell, text = the whole row).
-Summary lines (``**6 of 9 claims PASS**``), prose and table headers are ignored.
+Summary lines (``**6 of 9 claims PASS**``), prose and table headers are ignored. Each verdict comes back as
+the record the files were written from (:class:`privanomaly.experiment.Verdict`: id, claim = the heading or
+row text, verdict).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from dataclasses import dataclass
 
-STATUSES = ("PASS", "FAIL", "MATCH", "DIFFERS", "N/A")
-_STATUS_RE = "|".join(re.escape(s) for s in STATUSES)
+from privanomaly.experiment.verdict import VERDICTS, Verdict, count
+
+_STATUS_RE = "|".join(re.escape(s) for s in VERDICTS)
 _HEADING = re.compile(rf"^#{{1,6}}\s+(?P<text>.*?)\s*:?\s*\*\*\s*(?P<status>{_STATUS_RE})\b[^*]*\*\*\s*$")
 _CELL_STATUS = re.compile(rf"^[*_`\s]*(?P<status>{_STATUS_RE})(?![A-Za-z])")
 _SEPARATOR = re.compile(r"^\|?\s*:?-{3,}")
 _ID = re.compile(r"^[A-Za-z]+\d+[a-z]?$")  # A1, B12, C3a
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    text: str
-    status: str
 
 
 def _cells(line: str) -> list[str]:
@@ -44,9 +38,9 @@ def _plain(s: str) -> str:
     return s[1:-1].strip() if len(s) > 2 and s[0] == s[-1] == "_" else s
 
 
-def parse(markdown: str) -> list[Check]:
+def parse(markdown: str) -> list[Verdict]:
     """Every verdict of a claims/comparison Markdown file, in file order."""
-    out: list[Check] = []
+    out: list[Verdict] = []
     for line in markdown.splitlines():
         s = line.strip()
         m = _HEADING.match(s)
@@ -54,7 +48,7 @@ def parse(markdown: str) -> list[Check]:
             text = _plain(m.group("text"))
             first = text.split()[0] if text.split() else text
             cid = first if _ID.match(first) else text
-            out.append(Check(cid, text, m.group("status")))
+            out.append(Verdict(cid, text, m.group("status")))
             continue
         if not s.startswith("|") or _SEPARATOR.match(s):
             continue
@@ -64,25 +58,25 @@ def parse(markdown: str) -> list[Check]:
                 continue  # the first cell names the entry, it is not a verdict
             cm = _CELL_STATUS.match(c)
             if cm:
-                out.append(Check(_plain(cells[0]), " | ".join(_plain(x) for x in cells), cm.group("status")))
+                out.append(Verdict(_plain(cells[0]), " | ".join(_plain(x) for x in cells), cm.group("status")))
                 break
     return out
 
 
-def select(checks: list[Check], patterns: list[str] | tuple[str, ...]) -> list[Check]:
+def select(checks: list[Verdict], patterns: list[str] | tuple[str, ...]) -> list[Verdict]:
     """Checks whose id or text matches any pattern (regex search); ``"*"`` selects all."""
     if "*" in patterns:
         return list(checks)
     regs = [re.compile(p) for p in patterns]
-    return [c for c in checks if any(r.search(c.id) or r.search(c.text) for r in regs)]
+    return [c for c in checks if any(r.search(c.id) or r.search(c.claim) for r in regs)]
 
 
-def summary(checks: list[Check], with_ids: bool = True, max_ids: int = 6) -> str:
+def summary(checks: list[Verdict], with_ids: bool = True, max_ids: int = 6) -> str:
     """``"1 PASS, 2 FAIL (A1 FAIL, A2 PASS, A9 FAIL)"`` (ids only when short, like ``A1``); ``"—"`` if none."""
     if not checks:
         return "—"
-    counts = Counter(c.status for c in checks)
-    head = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+    counts = count(checks)
+    head = ", ".join(f"{counts[s]} {s}" for s in VERDICTS if counts[s])
     if not with_ids or len(checks) > max_ids or not all(_ID.match(c.id) for c in checks):
         return head
-    return head + " (" + ", ".join(f"{c.id} {c.status}" for c in checks) + ")"
+    return head + " (" + ", ".join(f"{c.id} {c.verdict}" for c in checks) + ")"

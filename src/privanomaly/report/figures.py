@@ -63,7 +63,7 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
     are concatenated into one, other CSVs give the list of DataFrames (dataset order kept)."""
     import json
 
-    from privanomaly.paper_a.common import concat  # the per-dataset table concatenation of the project
+    from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
 
     def read(path: str) -> Any:
         if str(path).endswith(".json"):

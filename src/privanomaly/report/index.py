@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from privanomaly.experiment.verdict import Verdict
 from privanomaly.report import checks as checks_mod
 
 PAPER_NAMES = {
@@ -46,7 +47,7 @@ def _item_cell(entry: dict, names: dict[str, str]) -> str:
 
 def render(
     entries: list[dict],
-    verdicts: dict[str, list[checks_mod.Check]],
+    verdicts: dict[str, list[Verdict]],
     sources: dict[str, str],
     dataset_names: dict[str, str] | None = None,
     uncovered: list[str] | None = None,

@@ -2,7 +2,7 @@
 
 The tables of paper A hold one (β, r) per dataset (the selection protocol's choice); a sweep holds the
 whole (β, r) grid, every ε and k, and absent query points. Each function returns a
-:class:`privanomaly.paper_a.claims.Result` whose test text names the sweep and why it is used:
+:class:`privanomaly.experiment.Verdict` (PASS/FAIL) whose test text names the sweep and why it is used:
 
 * A3 (SP ≈ DP on normal records): checked at every (β, r, ε) point of the grid, not at one (β, r).
 * A6 (SP outperforms the Laplace-threshold baselines): on present records SP at k = 1 and the Laplace count
@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from privanomaly.paper_a import claims as paper_a_claims
-from privanomaly.paper_a.claims import CLAIMS, Claim, Result, _f1, _fmt
+from privanomaly.experiment.verdict import Verdict
+from privanomaly.paper_a.claims import CLAIMS, Claim, _f1, _fmt
 
 SP, DP, COMPILER = "sp", "optimal_dp", "compiler"
 LAPLACE = ("laplace_count", "laplace_noisy_threshold")
@@ -37,7 +38,7 @@ def _wide(t: pd.DataFrame, value: str, key=("dataset", "beta", "r_spec", "k", "e
     return t.pivot_table(index=list(key), columns="mechanism", values=value, aggfunc="first")
 
 
-def sp_equals_dp_on_normal(t: pd.DataFrame, sweep: str, k: int, tol: float) -> Result:
+def sp_equals_dp_on_normal(t: pd.DataFrame, sweep: str, k: int, tol: float) -> Verdict:
     s = t[t["k"] == k]
     w = _wide(s, "error_normal")
     ok, ev = None, []
@@ -47,9 +48,9 @@ def sp_equals_dp_on_normal(t: pd.DataFrame, sweep: str, k: int, tol: float) -> R
         n = diff.groupby(level="dataset", sort=False).size()
         ev = [f"{d}: max |SP−DP| {_fmt(v)} over {int(n[d])} (β, r, ε) points" for d, v in worst.items()]
         ok = bool((diff <= tol).all())
-    return Result("A3", "SP and DP perform about equally on normal records",
-                  _why(sweep, "every (β, r, ε) of the grid") + f"|mean SP − mean DP error| over normal records ≤ {tol} "
-                  f"at every point (k={k}), every dataset", "; ".join(ev), ok)
+    return Verdict.check("A3", "SP and DP perform about equally on normal records",
+                         _why(sweep, "every (β, r, ε) of the grid") + f"|mean SP − mean DP error| over normal records ≤ {tol} "
+                         f"at every point (k={k}), every dataset", "; ".join(ev), ok)
 
 
 def _f1_with_absent(row: pd.Series) -> float:
@@ -61,7 +62,7 @@ def _f1_with_absent(row: pd.Series) -> float:
     return _f1(precision, row["recall_br"])
 
 
-def sp_beats_laplace(t: pd.DataFrame, sweep: str, eps: float, k: int, margin: float) -> Result:
+def sp_beats_laplace(t: pd.DataFrame, sweep: str, eps: float, k: int, margin: float) -> Verdict:
     s = t[np.isclose(t["eps"], eps) & (t["k"] == k) & (t["n_absent"] > 0)]
     ev, ok = [], []
     for d, sub in s.groupby("dataset", sort=False):
@@ -84,15 +85,15 @@ def sp_beats_laplace(t: pd.DataFrame, sweep: str, eps: float, k: int, margin: fl
                       f"points; records only {_fmt(min(worst_rec))} … {_fmt(max(worst_rec))}; mean error on absent "
                       f"points SP {_fmt(first.loc[SP, 'error_absent'].mean())} vs "
                       + ", ".join(f"{m} {_fmt(first.loc[m, 'error_absent'].mean())}" for m in LAPLACE if m in first.index))
-    return Result("A6", "SP largely outperforms the Laplace-threshold baselines in precision/recall (Table 3)",
-                  _why(sweep, "records and absent query points, every (β, r) of the grid")
-                  + f"F1 against the (β,r)-anomalies of the answers on the records and the sweep's absent points "
-                  f"(g = 0) ≥ each Laplace baseline's F1 + {margin} at every (β, r) point (ε={eps:g}, k={k}), every "
-                  "dataset. On present records SP at k = 1 and the Laplace count coincide (records-only difference "
-                  "shown)", "; ".join(ev), None if not ok else bool(all(ok)))
+    return Verdict.check("A6", "SP largely outperforms the Laplace-threshold baselines in precision/recall (Table 3)",
+                         _why(sweep, "records and absent query points, every (β, r) of the grid")
+                         + f"F1 against the (β,r)-anomalies of the answers on the records and the sweep's absent points "
+                         f"(g = 0) ≥ each Laplace baseline's F1 + {margin} at every (β, r) point (ε={eps:g}, k={k}), every "
+                         "dataset. On present records SP at k = 1 and the Laplace count coincide (records-only difference "
+                         "shown)", "; ".join(ev), None if not ok else bool(all(ok)))
 
 
-def compiler_exponential_gain(t: pd.DataFrame, sweep: str, rtol: float = 1e-9) -> Result:
+def compiler_exponential_gain(t: pd.DataFrame, sweep: str, rtol: float = 1e-9) -> Verdict:
     ev, ok = [], []
     for d, sub in t[t["n_absent_void"] > 0].groupby("dataset", sort=False):
         w = _wide(sub, "error_absent_void")
@@ -114,17 +115,17 @@ def compiler_exponential_gain(t: pd.DataFrame, sweep: str, rtol: float = 1e-9) -
             big = max(deltas)
             ev.append(f"{d}: compiled/input = e^(−εδ/4) on void points at {checked} (β, r, k, ε) points, "
                       f"δ = β − k ∈ {{{', '.join(map(str, sorted(deltas)))}}} (largest gain e^(ε·{big}/4))")
-    return Result("A8", "The compiler gives an exponential gain on non-sensitive records (Construction 2)",
-                  _why(sweep, "absent points with an empty ball, every (β, k, ε) with ε/2 in the grid")
-                  + "compiled error at ε = input error (optimal DP at ε/2) · e^(−ε(β−k)/4) exactly, every point, every "
-                  "dataset", "; ".join(ev), None if not ok else bool(all(ok)))
+    return Verdict.check("A8", "The compiler gives an exponential gain on non-sensitive records (Construction 2)",
+                         _why(sweep, "absent points with an empty ball, every (β, k, ε) with ε/2 in the grid")
+                         + "compiled error at ε = input error (optimal DP at ε/2) · e^(−ε(β−k)/4) exactly, every point, every "
+                         "dataset", "; ".join(ev), None if not ok else bool(all(ok)))
 
 
-def _both(tables: Result, swept: Result) -> Result:
+def _both(tables: Verdict, swept: Verdict) -> Verdict:
     """The tables' check and the sweep's check of one claim: PASS only if both pass (N/A parts ignored)."""
     parts = [r.passed for r in (tables, swept) if r.passed is not None]
-    return Result(swept.claim_id, swept.claim, f"(1) per record on the tables: {tables.test}; (2) {swept.test}",
-                  f"(1) {tables.evidence}; (2) {swept.evidence}", None if not parts else all(parts))
+    return Verdict.check(swept.id, swept.claim, f"(1) per record on the tables: {tables.expected}; (2) {swept.expected}",
+                         f"(1) {tables.evidence}; (2) {swept.evidence}", None if not parts else all(parts))
 
 
 def registry_with_sweep(sweep: str, base: list[Claim] | None = None) -> list[Claim]:

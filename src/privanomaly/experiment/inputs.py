@@ -1,0 +1,71 @@
+"""Reading what the rules of both papers are given: a prepared dataset (``results/data/{dataset}.parquet``,
+the data schema of docs/CONVENTIONS.md: float feature columns + ``label``, 1 = anomaly/outlier), the JSON of
+the parameters a tuning rule chose (``paper_a_select``'s (β, r), ``paper_b_tune_r``'s r), and per-dataset
+tidy tables to concatenate."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Iterable, NamedTuple
+
+import numpy as np
+import pandas as pd
+
+
+class Dataset(NamedTuple):
+    """Features (float64, one row per record), labels (int64, 1 = anomaly/outlier) and feature names."""
+
+    X: np.ndarray
+    y: np.ndarray
+    features: list[str]
+
+
+def split_frame(df: pd.DataFrame, name: str = "dataset") -> Dataset:
+    """Split a dataset frame (feature columns + ``label``) into a :class:`Dataset`, with an error naming
+    ``name`` when the frame does not follow the data schema."""
+    if "label" not in df.columns:
+        raise ValueError(f"{name}: no 'label' column (expected feature columns + label, 1 = outlier; "
+                         f"columns: {list(df.columns)[:8]}...)")
+    features = [c for c in df.columns if c != "label"]
+    if not features:
+        raise ValueError(f"{name}: no feature columns")
+    X = df[features].to_numpy(dtype=float)
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"{name}: feature values must be finite")
+    y = df["label"].to_numpy().astype(np.int64)
+    if not set(np.unique(y)) <= {0, 1}:
+        raise ValueError(f"{name}: label must be 0/1, got {sorted(set(np.unique(y).tolist()))}")
+    return Dataset(X, y, [str(c) for c in features])
+
+
+def load_dataset(path: str | Path) -> Dataset:
+    """The prepared dataset parquet at ``path`` (``results/data/{dataset}.parquet``) as a :class:`Dataset`."""
+    return split_frame(pd.read_parquet(path), str(path))
+
+
+def read_choice(path: str | Path, *keys: str) -> dict:
+    """The JSON of the parameters a tuning rule chose for one dataset: paper A's ``paper_a_select`` (β and r:
+    ``read_choice(path, "beta")``), paper B's ``paper_b_tune_r``/``paper_b_paper_r`` (r).
+
+    Checks that ``dataset``, ``r`` and every further key of ``keys`` are there and that r is a finite radius ≥ 0.
+    """
+    with open(path, encoding="utf-8") as fh:
+        choice = json.load(fh)
+    if not isinstance(choice, dict):
+        raise ValueError(f"{path}: expected a JSON object (the output of a tuning rule), got {type(choice).__name__}")
+    for key in ("dataset", "r", *keys):
+        if key not in choice:
+            raise ValueError(f"{path}: missing key {key!r} (expected the output of rule paper_a_select, "
+                             "paper_b_tune_r or paper_b_paper_r)")
+    r = choice["r"]
+    if isinstance(r, bool) or not isinstance(r, (int, float)) or not math.isfinite(r) or r < 0:
+        raise ValueError(f"{path}: expected a finite radius r >= 0, got {r!r}")
+    return choice
+
+
+def concat(paths: Iterable[str | Path], reader=pd.read_csv) -> pd.DataFrame:
+    """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none."""
+    frames = [reader(p) for p in paths]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -1,0 +1,72 @@
+"""The one verdict record of both papers: a claim, what was expected, what this run measured, the verdict and
+why.
+
+- Paper A's claims (``results/paper_a/claims.md``) are *checks* of a qualitative claim on our numbers:
+  PASS / FAIL (:meth:`Verdict.check`).
+- Paper B's rows (``results/paper_b/comparison.md``) *compare* a printed number or claim with ours:
+  MATCH / DIFFERS (:meth:`Verdict.compare`).
+- Either is N/A when the run has nothing to decide it on.
+
+The claims files, the index (which parses the verdicts back out of the Markdown,
+:mod:`privanomaly.report.checks`) and the report all carry this record; each file keeps its own column names
+(``to_frame(records, columns)``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+import pandas as pd
+
+PASS, FAIL, MATCH, DIFFERS, NA = "PASS", "FAIL", "MATCH", "DIFFERS", "N/A"
+VERDICTS = (PASS, FAIL, MATCH, DIFFERS, NA)
+_OUTCOME = {PASS: True, MATCH: True, FAIL: False, DIFFERS: False, NA: None}
+
+
+@dataclass
+class Verdict:
+    """One claim and its verdict.
+
+    ``id``: short id (``A1``, ``s2.synthetic_b2.precision``); ``claim``: the claim in words; ``verdict``: one
+    of :data:`VERDICTS`; ``expected``: what decides it (paper A: the test; paper B: the paper's printed value
+    or claim); ``evidence``: what this run measured; ``reason``: why it differs or cannot be decided.
+    """
+
+    id: str
+    claim: str
+    verdict: str
+    expected: str = ""
+    evidence: str = ""
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict {self.verdict!r}: expected one of {', '.join(VERDICTS)}")
+
+    @property
+    def passed(self) -> bool | None:
+        """True for PASS/MATCH, False for FAIL/DIFFERS, None for N/A."""
+        return _OUTCOME[self.verdict]
+
+    @classmethod
+    def check(cls, id: str, claim: str, test: str, evidence: str, passed: bool | None, reason: str = "") -> Verdict:
+        """A claim checked on our numbers: PASS / FAIL, N/A when ``passed`` is None (no data)."""
+        return cls(id, claim, NA if passed is None else (PASS if passed else FAIL), test, evidence, reason)
+
+    @classmethod
+    def compare(cls, id: str, claim: str, paper: str, ours: str, ok: bool | None, reason: str = "") -> Verdict:
+        """A printed number or claim against ours: MATCH / DIFFERS, N/A when ``ok`` is None (not decidable)."""
+        return cls(id, claim, NA if ok is None else (MATCH if ok else DIFFERS), paper, ours, reason)
+
+
+def to_frame(records: list[Verdict], columns: dict[str, str], **extra: str) -> pd.DataFrame:
+    """One row per record; ``columns`` maps record fields to the file's column names, in the file's column
+    order; ``extra``: constant columns appended (e.g. ``scope="paper datasets"``)."""
+    rows = [{col: getattr(r, field) for field, col in columns.items()} | extra for r in records]
+    return pd.DataFrame(rows, columns=[*columns.values(), *extra])
+
+
+def count(records: list[Verdict]) -> Counter:
+    """How many records carry each verdict."""
+    return Counter(r.verdict for r in records)

@@ -28,7 +28,7 @@ import pandas as pd
 from privanomaly import outliers as ol
 
 SmoothFn = Callable[[float], dict]
-"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "work_paper"} (:func:`.smooth.smooth_bound`).
+"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "work_paper"} (:func:`.released_bound.smooth_bound`).
 
 No wall-clock time enters the table, and the bound released is chosen by the configured method only."""
 

@@ -12,6 +12,7 @@ import pytest
 
 from privanomaly.experiment import Verdict
 from privanomaly.paper_b import comparison, readings, scenario2, tuning, workflow
+from privanomaly.sp.dlap import rational_rate
 
 U = np.array([0.0, 0.25, 1.0, 0.5, 0.125])  # a tiny synthetic utility vector (eq. 51 values lie in [0, 1])
 
@@ -36,7 +37,7 @@ def test_printed_exponent_top_h_draws_with_weights_exp_eps_over_h_u(h):
     eps = 2.4
     mech = scenario2.TopH("printed")
     seq = mech.sequence_probs(U, h, eps)
-    w = np.exp(eps / h * U)
+    w = np.exp(float(rational_rate(eps)) / h * U)  # at the rational rate the exact sampler uses (<= eps)
     for out, p in seq.items():
         want, rem = 1.0, w.sum()
         for i in out:

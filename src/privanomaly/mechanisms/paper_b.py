@@ -19,8 +19,9 @@ kept next to the mechanism (:mod:`privanomaly.outliers.audit_worlds` for the smo
 least ``mechanism``, ``claim``, ``world``, ``datasets``, ``pairs``, ``worst_ratio`` (worst e^loss / e^eps, or
 S ratio / e^beta), ``worst_delta`` and ``passed``.
 
-Sampling: the Gaussian releases draw ``q + sigma Z`` from a ``numpy.random.Generator`` and top-h uses the
-Gumbel-top-h trick; both are float samplers (not exact in the sense of paper A's integer samplers).
+Sampling: top-h is sampled exactly (:func:`privanomaly.outliers.exponential.top_h_draws`: uniform integer
+proposals accepted by exact Bernoulli(exp(-gamma)) draws, rational rate <= eps; the claim reports that rate).
+The Gaussian releases draw ``q + sigma Z`` from a ``numpy.random.Generator`` (float sampler).
 """
 
 from __future__ import annotations
@@ -166,14 +167,17 @@ class TopH(Mechanism):
     reference = "Algorithm 3 (Theorem 7, eq. 51)"
 
     def claim(self, *, eps, **_) -> Claim:
-        return Claim(eps, 0.0, self.neighbours, note="McSherry-Talwar with Δu <= 1, eps/h per draw")
+        """eps-DP at the rate actually used: ``rational_rate(eps) <= eps`` (h draws of rate/h each)."""
+        rate = ol.exponential.draw_rate(eps)
+        return Claim(float(rate), 0.0, self.neighbours, epsilon_exact=rate,
+                     note="McSherry-Talwar with Δu <= 1, rational_rate(eps)/h per draw")
 
     def exact_distribution(self, utility, *, h: int, eps: float) -> dict[tuple[int, ...], float]:
         """Probability of every ordered output (:func:`privanomaly.outliers.top_h_sequence_probs`)."""
         return ol.top_h_sequence_probs(utility, h, eps)
 
     def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-        """Bool (n_trials, n_candidates), h True per row (Gumbel-top-h, same law as Algorithm 3)."""
+        """Bool (n_trials, n_candidates), h True per row (exact rejection sampler of Algorithm 3)."""
         return ol.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials))
 
     @staticmethod

@@ -22,6 +22,8 @@ claim each states.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from privanomaly.outliers import exponential
@@ -52,7 +54,8 @@ class TopHPrinted(TopH):
         eps, sensitivity = float(eps), float(sensitivity)
         if not (eps > 0 and np.isfinite(eps)) or not sensitivity > 0:
             raise ValueError(f"claim needs eps > 0 and Δu > 0, got eps={eps!r}, Δu={sensitivity!r}")
-        return Claim(2.0 * eps * sensitivity, 0.0, self.neighbours,
+        spent = 2 * exponential.draw_rate(eps) * Fraction(sensitivity)  # at the rational rate the sampler uses
+        return Claim(float(spent), 0.0, self.neighbours, epsilon_exact=spent,
                      note="Theorem 3: weights exp(ε u) are 2εΔu-DP per draw, h draws at ε/h compose; Δu <= 1 for "
                           "eq. 51 (Theorem 7)")
 
@@ -69,6 +72,6 @@ class TopHPrinted(TopH):
         return exponential.top_h_inclusion_probs(utility, h, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
 
     def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-        """``n_trials`` runs: bool array (n_trials, n_candidates) with h True per row (Gumbel-top-h)."""
+        """``n_trials`` runs: bool array (n_trials, n_candidates) with h True per row (exact sampler)."""
         return exponential.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials),
                                         sensitivity=PRINTED_WEIGHT_SENSITIVITY)

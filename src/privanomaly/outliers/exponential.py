@@ -13,30 +13,39 @@ conditioned on rejecting already-chosen items, the accepted draw has probability
 remaining candidates (a range that depends only on earlier outputs).  Each round is (eps/h)-DP, so h rounds
 are eps-DP by sequential composition.
 
-Vectorised trials use the Gumbel-top-h trick: with ``g_i`` iid standard Gumbel, the indices of the h
-largest ``log w_i + g_i`` *in decreasing order* have exactly the law of h sequential draws without
-replacement with probabilities ∝ w (Yellott, J. Math. Psych. 15, 1977; Vieira 2014; Kool, van Hoof &
-Welling, ICML 2019, "Stochastic Beams and Where to Find Them", Sec. 3).  Proof sketch: the argmax of
-``log w_i + g_i`` is i with probability ``w_i / sum w`` (Gumbel-max), and conditioned on the argmax being i
-the remaining perturbed values are again independent Gumbels with locations ``log w_j`` truncated below the
-maximum, whose argmax again follows the Gumbel-max law on the remaining items (memorylessness of the
-Gumbel maximum); induct.  Tested against exact enumeration with a chi-square bound.
+Exact sampling (issue 12: no float comparison draws an output). The privacy parameter is the project's
+rational rate (:func:`privanomaly.sp.dlap.rational_rate`, rounded *down*): each of the h draws spends
+``rate/h`` with ``rate = rational_rate(eps) <= eps``, so the whole selection is ``rate``-DP (the claim reports
+it).  A draw among the remaining candidates R is a rejection sampler: propose i uniformly from R
+(``rng.integers``), accept with probability ``exp(-gamma_i)``, ``gamma_i = (rate/h) (u_ref - u_i) / (2 Δu)``
+with ``u_ref = max_{j in R} u_j``; utilities and Δu are converted to ``Fraction`` exactly (a float is a
+dyadic rational), so gamma_i is an exact rational and the acceptance is an exact Bernoulli(exp(-gamma_i))
+(:func:`privanomaly.outliers.exact_random.bernoulli_exp_rational`).  The accepted index has probability
+``w_i / sum_{j in R} w_j``, ``w_i = exp((rate/h) u_i / (2 Δu))`` - the exponential mechanism on R; at most
+``|R|`` proposals are needed on average (the reference candidate is accepted surely).  The closed-form laws
+below use the same rate (as floats), so sampler and formulas describe the same mechanism.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 from scipy import integrate
 from scipy.special import logsumexp
 
+from privanomaly.sp.dlap import rational_rate
+
+from .exact_random import bernoulli_exp_rational
 from .global_sensitivity import gs_upper
 
 __all__ = [
+    "draw_rate",
     "exp_mech_logits",
     "exp_mech_probs",
+    "top_h_draws",
     "top_h_subspaces",
     "top_h_trials",
     "top_h_sequence_probs",
@@ -52,44 +61,93 @@ def _check(eps: float, sensitivity: float) -> None:
         raise ValueError(f"sensitivity must be a positive finite number, got {sensitivity!r}")
 
 
-def exp_mech_logits(utility: np.ndarray, eps: float, sensitivity: float = 1.0) -> np.ndarray:
-    """``eps * u / (2 Δu)`` - log-weights of the exponential mechanism (up to a constant)."""
-    _check(eps, sensitivity)
+def draw_rate(eps: float, h: int = 1) -> Fraction:
+    """The exact privacy rate of one of Algorithm 3's h draws: ``rational_rate(eps) / h`` (never above eps/h;
+    the h draws compose to ``rational_rate(eps) <= eps``)."""
+    _check(float(eps), 1.0)
+    return rational_rate(eps) / int(h)
+
+
+def _check_utility(utility) -> np.ndarray:
     u = np.asarray(utility, dtype=float)
     if u.ndim != 1 or u.size == 0 or not np.all(np.isfinite(u)):
         raise ValueError("utility must be a non-empty 1-D array of finite numbers")
-    return eps * u / (2.0 * sensitivity)
+    return u
+
+
+def _logits(utility, rate: Fraction, sensitivity: float) -> np.ndarray:
+    _check(float(rate), sensitivity)
+    return float(rate) * _check_utility(utility) / (2.0 * sensitivity)
+
+
+def exp_mech_logits(utility: np.ndarray, eps: float, sensitivity: float = 1.0) -> np.ndarray:
+    """``rate * u / (2 Δu)`` with ``rate = rational_rate(eps)`` - log-weights of the exponential mechanism (up
+    to a constant), at the rate the sampler uses."""
+    _check(eps, sensitivity)
+    return _logits(utility, rational_rate(eps), sensitivity)
 
 
 def exp_mech_probs(utility: np.ndarray, eps: float, sensitivity: float = 1.0) -> np.ndarray:
-    """Exact output distribution ``Pr[t] = exp(eps u_t / (2Δu)) / sum_s exp(eps u_s / (2Δu))`` (eps-DP;
-    computed with log-sum-exp)."""
+    """Exact output distribution ``Pr[t] = exp(rate u_t / (2Δu)) / sum_s exp(rate u_s / (2Δu))``, rate =
+    ``rational_rate(eps)`` (rate-DP, rate <= eps; computed with log-sum-exp)."""
     z = exp_mech_logits(utility, eps, sensitivity)
     z = z - z.max()
     p = np.exp(z)
     return p / p.sum()
 
 
+def top_h_draws(
+    utility: np.ndarray,
+    h: int,
+    eps: float,
+    rng: np.random.Generator,
+    n_trials: int,
+    sensitivity: float = 1.0,
+) -> np.ndarray:
+    """``n_trials`` independent runs of Algorithm 3, sampled exactly (module docstring): int64 array
+    ``(n_trials, h)`` of the chosen candidate indices in draw order. eps-DP (precisely: rational_rate(eps)).
+
+    Vectorised over trials: round after round every trial still drawing proposes one remaining candidate and
+    accepts or rejects it; chosen candidates are swapped to the front of the trial's row of ``perm``."""
+    u_float = _check_utility(utility)
+    n = u_float.size
+    _check_h(h, n)
+    _check(eps, sensitivity)
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("rng must be a numpy.random.Generator")
+    n_trials = int(n_trials)
+    u = [Fraction(float(x)) for x in u_float]  # exact: a float is a dyadic rational
+    scale = draw_rate(eps, h) / (2 * Fraction(float(sensitivity)))
+    gamma_cache: dict[int, Fraction] = {}
+    perm = np.tile(np.arange(n, dtype=np.int64), (n_trials, 1))
+    rows = np.arange(n_trials)
+    for j in range(int(h)):
+        # reference = a remaining candidate of largest utility (floats compare exactly), so every gamma >= 0
+        ref = perm[rows, j + np.argmax(u_float[perm[:, j:]], axis=1)] if n_trials else rows
+        pending = rows
+        while pending.size:
+            pos = j + rng.integers(0, n - j, size=pending.size, dtype=np.int64)
+            keys = ref[pending] * n + perm[pending, pos]
+            uniq, inv = np.unique(keys, return_inverse=True)
+            gammas = []
+            for key in uniq.tolist():
+                if key not in gamma_cache:
+                    gamma_cache[key] = scale * (u[key // n] - u[key % n])
+                gammas.append(gamma_cache[key])
+            acc = bernoulli_exp_rational(rng, gammas, inv.reshape(-1))
+            t, p = pending[acc], pos[acc]
+            perm[t, p], perm[t, j] = perm[t, j], perm[t, p]
+            pending = pending[~acc]
+    return perm[:, : int(h)].copy()
+
+
 def top_h_subspaces(
     utility: np.ndarray, h: int, eps: float, rng: np.random.Generator, sensitivity: float = 1.0
 ) -> np.ndarray:
     """Algorithm 3: h rounds of the exponential mechanism with eps/h each, restricted to candidates not yet
-    chosen (≡ the paper's resample-until-new).  Returns the chosen indices in draw order.  eps-DP."""
-    u = np.asarray(utility, dtype=float)
-    _check_h(h, u.size)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator")
-    z = exp_mech_logits(u, eps / h, sensitivity)
-    remaining = np.ones(u.size, dtype=bool)
-    out = np.empty(h, dtype=np.int64)
-    for j in range(h):
-        zz = np.where(remaining, z, -np.inf)
-        p = np.exp(zz - zz[remaining].max())
-        p /= p.sum()
-        i = int(rng.choice(u.size, p=p))
-        out[j] = i
-        remaining[i] = False
-    return out
+    chosen (≡ the paper's resample-until-new).  Returns the chosen indices in draw order.  eps-DP. Exact
+    (:func:`top_h_draws` with one trial)."""
+    return top_h_draws(utility, h, eps, rng, 1, sensitivity)[0]
 
 
 def top_h_trials(
@@ -100,20 +158,11 @@ def top_h_trials(
     n_trials: int,
     sensitivity: float = 1.0,
 ) -> np.ndarray:
-    """``n_trials`` independent runs of Algorithm 3 at once (Gumbel-top-h); bool array
+    """``n_trials`` independent runs of Algorithm 3 (:func:`top_h_draws`, exact); bool array
     ``(n_trials, n_subspaces)`` with exactly h True per row."""
-    u = np.asarray(utility, dtype=float)
-    _check_h(h, u.size)
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator")
-    z = exp_mech_logits(u, eps / h, sensitivity)
-    pert = z[None, :] + rng.gumbel(size=(int(n_trials), u.size))
-    out = np.zeros((int(n_trials), u.size), dtype=bool)
-    if h == u.size:
-        out[:] = True
-        return out
-    idx = np.argpartition(-pert, h - 1, axis=1)[:, :h]
-    np.put_along_axis(out, idx, True, axis=1)
+    order = top_h_draws(utility, h, eps, rng, n_trials, sensitivity)
+    out = np.zeros((order.shape[0], np.asarray(utility).size), dtype=bool)
+    np.put_along_axis(out, order, True, axis=1)
     return out
 
 
@@ -127,7 +176,7 @@ def top_h_sequence_probs(
     e.g. u = (5, 0, 0.1), h = 2, eps = 40.)"""
     u = np.asarray(utility, dtype=float)
     _check_h(h, u.size)
-    z = exp_mech_logits(u, eps / h, sensitivity)
+    z = _logits(u, draw_rate(eps, h), sensitivity)
     out: dict[tuple[int, ...], float] = {}
     for seq in itertools.permutations(range(u.size), h):
         remaining = np.ones(u.size, dtype=bool)
@@ -158,7 +207,7 @@ def top_h_inclusion_probs(utility: np.ndarray, h: int, eps: float, sensitivity: 
     _check_h(h, n)
     if h == n:
         return np.ones(n)
-    z = exp_mech_logits(u, eps / h, sensitivity)
+    z = _logits(u, draw_rate(eps, h), sensitivity)
     if math.perm(n, h - 1) * n <= INCLUSION_ENUMERATION_LIMIT:
         return _inclusion_by_prefixes(z, h)
     return _inclusion_by_quadrature(z, h)

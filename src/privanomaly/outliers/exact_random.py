@@ -1,0 +1,155 @@
+"""Exact random variates for paper B's samplers: no floating-point number decides a draw.
+
+Everything here is driven by uniform *integers* from a ``numpy.random.Generator`` (``rng.integers``), read
+as the base-2^62 digits of a uniform real U in [0, 1):
+
+* :func:`bernoulli_rational` - Bernoulli(p) for any rational p in [0, 1] (a ``Fraction``, numerator and
+  denominator of any size): U < p is decided digit by digit; the first digit decides unless it equals the
+  first digit of p (probability 2^-62), then the next digits do (exact Python integers).
+* :func:`bernoulli_exp_rational` - Bernoulli(exp(-gamma)) for any rational gamma >= 0: floor(gamma) draws of
+  Bernoulli(exp(-1)) (:func:`privanomaly.sp.dlap.bernoulli_exp`), then Canonne-Kamath-Steinke (NeurIPS 2020)
+  Algorithm 1 on the fractional part with the Bernoulli(f / K) draws of :func:`bernoulli_rational`.
+* :class:`LazyUniforms` - a pool of uniforms in [0, 1) known to as many base-2^62 digits as the comparisons
+  made so far needed (Karney's lazy uniform deviates, ACM TOMS 42(1), 2016, Sec. 2); comparing two of them
+  draws further digits only on equal leading digits.
+
+:mod:`privanomaly.sp.dlap` samples rationals with int64 numerators/denominators; the functions here take
+over where those would overflow (utilities and scales are floats, whose exact ``Fraction`` can have a
+denominator up to 2^1074).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from privanomaly.sp.dlap import bernoulli_exp
+
+__all__ = ["DIGIT_BITS", "bernoulli_rational", "bernoulli_exp_rational", "LazyUniforms"]
+
+DIGIT_BITS = 62
+"""Bits per uniform digit (rng.integers(0, 2^62) stays inside int64)."""
+_BASE = 1 << DIGIT_BITS
+
+
+def _digits_of(p: Fraction) -> tuple[int, Fraction]:
+    """``(floor(p 2^62), frac(p 2^62))`` for 0 <= p < 1."""
+    scaled = p * _BASE
+    d = scaled.numerator // scaled.denominator
+    return d, scaled - d
+
+
+def _resolve_tie(rng: np.random.Generator, rest: Fraction) -> bool:
+    """U's first digits equal p's: U < p iff the uniform tail V < rest (rest = frac(p 2^(62 j)) in [0, 1))."""
+    while rest:
+        d, rest_next = _digits_of(rest)
+        v = int(rng.integers(0, _BASE, dtype=np.int64))
+        if v != d:
+            return v < d
+        rest = rest_next
+    return False  # V >= 0 = rest
+
+
+def bernoulli_rational(rng: np.random.Generator, probs: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(probs[idx[t]]) for every t (bool array shaped like ``idx``); each p a rational in [0, 1]."""
+    idx = np.asarray(idx, dtype=np.int64)
+    table = [Fraction(p) for p in probs]
+    if any(not 0 <= p <= 1 for p in table):
+        raise ValueError("bernoulli_rational: every probability must be in [0, 1]")
+    first = np.empty(len(table), dtype=np.int64)
+    rests: list[Fraction] = []
+    for j, p in enumerate(table):
+        if p == 1:  # U < 1 always: digit 2^62 - 1 with an infinite tail of ones
+            first[j], rest = _BASE - 1, Fraction(1)
+        else:
+            first[j], rest = _digits_of(p)
+        rests.append(rest)
+    flat = idx.reshape(-1)
+    u = rng.integers(0, _BASE, size=flat.size, dtype=np.int64)
+    d = first[flat]
+    out = u < d
+    for t in np.flatnonzero(u == d):  # probability 2^-62 each
+        rest = rests[int(flat[t])]
+        out[t] = True if rest == 1 else _resolve_tie(rng, rest)
+    return out.reshape(idx.shape)
+
+
+def bernoulli_exp_rational(rng: np.random.Generator, gammas: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-gammas[idx[t]])) for every t; each gamma a rational >= 0 (any size).
+
+    exp(-gamma) = exp(-1)^floor(gamma) exp(-f): floor(gamma) Bernoulli(exp(-1)) draws must all succeed, then
+    CKS Algorithm 1 for exp(-f), f in [0, 1): K = 1; repeat A ~ Bernoulli(f / K), stop at A = 0, K += 1;
+    succeed iff K is odd."""
+    idx = np.asarray(idx, dtype=np.int64)
+    table = [Fraction(g) for g in gammas]
+    if any(g < 0 for g in table):
+        raise ValueError("bernoulli_exp_rational: every gamma must be >= 0")
+    whole = np.array([g.numerator // g.denominator for g in table], dtype=np.int64)
+    frac = [g - int(w) for g, w in zip(table, whole)]
+    flat = idx.reshape(-1)
+    ok = np.ones(flat.size, dtype=bool)
+    n_whole = whole[flat]
+    j = 0
+    while True:  # the integer part, stopping at the first failure
+        live = np.flatnonzero(ok & (n_whole > j))
+        if live.size == 0:
+            break
+        one = np.ones(live.size, dtype=np.int64)
+        ok[live] = bernoulli_exp(rng, one, one)
+        j += 1
+    active = np.flatnonzero(ok)
+    K = np.ones(flat.size, dtype=np.int64)
+    while active.size:  # CKS Algorithm 1 on the fractional part
+        pairs, inv = np.unique(np.stack([flat[active], K[active]], axis=1), axis=0, return_inverse=True)
+        probs = [frac[int(i)] / int(k) for i, k in pairs]
+        a = bernoulli_rational(rng, probs, inv.reshape(-1))
+        done = active[~a]
+        ok[done] = (K[done] % 2) == 1
+        active = active[a]
+        K[active] += 1
+    return ok.reshape(idx.shape)
+
+
+class LazyUniforms:
+    """A pool of independent uniforms on [0, 1), each known to as many base-2^62 digits as comparisons needed.
+
+    ``new(n)`` draws n uniforms (their first digit) and returns their ids; ``less(a, b)`` decides U_a < U_b
+    exactly for id arrays a, b (further digits drawn, in order, only where the known digits are equal);
+    ``digits(i, m)`` returns the first m digits of uniform i (drawing the missing ones).
+    """
+
+    def __init__(self, rng: np.random.Generator):
+        self.rng = rng
+        self.head = np.empty(0, dtype=np.int64)
+        self.tail: dict[int, list[int]] = {}
+
+    def new(self, n: int) -> np.ndarray:
+        start = self.head.size
+        self.head = np.concatenate([self.head, self.rng.integers(0, _BASE, size=int(n), dtype=np.int64)])
+        return np.arange(start, start + int(n), dtype=np.int64)
+
+    def digits(self, i: int, m: int) -> list[int]:
+        """First m >= 1 digits of uniform i (base 2^62)."""
+        i = int(i)
+        more = self.tail.setdefault(i, [])
+        while 1 + len(more) < m:
+            more.append(int(self.rng.integers(0, _BASE, dtype=np.int64)))
+        return [int(self.head[i])] + more[: m - 1]
+
+    def less(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Exact ``U_a < U_b`` elementwise (distinct uniforms are almost surely different; equal ids give False)."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        ha, hb = self.head[a], self.head[b]
+        out = ha < hb
+        for t in np.flatnonzero((ha == hb) & (a != b)):  # probability 2^-62 each
+            m = 2
+            while True:
+                da, db = self.digits(a[t], m)[-1], self.digits(b[t], m)[-1]
+                if da != db:
+                    out[t] = da < db
+                    break
+                m += 1
+        return out

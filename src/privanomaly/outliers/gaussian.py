@@ -25,6 +25,8 @@ from collections.abc import Callable
 import numpy as np
 from scipy.special import log_ndtr, ndtr
 
+from .exact_normal import gaussian_release_exact
+
 __all__ = [
     "theorem1_factor",
     "theorem1_sigma",
@@ -144,14 +146,14 @@ def sigma_smooth(S: float, eps: float, delta: float, p: int = 1) -> float:
 
 
 def gaussian_release(
-    value: float | np.ndarray,
+    value: float,
     sigma: float,
     rng: np.random.Generator,
-    size: int | tuple[int, ...] | None = None,
+    size: int | None = None,
 ) -> float | np.ndarray:
-    """``value + sigma * N(0, 1)`` drawn from ``rng`` (eqs. 4, 9)."""
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError("rng must be a numpy.random.Generator (see privanomaly.seeding.rng)")
-    if not (sigma >= 0 and math.isfinite(sigma)):
-        raise ValueError(f"sigma must be a non-negative finite number, got {sigma!r}")
-    return value + sigma * rng.standard_normal(size)
+    """``value + sigma * N(0, 1)`` (eqs. 4, 9), sampled exactly and rounded to the public grid 2^-32
+    (:func:`privanomaly.outliers.exact_normal.gaussian_release_exact`: Karney's exact normal from uniform
+    integers; rounding by a fixed function is post-processing, so Theorems 1-2 hold for the release)."""
+    if np.ndim(value) != 0:
+        raise TypeError("gaussian_release: value must be a scalar (call it once per released value)")
+    return gaussian_release_exact(float(value), sigma, rng, size)

@@ -13,13 +13,13 @@ from privanomaly.paper_b import readings  # noqa: E402
 from privanomaly.report import figures  # noqa: E402
 
 CONVENTION_LABELS = {
-    "printed": "printed (Thm 1/2)",
+    "printed": "printed (Theorems 1-2)",
     "beta_equals_eps": "β = ε (eq. 29)",
     "alpha_without_5": "α without 5",
     "beta_equals_eps_alpha_without_5": "β = ε, α without 5",
-    "local_theorem1": "no smoothing (B₀), Thm-1 scale",
-    "log10_global": "log₁₀ in Thm 1",
-    "global_variance_as_std": "Thm-1 variance as σ",
+    "local_theorem1": "no smoothing (B₀), Theorem-1 scale",
+    "log10_global": "log₁₀ in Theorem 1",
+    "global_variance_as_std": "Theorem-1 variance as σ",
 }
 
 

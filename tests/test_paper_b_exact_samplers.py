@@ -143,3 +143,101 @@ def test_top_h_is_reproducible_from_the_seed():
     b = ex.top_h_trials(U, 2, 1.0, seeding.rng(3, "x"), 200)
     assert np.array_equal(a, b)
     assert list(itertools.chain(ex.top_h_draws(U, 1, 1.0, seeding.rng(3, "y"), 0).shape)) == [0, 1]
+
+
+# ------------------------------------------------------------------ Gaussian release (Karney + fixed grid)
+
+from privanomaly.outliers import exact_normal as xn  # noqa: E402
+from privanomaly.outliers import gaussian_release  # noqa: E402
+
+X_SMALL = np.array([[0.0, 0.0], [0.1, 0.0], [0.0, 0.2], [3.0, 3.0], [3.1, 2.9], [9.0, 0.0], [0.05, 0.05]])
+
+
+@pytest.mark.parametrize("name", ["gaussian_gs_upper", "gaussian_gs_lower", "gaussian_smooth_paper",
+                                  "gaussian_smooth_fast"])
+def test_gaussian_samplers_never_draw_a_float_and_release_grid_points(name):
+    """Fails on ``q + sigma rng.standard_normal()``."""
+    m = M.get(name)
+    y = m.sample(X_SMALL, k=1, r=0.5, eps=0.8, delta=0.01, rng=no_float_rng(name), n_trials=2000)
+    assert y.shape == (2000,)
+    assert np.all(y * 2.0**-xn.GRID_EXPONENT == np.round(y * 2.0**-xn.GRID_EXPONENT))  # multiples of 2^-32
+    mean, sigma = m.exact_distribution(X_SMALL, k=1, r=0.5, eps=0.8, delta=0.01)
+    assert stats.kstest(y, lambda t: m.release_cdf(t, X_SMALL, k=1, r=0.5, eps=0.8, delta=0.01)).pvalue > 1e-4
+    assert abs(np.median(y) - mean) < 0.2 * sigma
+
+
+@pytest.mark.parametrize(("q", "sigma"), [(0.0, 1.0), (7.0, 163.25), (1e5, 0.001), (-3.5, 2.0**40), (0.0, 3e-10)])
+def test_exact_gaussian_release_matches_the_rounded_normal_law(q, sigma):
+    """sigma = 2^40 sends almost every draw through the digit refinement of the bin decision; sigma = 3e-10 is
+    about one grid step (the law is visibly discrete)."""
+    n = 40_000
+    y = gaussian_release(q, sigma, no_float_rng("ks", q, sigma), n)
+    if sigma > 1e-6:
+        assert stats.kstest(y, lambda t: xn.rounded_normal_cdf(t, q, sigma)).pvalue > 1e-4
+    else:  # a handful of grid points: chi-square on them
+        pts, obs = np.unique(y, return_counts=True)
+        g = float(xn.GRID)
+        p = xn.rounded_normal_cdf(pts, q, sigma) - xn.rounded_normal_cdf(pts - g, q, sigma)
+        assert p.sum() > 1 - 1e-4 and stats.chisquare(obs, p / p.sum() * n).pvalue > 1e-4
+
+
+def test_wrong_sigma_is_rejected_by_the_same_goodness_of_fit():
+    y = gaussian_release(7.0, 163.25 / 2, no_float_rng("ks-control"), 40_000)
+    assert stats.kstest(y, lambda t: xn.rounded_normal_cdf(t, 7.0, 163.25)).pvalue < 1e-10
+
+
+def test_grid_index_is_the_exact_rounding_of_q_plus_sigma_z():
+    """The bin chosen from x's first digit equals the bin of the exact value with two digits of x."""
+    rng = no_float_rng("grid")
+    s, k, x, pool = xn.sample_standard_normal_parts(rng, 3000)
+    for q, sigma in [(Fraction(7), Fraction(163.25)), (Fraction(-3.5), Fraction(2**40)), (Fraction(1, 8), Fraction(1e-9))]:
+        j = xn._grid_index(q, sigma, s, k, x, pool)
+        for t in range(0, 3000, 7):
+            d0, d1 = pool.digits(int(x[t]), 2)
+            xv = Fraction(d0 * 2**62 + d1, 2**124)  # within 2^-124 of x: the bin agrees unless x is that close
+            want = math.floor((q + sigma * int(s[t]) * (int(k[t]) + xv)) / xn.GRID + Fraction(1, 2))
+            assert j[t] == want
+
+
+def test_karney_integer_part_and_algorithm_b_follow_their_laws():
+    n = 200_000
+    s, k, x, pool = xn.sample_standard_normal_parts(no_float_rng("parts"), n)
+    assert set(np.unique(s)) == {-1, 1} and abs((s == 1).mean() - 0.5) < 0.005
+    cells = np.arange(5)
+    p = np.append(2 * (stats.norm.cdf(cells + 1) - stats.norm.cdf(cells)), 2 * stats.norm.sf(5))[:5]
+    obs = np.bincount(np.minimum(k, 4), minlength=5)
+    p[-1] += 1 - p.sum()
+    assert stats.chisquare(obs, p * n).pvalue > 1e-4
+    from scipy import integrate
+
+    for kk in (0, 1, 3):  # P(B true) averaged over x uniform = int_0^1 exp(-x (2k + x) / (2k + 2)) dx
+        m = 100_000
+        pool = xr.LazyUniforms(no_float_rng("B", kk))
+        got = xn._algorithm_b(pool.rng, pool, np.full(m, kk, dtype=np.int64), pool.new(m)).mean()
+        want = integrate.quad(lambda t: math.exp(-t * (2 * kk + t) / (2 * kk + 2)), 0, 1)[0]
+        assert abs(got - want) < 5 * math.sqrt(want * (1 - want) / m)
+
+
+def test_gaussian_release_edge_cases():
+    assert gaussian_release(3.0, 0.0, no_float_rng("zero")) == 3.0
+    assert np.all(gaussian_release(1.0 + 2.0**-40, 0.0, no_float_rng("zero"), 3) == 1.0)  # rounded to the grid
+    a = gaussian_release(1.0, 1.0, seeding.rng(1, "g"), 5)
+    assert np.array_equal(a, gaussian_release(1.0, 1.0, seeding.rng(1, "g"), 5))
+    with pytest.raises(TypeError):
+        gaussian_release(np.array([1.0, 2.0]), 1.0, seeding.rng(1, "g"), 2)
+    with pytest.raises(ValueError):
+        gaussian_release(1.0, -1.0, seeding.rng(1, "g"), 2)
+    assert gaussian_release(1.0, 1.0, seeding.rng(1, "g"), 0).shape == (0,)
+
+
+@pytest.mark.parametrize("name", ["gaussian_gs_upper_half_sigma_sampler", "exp_top_h_double_rate_sampler"])
+def test_harness_catches_a_sampler_that_does_not_sample_its_law(name):
+    """The controls' laws and claims are right, only their samplers are wrong: the exhaustive checks pass and
+    the harness's goodness-of-fit of the sampler against the exact law catches them."""
+    from privanomaly.audit import harness
+    from privanomaly.mechanisms import paper_b as mb
+
+    m = mb.negative_controls()[name]
+    row = harness.audit_mechanism(m, harness.LEVELS["fast"], "negative control", "fail")
+    assert row.exhaustive_pass and row.statistical_pass is False and row.result == "caught"
+    assert "exact law" in row.cp_detail

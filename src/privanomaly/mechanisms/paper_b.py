@@ -19,9 +19,13 @@ kept next to the mechanism (:mod:`privanomaly.outliers.audit_worlds` for the smo
 least ``mechanism``, ``claim``, ``world``, ``datasets``, ``pairs``, ``worst_ratio`` (worst e^loss / e^eps, or
 S ratio / e^beta), ``worst_delta`` and ``passed``.
 
-Sampling: top-h is sampled exactly (:func:`privanomaly.outliers.exponential.top_h_draws`: uniform integer
-proposals accepted by exact Bernoulli(exp(-gamma)) draws, rational rate <= eps; the claim reports that rate).
-The Gaussian releases draw ``q + sigma Z`` from a ``numpy.random.Generator`` (float sampler).
+Sampling is exact (issue 12), from uniform integers of a ``numpy.random.Generator`` only: top-h by
+:func:`privanomaly.outliers.exponential.top_h_draws` (uniform proposals accepted by exact Bernoulli(exp(-gamma))
+draws, rational rate <= eps; the claim reports that rate); the Gaussian releases by
+:func:`privanomaly.outliers.exact_normal.gaussian_release_exact` (Karney's exact normal, ``q + sigma Z`` rounded
+to the public grid 2^-32: post-processing, so Theorems 1-2 cover the release as they cover ``q + sigma Z``).
+The harness checks each sampler against its exact law (Kolmogorov-Smirnov / chi-square) besides the
+Clopper-Pearson audit; :func:`negative_controls` adds a Gaussian sampler with half the claimed sigma.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import numpy as np
 
 from privanomaly import outliers as ol
 from privanomaly.outliers import audit_worlds as aw
+from privanomaly.outliers import exact_normal
 
 from .base import Claim, Mechanism, check_rng, check_trials
 from .registry import register
@@ -59,8 +64,15 @@ class CountGaussian(Mechanism):
         return float(ol.q_count(X, k, r)), self.sigma(X, k=k, r=r, eps=eps, delta=delta)
 
     def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        """Exact draws of N(mean, sigma^2) rounded to the public grid 2^-32 (post-processing:
+        :mod:`privanomaly.outliers.exact_normal`); no float variate is drawn."""
         mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
         return ol.gaussian_release(mean, sigma, check_rng(rng), check_trials(n_trials))
+
+    def release_cdf(self, t, X, *, k, r, eps, delta) -> np.ndarray:
+        """Exact law of :meth:`sample`: ``P(release <= t)`` (the Gaussian rounded to the grid)."""
+        mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
+        return exact_normal.rounded_normal_cdf(t, mean, sigma)
 
 
 class GaussianGlobal(CountGaussian):
@@ -128,7 +140,7 @@ class GaussianSmooth(CountGaussian):
 
     def smooth_bound(self, X, k, r, beta) -> float:
         """S_beta(X) of this mechanism's named bound."""
-        from privanomaly.paper_b import smooth as pbs
+        from privanomaly.paper_b import released_bound as pbs
 
         if self.bound == "budget_switch":
             return pbs.budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)
@@ -221,12 +233,42 @@ register("gaussian_smooth_fast")(partial(GaussianSmooth, "fast"))
 register("exp_top_h")(TopH)
 
 
+class GaussianHalfSigmaSampler(GaussianGlobal):
+    """Negative control: Theorem 1 with the GS upper bound whose *sampler* draws with sigma / 2 while its law
+    and claim say sigma (a sampler that does not sample its stated law; only the goodness-of-fit check on the
+    sampler can see it - the exhaustive checks use the stated sigma)."""
+
+    def __init__(self):
+        super().__init__("upper")
+        self.label = "Gaussian (GS upper bound), sampler with sigma / 2 (broken)"
+        self.reference = "negative control (Theorem 1, sampler with half the stated sigma)"
+
+    def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
+        return ol.gaussian_release(mean, sigma / 2, check_rng(rng), check_trials(n_trials))
+
+
+class TopHDoubleRateSampler(TopH):
+    """Negative control: Algorithm 3 whose sampler draws at 2 eps while its law and claim say eps."""
+
+    label = "exponential top-h, sampler at 2 eps (broken)"
+    reference = "negative control (Algorithm 3, sampler at twice the stated eps)"
+
+    def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        return super().sample(utility, h=h, eps=2 * eps, rng=rng, n_trials=n_trials)
+
+
 def negative_controls() -> dict[str, Mechanism]:
     """Known-broken mechanisms the harness must catch (never registered; the harness collects them from here):
-    issue 12 item 1's data-dependent switch, Algorithm 2 within a work budget (50), else the fast bound."""
+    issue 12 item 1's data-dependent switch, Algorithm 2 within a work budget (50), else the fast bound; and a
+    Gaussian whose sampler uses half its stated sigma; a top-h whose sampler runs at twice its stated eps."""
     m = GaussianSmooth("budget_switch", max_work=50)
     m.name = "gaussian_smooth_budget_switch"
-    return {m.name: m}
+    half = GaussianHalfSigmaSampler()
+    half.name = "gaussian_gs_upper_half_sigma_sampler"
+    double = TopHDoubleRateSampler()
+    double.name = "exp_top_h_double_rate_sampler"
+    return {m.name: m, half.name: half, double.name: double}
 
 
 # ------------------------------------------------------------------------ hooks of the audit harness
@@ -263,8 +305,27 @@ def _cp_gaussian(m: CountGaussian, level, row: _harness.AuditRow, eps: float, de
         lambda rng, nn: m.sample(Xp, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=nn),
         events, n, seed=level.seed, label=f"harness/{m.name}", delta=delta)
     row.cp_eps_hat, row.cp_claimed_eps = res.epsilon_lower, eps
-    row.cp_detail = f"3-D cube pair (issue 12 item 1), eps = {eps:g}, delta = {delta:g}, n = {n} per side"
-    row.statistical_pass = not res.violates(eps)
+    gof = _gof_gaussian(m, level, X, k, r, eps, delta)
+    row.cp_detail = (f"3-D cube pair (issue 12 item 1), eps = {eps:g}, delta = {delta:g}, n = {n} per side; "
+                     f"sampler vs exact law: Kolmogorov-Smirnov p = {gof:.3g} (n = {n})")
+    row.statistical_pass = not res.violates(eps) and gof > GOF_ALPHA
+
+
+#: a sampler fails its goodness-of-fit check against its exact law below this p-value (fixed seeds: the
+#: check is deterministic; a correct sampler is below it with probability 1e-6)
+GOF_ALPHA = 1e-6
+
+
+def _gof_gaussian(m: CountGaussian, level, X, k, r, eps: float, delta: float) -> float:
+    """Kolmogorov-Smirnov p-value of ``level.cp_n`` draws of the mechanism's sampler against its exact law
+    (:meth:`CountGaussian.release_cdf`)."""
+    from scipy import stats
+
+    from privanomaly import seeding
+
+    rng = seeding.rng(level.seed, "harness", "gof", m.name)
+    y = m.sample(X, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=level.cp_n)
+    return float(stats.kstest(y, lambda t: m.release_cdf(t, X, k=k, r=r, eps=eps, delta=delta)).pvalue)
 
 
 @_harness.auditor("count_gaussian")
@@ -303,6 +364,24 @@ def audit_top_h(m: TopH, level) -> _harness.AuditRow:
                       label=f"harness/{m.name}")
     claimed = m.claim(eps=eps).epsilon
     row.cp_eps_hat, row.cp_claimed_eps = res.epsilon_lower, claimed
-    row.cp_detail = f"5 x 2 grid world, worst edge, h = {h}, eps = {eps:g}, n = {level.cp_n} per side"
-    row.statistical_pass = not res.violates(claimed)
+    # goodness of fit of the sampler against its exact set law (chi-square, cells with expectation < 5 pooled)
+    from scipy import stats
+
+    from privanomaly import seeding
+
+    gof = 1.0
+    for side, state in (("u", u[e]), ("v", v[e])):  # both databases of the edge (one may be uniform)
+        got = sampler(state)(seeding.rng(level.seed, "harness", "gof", m.name, side), level.cp_n)
+        obs = np.array([np.count_nonzero(got == c) for c in codes], dtype=float)
+        want = law[state] * level.cp_n
+        if obs[want == 0].sum():
+            gof = 0.0
+            continue
+        big = want >= 5
+        obs_p, want_p = np.append(obs[big], obs[~big].sum()), np.append(want[big], want[~big].sum())
+        keep = want_p > 0
+        gof = min(gof, float(stats.chisquare(obs_p[keep], want_p[keep] * obs_p[keep].sum() / want_p[keep].sum()).pvalue))
+    row.cp_detail = (f"5 x 2 grid world, worst edge, h = {h}, eps = {eps:g}, n = {level.cp_n} per side; sampler vs "
+                     f"exact law: chi-square p = {gof:.3g} (smaller of the two sides)")
+    row.statistical_pass = not res.violates(claimed) and gof > GOF_ALPHA
     return row

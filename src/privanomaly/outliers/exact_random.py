@@ -122,13 +122,24 @@ class LazyUniforms:
 
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
-        self.head = np.empty(0, dtype=np.int64)
+        self._buf = np.empty(1024, dtype=np.int64)
+        self._n = 0
         self.tail: dict[int, list[int]] = {}
 
+    @property
+    def head(self) -> np.ndarray:
+        """First digit of every uniform drawn so far (indexed by id)."""
+        return self._buf[: self._n]
+
     def new(self, n: int) -> np.ndarray:
-        start = self.head.size
-        self.head = np.concatenate([self.head, self.rng.integers(0, _BASE, size=int(n), dtype=np.int64)])
-        return np.arange(start, start + int(n), dtype=np.int64)
+        n, start = int(n), self._n
+        if start + n > self._buf.size:  # amortised doubling
+            grown = np.empty(max(2 * self._buf.size, start + n), dtype=np.int64)
+            grown[:start] = self._buf[:start]
+            self._buf = grown
+        self._buf[start : start + n] = self.rng.integers(0, _BASE, size=n, dtype=np.int64)
+        self._n = start + n
+        return np.arange(start, start + n, dtype=np.int64)
 
     def digits(self, i: int, m: int) -> list[int]:
         """First m >= 1 digits of uniform i (base 2^62)."""

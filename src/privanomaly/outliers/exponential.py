@@ -150,14 +150,8 @@ def top_h_subspaces(
     return top_h_draws(utility, h, eps, rng, 1, sensitivity)[0]
 
 
-def top_h_trials(
-    utility: np.ndarray,
-    h: int,
-    eps: float,
-    rng: np.random.Generator,
-    n_trials: int,
-    sensitivity: float = 1.0,
-) -> np.ndarray:
+def top_h_trials(utility: np.ndarray, h: int, eps: float, rng: np.random.Generator, n_trials: int,
+                 sensitivity: float = 1.0) -> np.ndarray:
     """``n_trials`` independent runs of Algorithm 3 (:func:`top_h_draws`, exact); bool array
     ``(n_trials, n_subspaces)`` with exactly h True per row."""
     order = top_h_draws(utility, h, eps, rng, n_trials, sensitivity)

@@ -1,8 +1,8 @@
 """Exact per-record errors of registered mechanisms over ε and k grids, and their summaries.
 
 Mechanisms are named in config (``paper_a.mechanisms.errors``, registry names of
-:mod:`privanomaly.mechanisms`; the paper's pair is SP = Construction 1 with L, Thm 4.6, and the
-Pareto-optimal DP mechanism, Thm 4.4). Errors are each mechanism's exact closed form; the ``mechanism``
+:mod:`privanomaly.mechanisms`; the paper's pair is SP = Construction 1 with L, Theorem 4.6, and the
+Pareto-optimal DP mechanism, Theorem 4.4). Errors are each mechanism's exact closed form; the ``mechanism``
 column holds its label ("SP", "DP", ...). Sampled trials — drawn with each mechanism's own exact sampler —
 are used only to show that sampling agrees with the exact values (Wilson confidence intervals).
 """

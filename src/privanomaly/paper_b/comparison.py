@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, to_frame
+from privanomaly.outliers.gaussian import theorem1_factor
 
 R_REL_TOL = 0.10
 APPROX = 1.5
@@ -286,7 +287,7 @@ def implied_s_lines(s1: pd.DataFrame | None, paper: dict, delta: float) -> list[
         return []
     lo, hi = paper.get("sigma_ratio_range", [10, 30])
     smax, efrom = paper.get("sigma_smooth_max", 7), paper.get("sigma_smooth_eps_from", 0.7)
-    c = float(np.sqrt(2 * np.log(2 / delta)))
+    c = theorem1_factor(delta)  # sqrt(2 ln(2/delta))
     out = []
     for ds, g in s1.groupby("dataset", sort=False):
         gs = int(g["gs_lower"].iloc[0])

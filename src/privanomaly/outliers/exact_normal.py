@@ -1,0 +1,190 @@
+r"""Exact Gaussian release for paper B's Gaussian mechanisms: ``q + sigma Z`` rounded to a fixed grid.
+
+Theorems 1 and 2 of paper B are about the continuous release ``Y = q + sigma Z``, Z ~ N(0, 1). A float sampler
+(``rng.standard_normal``) does not sample Y: its output is a float whose low-order bits depend on the
+sampler's arithmetic (Mironov, CCS 2012). Here Y is sampled *exactly* and released as
+``round(Y / GRID) * GRID`` with the public, data-independent grid ``GRID = 2^GRID_EXPONENT``: rounding by a
+fixed function is post-processing, so the release keeps Y's (eps, delta) - the claims of Theorems 1-2 carry
+over unchanged. (A grid scaled with sigma would leak sigma, which is data-dependent for the smooth-sensitivity
+Gaussian; the grid here depends on nothing.) Output law: ``P(j GRID) = Phi(((j + 1/2) GRID - q) / sigma) -
+Phi(((j - 1/2) GRID - q) / sigma)`` (:func:`rounded_normal_cdf`); the float returned is ``j GRID`` exactly
+whenever ``|j GRID| < 2^(53 + GRID_EXPONENT)`` (2^21, about 2 10^6) and its nearest float beyond.
+
+Z is drawn with Karney's Algorithm N ("Sampling exactly from the normal distribution", ACM TOMS 42(1), 2016,
+Sec. 4), using only uniform integers from the ``numpy.random.Generator``:
+
+* N1  k >= 0 with probability ``exp(-k/2) (1 - exp(-1/2))``: count Bernoulli(exp(-1/2)) successes
+  (:func:`privanomaly.sp.dlap.bernoulli_exp`, exact);
+* N2  accept with probability ``exp(-k (k - 1) / 2)`` (the same exact Bernoulli);
+* N3  x uniform on [0, 1), a lazy uniform (:class:`privanomaly.outliers.exact_random.LazyUniforms`);
+* N4  accept with probability ``exp(-x (2k + x) / 2)``: k + 1 runs of Algorithm B, each true with probability
+  ``exp(-x (2k + x) / (2k + 2))`` (von Neumann's descending-run trick with thinning probability
+  ``(2k + x) / (2k + 2)``: C(2k + 2) = -1, 0, 1 w.p. 1/m, 1/m, 1 - 2/m; 0 keeps iff a fresh uniform < x);
+  otherwise restart at N1;
+* N5  a fair sign s; Z = s (k + x).  (Densities: ``exp(-k/2) exp(-k(k-1)/2) exp(-x(2k+x)/2) = exp(-(k+x)^2/2)``.)
+
+The grid index j is then decided by exact integer comparisons of ``q + sigma s (k + x)`` (q and sigma as
+exact dyadic ``Fraction``\ s of the floats given) against the bin edges, refining x digit by digit only when
+its known digits leave two bins possible (probability about ``sigma 2^-62 / GRID`` per draw).
+No floating-point number decides any step.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from scipy.special import ndtr
+
+from privanomaly.sp.dlap import bernoulli_exp
+
+from .exact_random import DIGIT_BITS, LazyUniforms
+
+__all__ = ["GRID_EXPONENT", "GRID", "sample_standard_normal_parts", "gaussian_release_exact", "rounded_normal_cdf"]
+
+GRID_EXPONENT = -32
+"""The release is rounded to multiples of 2^GRID_EXPONENT (public constant; about 2.3e-10)."""
+GRID = Fraction(1, 2**-GRID_EXPONENT)
+
+
+def _bernoulli_exp_half(rng: np.random.Generator, num: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-num / 2)) for an int64 array num >= 0."""
+    return bernoulli_exp(rng, num, 2)
+
+
+def _algorithm_b(rng: np.random.Generator, pool: LazyUniforms, k: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """Karney's Algorithm B for each (k_t, x_t): True with probability exp(-x (2k + x) / (2k + 2))."""
+    m = k.size
+    y = x.copy()
+    n = np.zeros(m, dtype=np.int64)
+    out = np.empty(m, dtype=bool)
+    act = np.arange(m)
+    while act.size:
+        z = pool.new(act.size)
+        go = pool.less(z, y[act])  # the run continues while it descends: z < y
+        stop = act[~go]
+        out[stop] = n[stop] % 2 == 0
+        act, z = act[go], z[go]
+        c = rng.integers(0, 2 * k[act] + 2, dtype=np.int64)  # C(2k + 2): 0 -> -1 (stop), 1 -> 0, else 1
+        keep = c != 0
+        zero = np.flatnonzero(c == 1)
+        if zero.size:
+            keep[zero] = pool.less(pool.new(zero.size), x[act[zero]])
+        stop = act[~keep]
+        out[stop] = n[stop] % 2 == 0
+        act, z = act[keep], z[keep]
+        y[act] = z
+        n[act] += 1
+    return out
+
+
+def sample_standard_normal_parts(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                              LazyUniforms]:
+    """n exact N(0, 1) draws as their parts ``Z = s (k + x)``: sign s (int64 +-1), integer part k (int64) and
+    the id of the lazy uniform x in the returned pool (Karney's Algorithm N, module docstring)."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("rng must be a numpy.random.Generator (see privanomaly.seeding.rng)")
+    pool = LazyUniforms(rng)
+    s = np.empty(n, dtype=np.int64)
+    kk = np.empty(n, dtype=np.int64)
+    xx = np.empty(n, dtype=np.int64)
+    todo = np.arange(n)
+    while todo.size:
+        m = todo.size
+        k = np.zeros(m, dtype=np.int64)  # N1
+        act = np.arange(m)
+        while act.size:
+            a = _bernoulli_exp_half(rng, np.ones(act.size, dtype=np.int64))
+            act = act[a]
+            k[act] += 1
+        ok = _bernoulli_exp_half(rng, k * (k - 1))  # N2
+        idx = np.flatnonzero(ok)
+        x = pool.new(idx.size)  # N3
+        good = np.ones(idx.size, dtype=bool)  # N4: k + 1 runs of Algorithm B
+        run = 0
+        while True:
+            live = np.flatnonzero(good & (k[idx] + 1 > run))
+            if live.size == 0:
+                break
+            good[live] = _algorithm_b(rng, pool, k[idx[live]], x[live])
+            run += 1
+        acc = idx[good]
+        dest = todo[acc]
+        s[dest] = 1 - 2 * rng.integers(0, 2, size=acc.size, dtype=np.int64)  # N5
+        kk[dest] = k[acc]
+        xx[dest] = x[good]
+        done = np.zeros(m, dtype=bool)
+        done[acc] = True
+        todo = todo[~done]
+    return s, kk, xx, pool
+
+
+def _grid_index(q: Fraction, sigma: Fraction, s: np.ndarray, k: np.ndarray, x: np.ndarray,
+                pool: LazyUniforms) -> np.ndarray:
+    """Exact ``j = floor((q + sigma s (k + x)) / GRID + 1/2)`` per draw (object array of Python ints)."""
+    c0, c1 = q / GRID + Fraction(1, 2), sigma / GRID
+    D = max(c0.denominator, c1.denominator)  # both powers of two
+    A0, A1 = c0.numerator * (D // c0.denominator), c1.numerator * (D // c1.denominator)
+    B = 1 << DIGIT_BITS
+
+    def bounds(X, kb, sgn, B):
+        T_lo = A0 * B + sgn * A1 * (kb * B + X)  # t(x_lo) D B
+        T_hi = T_lo + sgn * A1  # t(x_hi) D B
+        return T_lo, T_hi
+
+    X = pool.head[x].astype(object)
+    T_lo, T_hi = bounds(X, k.astype(object), s.astype(object), B)
+    DB = D * B
+    j = T_lo // DB
+    # s = +1: values just below t(x_hi) have floor (T_hi - 1) // DB; s = -1: just above t(x_hi): T_hi // DB
+    other = np.where(s > 0, (T_hi - 1) // DB, T_hi // DB)
+    for t in np.flatnonzero(j != other):  # x's known digits leave two bins possible: refine x exactly
+        L = 1
+        while True:
+            L += 1
+            Xt = 0
+            for d in pool.digits(int(x[t]), L):
+                Xt = (Xt << DIGIT_BITS) | d
+            BL = 1 << (DIGIT_BITS * L)
+            lo, hi = bounds(Xt, int(k[t]), int(s[t]), BL)
+            a = lo // (D * BL)
+            b = (hi - 1) // (D * BL) if s[t] > 0 else hi // (D * BL)
+            if a == b:
+                j[t] = a
+                break
+    return j
+
+
+def gaussian_release_exact(value: float, sigma: float, rng: np.random.Generator, size: int | None = None):
+    """``round((value + sigma Z) / GRID) GRID`` with Z ~ N(0, 1) sampled exactly (module docstring): a float,
+    or a float array of ``size`` draws. sigma = 0 releases ``value`` rounded to the grid."""
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError("rng must be a numpy.random.Generator (see privanomaly.seeding.rng)")
+    if not (sigma >= 0 and math.isfinite(sigma)):
+        raise ValueError(f"sigma must be a non-negative finite number, got {sigma!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"value must be finite, got {value!r}")
+    n = 1 if size is None else int(size)
+    q = Fraction(float(value))
+    if sigma == 0:  # nothing to draw (and no bin edge to decide against x)
+        j0 = math.floor(q / GRID + Fraction(1, 2))
+        j = np.full(n, j0, dtype=object)
+    else:
+        s, k, x, pool = sample_standard_normal_parts(rng, n)
+        j = _grid_index(q, Fraction(float(sigma)), s, k, x, pool)
+    # int -> float is correctly rounded (exact below 2^53); scaling by the power of two GRID is exact
+    out = j.astype(float) * float(GRID) if n else np.empty(0)
+    return float(out[0]) if size is None else out
+
+
+def rounded_normal_cdf(t, value: float, sigma: float) -> np.ndarray:
+    """``P(release <= t)`` for :func:`gaussian_release_exact` (exact law of the rounded Gaussian; floats):
+    the largest grid point j GRID <= t has ``P = Phi(((j + 1/2) GRID - value) / sigma)``."""
+    t = np.asarray(t, dtype=float)
+    g = float(GRID)
+    j = np.floor(t / g)
+    edge = (j + 0.5) * g
+    if sigma == 0:
+        return (np.round(value / g) * g <= t).astype(float)
+    return ndtr((edge - value) / sigma)

@@ -69,7 +69,9 @@ def tracked_files() -> list[str]:
 
 
 def copy_workflow(dest: Path) -> Path:
-    """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake)."""
+    """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake),
+    plus numba's compiled kernels (see :func:`warm_numba_cache`)."""
+    warm_numba_cache()
     dest.mkdir(parents=True, exist_ok=True)
     for rel in tracked_files():
         if rel.startswith(f"{RESULTS}/"):
@@ -77,7 +79,31 @@ def copy_workflow(dest: Path) -> Path:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
+    for cached in numba_cache_files():
+        target = dest / cached.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, target)
     return dest
+
+
+def numba_cache_files() -> list[Path]:
+    """numba's on-disk cache of the ``@njit(cache=True)`` kernels (privanomaly.sp._fastballs) in the checkout."""
+    return sorted(p for p in (ROOT / "src").rglob("__pycache__/*") if p.suffix in (".nbi", ".nbc"))
+
+
+@functools.cache
+def warm_numba_cache() -> None:
+    """Compile the numba kernels once, in the checkout, before the first copy is made.
+
+    Without it every copy compiles them again in its first jobs (≈ 8 s CPU each time, several copies per
+    pytest run). numba keys its cache by the source file's modification time and size, which
+    :func:`copy_workflow` keeps (``shutil.copy2``): a copy's jobs load the compiled code, and a changed
+    source is recompiled as usual. The ``.test`` DAG of ``make test`` runs in the checkout and uses it too.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    code = "import numpy as np; from privanomaly import sp; sp.ball_counts(np.arange(6.0).reshape(3, 2), 1.5)"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
 def snakemake_cmd(cores: int, *extra: str, copy: Path) -> list[str]:

@@ -40,11 +40,11 @@ def gumbel_top_h_trials(utility, h, eps, rng, n_trials, sensitivity=1.0):
     return out
 
 
-def _subspace_tables() -> dict[str, pd.DataFrame]:
+def _subspace_tables() -> tuple[Path, dict[str, pd.DataFrame]]:
     for base in (ROOT / "results", ROOT / ".test" / "results"):
         files = sorted((base / "paper_b" / "tables").glob("scenario2_subspaces_*.csv"))
         if files:
-            return {f.stem.removeprefix("scenario2_subspaces_"): pd.read_csv(f) for f in files}
+            return base, {f.stem.removeprefix("scenario2_subspaces_"): pd.read_csv(f) for f in files}
     raise SystemExit("no scenario2_subspaces_*.csv under results/ or .test/results/: run the pipeline first")
 
 
@@ -62,8 +62,11 @@ def main() -> None:
              f"average at start {os.getloadavg()[0]:.1f} (shared machine: compare CPU seconds and ratios, measured "
              "in this one run).", "",
              f"## Scenario 2 sweep (full config grid: {len(eps)} eps x h {hs} x {n_trials} trials)", "",
-             "| dataset | candidates | exact sampler cpu s | Gumbel float sampler cpu s | ratio |", "|---|---|---|---|---|"]
-    for name, tab in _subspace_tables().items():
+             ]
+    base, tables = _subspace_tables()
+    lines += [f"Utilities from `{base.relative_to(ROOT)}/paper_b/tables/scenario2_subspaces_*.csv`.", "",
+              "| dataset | candidates | exact sampler cpu s | Gumbel float sampler cpu s | ratio |", "|---|---|---|---|---|"]
+    for name, tab in tables.items():
         u, true = tab["utility"].to_numpy(float), tab["is_true"].to_numpy(bool)
 
         def run(u=u, true=true, name=name):

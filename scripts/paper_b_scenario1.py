@@ -1,7 +1,7 @@
 """Rule paper_b_scenario1: Figures 3/4 data - sigma_Global and sigma_Smooth per eps and noise convention."""
 
 from privanomaly import experiment, io, runlog
-from privanomaly.paper_b import scenario1, smooth
+from privanomaly.paper_b import released_bound, scenario1
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
@@ -11,7 +11,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
 
     def smooth_fn(beta):
         # the released bound is the configured method's, run to completion: no data-dependent fallback
-        res = smooth.smooth_bound(X, p.k, r, beta, method, p.max_work, p.fast_exact_max, p.timeout)
+        res = released_bound.smooth_bound(X, p.k, r, beta, method, p.max_work, p.fast_exact_max, p.timeout)
         log.info("beta=%.4g %s -> S=%.4g, Algorithm-1 work %d", beta, method, res["value"], res["work_paper"])
         return res
 

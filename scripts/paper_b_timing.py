@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import experiment, io, outliers, runlog
-from privanomaly.paper_b import smooth
+from privanomaly.paper_b import timing
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     p = snakemake.params  # noqa: F821
@@ -16,9 +16,9 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     # a benchmark (machine-dependent by nature): wall-clock times, Algorithm 2 cut by a time budget
     with runlog.steps(snakemake.wildcards.pb_dataset, ["fast bound", "Algorithm 2"]) as step:  # noqa: F821
         step("fast bound")
-        fast = smooth.timed_bound(X, p.k, r, beta, "fast", p.budget, p.fast_exact_max)
+        fast = timing.timed_bound(X, p.k, r, beta, "fast", p.budget, p.fast_exact_max)
         step("Algorithm 2")
-        paper = smooth.timed_bound(X, p.k, r, beta, "paper", p.budget)
+        paper = timing.timed_bound(X, p.k, r, beta, "paper", p.budget)
     row = {
         "dataset": snakemake.wildcards.pb_dataset,  # noqa: F821
         "N": len(X),

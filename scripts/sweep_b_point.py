@@ -3,7 +3,7 @@
 import pandas as pd
 
 from privanomaly import experiment, io, runlog
-from privanomaly.paper_b import smooth
+from privanomaly.paper_b import released_bound
 from privanomaly.sweeps import counts, sigma, spec
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
@@ -18,7 +18,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
 
     def smooth_for(method):
         def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
-            return smooth.smooth_bound(X, k, r, beta, method, p.max_work, p.fast_exact_max, p.timeout)
+            return released_bound.smooth_bound(X, k, r, beta, method, p.max_work, p.fast_exact_max, p.timeout)
 
         return smooth_fn
 

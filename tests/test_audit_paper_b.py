@@ -224,7 +224,7 @@ def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
     """The data-dependent switch 'Algorithm 2 if its work fits the budget, else the fast bound' (the old
     Scenario-1 release): X fits (36 units), X' does not (90 > 50), S jumps 17.49 -> 25.0 (ratio 1.43 >> e^beta)
     and the released Gaussian has exact delta 0.0896 > 0.01 at eps = 0.5 - the harness's negative control."""
-    from privanomaly.paper_b import smooth as pbs
+    from privanomaly.paper_b import released_bound as pbs
 
     X, Xp, k, r = _cube_pair()
     eps, delta = 0.5, 0.01
@@ -240,7 +240,7 @@ def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
 def test_released_bound_on_the_cube_is_smooth_and_private(method):
     """The fixed release (the configured method run to completion) is beta-smooth on the same pair and its
     exact delta is below the claimed 0.01."""
-    from privanomaly.paper_b import smooth as pbs
+    from privanomaly.paper_b import released_bound as pbs
 
     X, Xp, k, r = _cube_pair()
     eps, delta = 0.5, 0.01

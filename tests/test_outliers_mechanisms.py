@@ -11,6 +11,7 @@ from scipy import stats
 
 from privanomaly.outliers import (
     CONVENTIONS,
+    noise_scales,
     exp_mech_probs,
     gaussian_release,
     gs_lower,
@@ -42,12 +43,21 @@ def test_printed_constants():
     # sigma_Global / sigma_Smooth = GS / (5 S) whatever eps and delta
     for eps, delta in [(0.1, 0.01), (0.9, 1e-5)]:
         assert sigma_global(43, eps, delta) / sigma_smooth(4.0, eps, delta) == pytest.approx(43 / 20)
-    assert CONVENTIONS["printed"].sigma_global(13, 0.5, 0.01) == sigma_global(13, 0.5, 0.01)
-    assert CONVENTIONS["printed"].sigma_smooth(3, 0.5, 0.01) == sigma_smooth(3, 0.5, 0.01)
-    assert CONVENTIONS["printed"].beta(0.5, 0.01, 1) == beta
-    assert CONVENTIONS["beta_equals_eps"].beta(0.5, 0.01, 1) == 0.5
-    assert CONVENTIONS["alpha_without_5"].sigma_smooth(1, 0.5, 0.01) == pytest.approx(
+    printed = noise_scales(CONVENTIONS["printed"], 13, 0.5, 0.01)
+    assert printed.sigma_global == sigma_global(13, 0.5, 0.01)
+    assert 3 / printed.alpha == sigma_smooth(3, 0.5, 0.01)
+    assert printed.beta == beta
+    assert noise_scales(CONVENTIONS["beta_equals_eps"], 13, 0.5, 0.01).beta == 0.5
+    assert 1 / noise_scales(CONVENTIONS["alpha_without_5"], 13, 0.5, 0.01).alpha == pytest.approx(
         math.sqrt(2 * L200) / 0.5
+    )
+    # the printed Theorem 1 refuses eps beyond its condition (NaN); a misreading is not checked
+    assert math.isnan(noise_scales(CONVENTIONS["printed"], 13, 30.0, 0.01).sigma_global)
+    assert noise_scales(CONVENTIONS["log10_global"], 13, 0.5, 0.01).sigma_global == pytest.approx(
+        13 * math.sqrt(2 * math.log10(200)) / 0.5
+    )
+    assert noise_scales(CONVENTIONS["global_variance_as_std"], 13, 0.5, 0.01).sigma_global == pytest.approx(
+        13**2 * 2 * L200 / 0.5**2
     )
     assert [c for c in CONVENTIONS if CONVENTIONS[c].privacy_proven] == ["printed"]
 

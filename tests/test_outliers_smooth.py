@@ -19,7 +19,7 @@ from privanomaly.outliers import (
     smooth_sensitivity,
     subspace_coords,
 )
-from privanomaly.outliers.smooth import smooth_sensitivity_naive_2r
+from invalid_bounds import smooth_sensitivity_naive_2r
 
 
 # ------------------------------------------------------------------ smallest enclosing ball / Algorithm 1
@@ -287,3 +287,20 @@ def test_2d_pair_disc_keeps_its_defining_points_whatever_the_rounding():
     KD-tree's rounding puts one of them just outside (found by hypothesis, seed 4579)."""
     P = np.random.default_rng(4579).normal(size=(2, 2))
     assert largest_enclosed_subset(P, 0.3) == 2 == largest_enclosed_subset(P, 0.3, method="paper")
+
+
+def test_named_entry_points_equal_the_method_switch():
+    """Algorithm 1, Algorithm 2 and the fast bound by name give what the ``method=`` switches give."""
+    from privanomaly.outliers import algorithm1, algorithm2, block_smooth_bound
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(40, 2))
+    P = rng.normal(size=(10, 2))
+    assert algorithm1(P, 0.8) == largest_enclosed_subset(P, 0.8, method="paper") == largest_enclosed_subset(P, 0.8)
+    beta = smooth_parameters(0.5, 0.01)[1]
+    a, b = algorithm2(X, 3, 0.5, beta), smooth_sensitivity(X, 3, 0.5, beta, method="paper")
+    assert (a.value, a.t_max, a.t_stop, a.method, a.work) == (b.value, b.t_max, b.t_stop, "paper", b.work)
+    f, g = block_smooth_bound(X, 3, 0.5, beta, exact_max=0), smooth_sensitivity(X, 3, 0.5, beta, "fast", exact_max=0)
+    assert (f.value, f.t_max, f.method) == (g.value, g.t_max, "fast") and f.value >= a.value
+    with pytest.raises(ValueError, match="'paper' or 'fast'"):
+        smooth_sensitivity(X, 3, 0.5, beta, method="naive")

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from privanomaly import outliers as ol
-from privanomaly.paper_b import bounds, budget, comparison, scenario1, scenario2, smooth, tables, tuning
+from privanomaly.paper_b import bounds, comparison, released_bound, scenario1, scenario2, tables, timing, tuning
 
 
 # ------------------------------------------------------------------------------------------ r tuning
@@ -124,12 +124,12 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 
 
-def test_wall_clock_budget_cuts_a_benchmark_run():
+def test_wall_clock_limit_cuts_a_benchmark_run():
     import time
 
-    res = budget.run_with_budget(time.sleep, 5, budget_seconds=0.3)
+    res = timing.run_with_time_limit(time.sleep, 5, seconds=0.3)
     assert not res.completed and res.value is None and res.seconds < 3
-    ok = budget.run_with_budget(pow, 2, 10, budget_seconds=5)
+    ok = timing.run_with_time_limit(pow, 2, 10, seconds=5)
     assert ok.completed and ok.value == 1024
 
 
@@ -137,12 +137,12 @@ def test_smooth_bound_paper_equals_core_on_small_data():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(15, 2))
     beta = 0.3
-    got = smooth.smooth_bound(X, 2, 0.6, beta, "paper", None)
+    got = released_bound.smooth_bound(X, 2, 0.6, beta, "paper", None)
     assert got["method_used"] == "paper"
     assert got["value"] == pytest.approx(ol.smooth_sensitivity(X, 2, 0.6, beta, method="paper").value)
-    with pytest.raises(smooth.AlgorithmTooCostly, match="no fallback"):  # no work allowed: fails, no switch
-        smooth.smooth_bound(X, 2, 0.6, beta, "paper", 0)
-    fast = smooth.smooth_bound(X, 2, 0.6, beta, "fast", 0)  # the fast bound only when configured
+    with pytest.raises(released_bound.AlgorithmTooCostly, match="no fallback"):  # no work allowed: fails, no switch
+        released_bound.smooth_bound(X, 2, 0.6, beta, "paper", 0)
+    fast = released_bound.smooth_bound(X, 2, 0.6, beta, "fast", 0)  # the fast bound only when configured
     assert fast["method_used"] == "fast" and fast["value"] >= got["value"] - 1e-12
     assert "seconds" not in got and "cut" not in got
 
@@ -155,13 +155,13 @@ def test_work_guard_fails_instead_of_falling_back_whatever_the_machine(monkeypat
     X, k, r, beta = _cluster_3d(), 3, 0.8, 0.05
     need = ol.smooth_sensitivity(X, k, r, beta, method="paper").work  # units Algorithm 2 needs here
     assert need > 10
-    exact = smooth.smooth_bound(X, k, r, beta, "paper", need)
+    exact = released_bound.smooth_bound(X, k, r, beta, "paper", need)
     assert exact["method_used"] == "paper" and exact["work_paper"] == need
-    with pytest.raises(smooth.AlgorithmTooCostly, match="paper_b.scenario1.max_work"):
-        smooth.smooth_bound(X, k, r, beta, "paper", need - 1)
+    with pytest.raises(released_bound.AlgorithmTooCostly, match="paper_b.scenario1.max_work"):
+        released_bound.smooth_bound(X, k, r, beta, "paper", need - 1)
     # a much slower machine (every smallest-enclosing-ball evaluation delayed) and a generous safety
     # timeout change nothing: same numbers, same failure
-    from privanomaly.outliers import smooth as core
+    from privanomaly.outliers import enclosing as core
 
     fast_seb = core.seb_radius
 
@@ -172,13 +172,13 @@ def test_work_guard_fails_instead_of_falling_back_whatever_the_machine(monkeypat
         return fast_seb(P)
 
     monkeypatch.setattr(core, "seb_radius", slow_seb)
-    assert smooth.smooth_bound(X, k, r, beta, "paper", need) == exact
-    with pytest.raises(smooth.AlgorithmTooCostly):
-        smooth.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120)
+    assert released_bound.smooth_bound(X, k, r, beta, "paper", need) == exact
+    with pytest.raises(released_bound.AlgorithmTooCostly):
+        released_bound.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120)
 
 
 def test_safety_timeout_fails_loudly_instead_of_falling_back(monkeypatch):
-    from privanomaly.outliers import smooth as core
+    from privanomaly.outliers import enclosing as core
 
     fast_seb = core.seb_radius
 
@@ -189,8 +189,8 @@ def test_safety_timeout_fails_loudly_instead_of_falling_back(monkeypatch):
         return fast_seb(P)
 
     monkeypatch.setattr(core, "seb_radius", slow_seb)
-    with pytest.raises(smooth.SafetyTimeout, match="safety timeout"):
-        smooth.smooth_bound(_cluster_3d(), 3, 0.8, 0.05, "paper", None, timeout_seconds=0.3)
+    with pytest.raises(released_bound.SafetyTimeout, match="safety timeout"):
+        released_bound.smooth_bound(_cluster_3d(), 3, 0.8, 0.05, "paper", None, timeout_seconds=0.3)
 
 
 # ------------------------------------------------------------------------------------------ Scenario 2

@@ -21,15 +21,30 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
     assert {it.rule for it in plotted} == {
         "paper_a_fig1", "paper_a_fig2", "paper_a_fig3", "paper_a_fig4", "paper_a_fig_compiler",
         "paper_a_plot_selection", "paper_a_fig_errors", "paper_a_fig_normal_ranked", "paper_a_plot_growth",
+        "paper_b_plot_tuning", "paper_b_plot_fig1", "paper_b_plot_fig2", "paper_b_plot_scenario1",
+        "paper_b_plot_scenario2", "paper_b_plot_scenario1_paper_r", "paper_b_plot_scenario2_paper_r",
+        "paper_b_plot_scenario2_paper_r_printed_exponent",
     }
     registered = figures.names()
     for it in plotted:
         assert it.plot.function in registered, it.rule
         assert (ROOT / "workflow" / "report" / it.plot.caption).is_file(), it.plot.caption
-        for _, key in it.plot.params:
-            catalogue.config_value(config, key)  # raises if the key is absent
-    # one registered function per plotted item, none unused
-    assert sorted(it.plot.function for it in plotted) == registered
+        # raises if a key is absent (a key with {dataset} is read at the first paper-B dataset with a printed r)
+        catalogue.plot_params(config, it.plot, {"dataset": "adult_b1", "method": "fast"})
+    # every registered function is used; one function may draw several items (paper B's readings)
+    assert sorted({it.plot.function for it in plotted}) == registered
+
+
+def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
+    config = {"names": {"a": "Adult", "b": "B"}, "r": {"a": 0.35}, "k": 3}
+    plot = catalogue.Plot("f", "c.rst", "s", (("t", "x.csv"),),
+                          params=(("name", "names.{dataset}"), ("r", "r.{dataset}"), ("k", "k")),
+                          values=(("reading", "paper_r"),))
+    assert plot.per_job
+    assert catalogue.plot_params(config, plot, {"dataset": "a"}) == {"name": "Adult", "r": 0.35, "k": 3,
+                                                                     "reading": "paper_r"}
+    with pytest.raises(ValueError, match="no key 'r.b'"):
+        catalogue.plot_params(config, plot, {"dataset": "b"})
 
 
 def test_unknown_function_and_double_registration_are_errors():
@@ -54,6 +69,18 @@ def test_read_tables_reads_one_file_or_concatenates_a_list(tmp_path):
     assert figures.shown_datasets({"many": t["many"], "one": t["one"]}) == ["x", "y"]
 
 
+def test_read_tables_reads_json_and_keeps_tables_without_a_dataset_column_apart(tmp_path):
+    for name, r in (("x", 0.5), ("y", 2.0)):
+        (tmp_path / f"{name}.json").write_text(f'{{"dataset": "{name}", "r": {r}}}', encoding="utf-8")
+        pd.DataFrame({"r": [r, 2 * r]}).to_csv(tmp_path / f"{name}.csv", index=False)
+    t = figures.read_tables({"one": str(tmp_path / "x.json"),
+                             "choices": [str(tmp_path / "x.json"), str(tmp_path / "y.json")],
+                             "curves": [str(tmp_path / "x.csv"), str(tmp_path / "y.csv")]})
+    assert t["one"] == {"dataset": "x", "r": 0.5}
+    assert [c["r"] for c in t["choices"]] == [0.5, 2.0]
+    assert [c["r"].tolist() for c in t["curves"]] == [[0.5, 1.0], [2.0, 4.0]]
+
+
 BASE = "items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.png, a.pdf], plot: %s}\n"
 
 
@@ -64,6 +91,9 @@ BASE = "items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.png, a.pdf]
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, colour: red}", "unknown key"),
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: '{d}.csv'}}", "plot.datasets"),
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, params: [a]}", "plot.params"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, values: [a]}", "plot.values"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, params: {n: 'a.{dataset}'}}",
+         r"plot.params.n: \['dataset'\] are not wildcards"),
     ],
 )
 def test_bad_plot_sections_are_errors_naming_the_key(tmp_path, plot, message):

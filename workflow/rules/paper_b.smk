@@ -1,7 +1,7 @@
 # Paper B - Okada, Fukuchi, Kakizaki, Sakuma, "Differentially Private Analysis of Outliers" (issue 7).
 # Every figure and table of the paper, computed from {RESULTS}/data/{dataset}.parquet; outputs under
 # {RESULTS}/paper_b/{tables,figures}/ and {RESULTS}/paper_b/comparison.md. Compute rules write tidy CSV;
-# plot rules only read them. Parameters come from config["paper_b"] through params.
+# figures are catalogue items (generic plot rule, plots.smk). Parameters: config["paper_b"], through params.
 
 PB = config["paper_b"]
 PB_OUT = f"{RESULTS}/paper_b"
@@ -45,8 +45,6 @@ pb_reading_inputs = lambda rd: _pb_wf.reading_inputs(
     PB_PAPER_R,
 )
 pb_subcategory = lambda name: lambda wc: name + pb_reading(wc).suffix
-# "" for ours; " at the paper's printed r = 0.02" (+ the exponent) for the variants: figure titles, captions
-pb_at = lambda wc: _pb_readings.at_text(pb_reading(wc), PB_PAPER_R.get(wc.pb_dataset))
 
 # Every final paper-B file (tables, figures, comparison.md); called by `rule all` in the Snakefile.
 paper_b_targets = lambda: _pb_wf.targets(
@@ -121,32 +119,6 @@ rule paper_b_paper_r:
         "../../scripts/paper_b_paper_r.py"
 
 
-rule paper_b_plot_tuning:
-    """Accuracy of eq. (53) against r, our tuned r and the paper's r marked."""
-    input:
-        curves=expand(f"{PB_OUT}/tuning/{{d}}.csv", d=PB_TABLE_SETS),
-        choices=expand(f"{PB_OUT}/tuning/{{d}}.json", d=PB_TABLE_SETS),
-    output:
-        png=report(
-            f"{PB_FIG}/r_tuning.png",
-            caption=PB_CAPTION.format("tuning"),
-            category="Paper B",
-            subcategory="Tables 1-2",
-        ),
-        pdf=f"{PB_FIG}/r_tuning.pdf",
-    log:
-        f"{LOGS}/paper_b_plot_tuning/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_plot_tuning/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        names=PB["datasets"],
-        paper_r=PB["paper_reported"].get("r", {}),
-    script:
-        "../../scripts/paper_b_plot_tuning.py"
-
-
 rule paper_b_tables:
     """Tables 1 and 2: sizes, dimension, k and our tuned r (or, per reading, the paper's r) next to the paper's."""
     input:
@@ -210,28 +182,6 @@ rule paper_b_gs_bounds:
         "../../scripts/paper_b_gs_bounds.py"
 
 
-rule paper_b_plot_fig1:
-    """Figure 1: the bounds against d, log scale."""
-    input:
-        csv=f"{PB_TAB}/fig1_gs_bounds.csv",
-    output:
-        png=report(
-            f"{PB_FIG}/fig1_gs_bounds.png",
-            caption=PB_CAPTION.format("fig1"),
-            category="Paper B",
-            subcategory="Figures 1-2",
-        ),
-        pdf=f"{PB_FIG}/fig1_gs_bounds.pdf",
-    log:
-        f"{LOGS}/paper_b_plot_fig1/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_plot_fig1/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_b_plot_fig1.py"
-
-
 rule paper_b_kissing:
     """Figure 2 data: the 2-D kissing construction placed and its outliers counted before/after."""
     output:
@@ -249,29 +199,6 @@ rule paper_b_kissing:
         plot_k=PB["fig2"]["plot_k"],
     script:
         "../../scripts/paper_b_kissing.py"
-
-
-rule paper_b_plot_fig2:
-    """Figure 2: the configurations and the count change against k."""
-    input:
-        counts=f"{PB_TAB}/fig2_kissing_counts.csv",
-        points=f"{PB_TAB}/fig2_kissing_points.csv",
-    output:
-        png=report(
-            f"{PB_FIG}/fig2_kissing.png",
-            caption=PB_CAPTION.format("fig2"),
-            category="Paper B",
-            subcategory="Figures 1-2",
-        ),
-        pdf=f"{PB_FIG}/fig2_kissing.pdf",
-    log:
-        f"{LOGS}/paper_b_plot_fig2/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_plot_fig2/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_b_plot_fig2.py"
 
 
 rule paper_b_scenario1:
@@ -303,34 +230,6 @@ rule paper_b_scenario1:
         timeout=PB["scenario1"]["timeout_seconds"],
     script:
         "../../scripts/paper_b_scenario1.py"
-
-
-rule paper_b_plot_scenario1:
-    """Figures 3/4 (and the fast-bound variants): sigmas against eps, and their ratio."""
-    input:
-        csv=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
-    output:
-        png=report(
-            f"{PB_OUT}/{{pb_reading}}figures/scenario1_{{pb_dataset}}_{{pb_method}}.png",
-            caption=PB_CAPTION.format("scenario1"),
-            category="Paper B",
-            subcategory=pb_subcategory("Figures 3-4 (Scenario 1)"),
-        ),
-        pdf=f"{PB_OUT}/{{pb_reading}}figures/scenario1_{{pb_dataset}}_{{pb_method}}.pdf",
-    log:
-        f"{LOGS}/paper_b_plot_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.log",
-    benchmark:
-        f"{BENCH}/paper_b_plot_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.tsv"
-    wildcard_constraints:
-        pb_reading=_pb_readings.regex(PB_R_READINGS),
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        name=lambda wc: PB["datasets"][wc.pb_dataset],
-        paper=PB["paper_reported"],
-        at=pb_at,
-    script:
-        "../../scripts/paper_b_plot_scenario1.py"
 
 
 rule paper_b_scenario2:
@@ -365,33 +264,6 @@ rule paper_b_scenario2:
         exponent=lambda wc: pb_reading(wc).exponent,
     script:
         "../../scripts/paper_b_scenario2.py"
-
-
-rule paper_b_plot_scenario2:
-    """Figures 5-7: precision (left) and recall (right) against eps, one line per h."""
-    input:
-        sweep=f"{PB_OUT}/{{pb_reading}}tables/scenario2_pr_{{pb_dataset}}.csv",
-        subspaces=f"{PB_OUT}/{{pb_reading}}tables/scenario2_subspaces_{{pb_dataset}}.csv",
-    output:
-        png=report(
-            f"{PB_OUT}/{{pb_reading}}figures/scenario2_{{pb_dataset}}.png",
-            caption=PB_CAPTION.format("scenario2"),
-            category="Paper B",
-            subcategory=pb_subcategory("Figures 5-7 (Scenario 2)"),
-        ),
-        pdf=f"{PB_OUT}/{{pb_reading}}figures/scenario2_{{pb_dataset}}.pdf",
-    log:
-        f"{LOGS}/paper_b_plot_scenario2/{{pb_reading}}{{pb_dataset}}.log",
-    benchmark:
-        f"{BENCH}/paper_b_plot_scenario2/{{pb_reading}}{{pb_dataset}}.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        name=lambda wc: PB["datasets"][wc.pb_dataset],
-        true_subspace=PB["scenario2"]["true_subspace"],
-        at=pb_at,
-    script:
-        "../../scripts/paper_b_plot_scenario2.py"
 
 
 rule paper_b_timing:

@@ -2,8 +2,6 @@
 # (workflow/report/catalogue.yaml), named as the item's `rule`, running the registered plot function
 # (privanomaly.report.figures) on the item's input tables: scripts/plot.py. Adding a figure = one catalogue
 # entry + one registered plot function + one caption; nothing to add here. Plot rules only read tables.
-# Paper B's plot rules can move here the same way: add its dataset sets and stand-in notes in plots_common.smk; its
-# wildcard items ({dataset}_{method}) keep their wildcards (log: plot_job_name).
 
 
 include: "plots_common.smk"
@@ -22,13 +20,13 @@ for _it in PLOT_ITEMS:
             f"{LOGS}/{_it.rule}/{plot_job_name(_it)}.log",
         benchmark:
             f"{BENCH}/{_it.rule}/{plot_job_name(_it)}.tsv"
+        wildcard_constraints:
+            **plot_wildcards(_it),
         conda:
             "../../envs/privanomaly.yaml"
         params:
             function=_it.plot.function,
-            plot_params={
-                k: _catalogue.config_value(config, key) for k, key in _it.plot.params
-            },
-            stand_in=PLOT_STAND_IN[_it.paper] if _it.plot.stand_in else None,
+            plot_params=plot_params(_it),
+            stand_in=PLOT_STAND_IN.get(_it.paper) if _it.plot.stand_in else None,
         script:
             "../../scripts/plot.py"

@@ -6,10 +6,25 @@ PLOT_DATASETS = {
     "paper_a.tables": PA_DATASETS,
     "paper_a.selected": PA_SELECTED,
     "paper_a.compiler": [PA_COMPILER_DATA],
+    "paper_b.table_sets": PB_TABLE_SETS,
 }
 # {dataset: stand-in note} per paper (scale runs only), stamped where the catalogue says `stand_in: true`
 PLOT_STAND_IN = {"A": PA_STAND_IN}
 PLOT_ITEMS = [it for it in CATALOGUE_ITEMS if it.plot is not None]
+# what a file wildcard of a plot item may match: a configured dataset, a smooth bound of paper B
+PLOT_WILDCARDS = {"dataset": wildcard_choice(dataset_names()), "method": "paper|fast"}
+
+
+def plot_wildcards(item):
+    """The wildcard constraints of a plot item's rule (those of its files' wildcards)."""
+    return {n: PLOT_WILDCARDS[n] for n in _catalogue.WILDCARD.findall(item.files[0])}
+
+
+def plot_params(item):
+    """The plot function's params: config values (filled per job if a key uses wildcards) and literals."""
+    if item.plot.per_job:
+        return lambda wc: _catalogue.plot_params(config, item.plot, dict(wc.items()))
+    return _catalogue.plot_params(config, item.plot)
 
 
 def plot_inputs(item):

@@ -140,7 +140,7 @@ class GaussianSmooth(CountGaussian):
 
     def smooth_bound(self, X, k, r, beta) -> float:
         """S_beta(X) of this mechanism's named bound."""
-        from privanomaly.paper_b import smooth as pbs
+        from privanomaly.paper_b import released_bound as pbs
 
         if self.bound == "budget_switch":
             return pbs.budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)

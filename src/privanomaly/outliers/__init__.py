@@ -20,14 +20,17 @@ from .exponential import (
     top_h_subspaces,
     top_h_trials,
 )
+from .conventions import CONVENTIONS, NoiseConvention, NoiseScales, noise_scales
 from .gaussian import (
-    CONVENTIONS,
-    NoiseConvention,
     gaussian_release,
     sigma_global,
     sigma_smooth,
     theorem1_exact_delta,
+    theorem1_factor,
     theorem1_max_epsilon,
+    theorem1_sigma,
+    theorem2_alpha,
+    theorem2_beta,
     theorem2_worst_delta,
     smooth_parameters,
 )
@@ -41,13 +44,13 @@ from .global_sensitivity import (
     kissing_cap_bound,
     kissing_upper,
 )
+from .enclosing import WorkBudgetExceeded, algorithm1, largest_enclosed_subset, seb_radius
 from .smooth import (
     SmoothResult,
-    WorkBudgetExceeded,
-    largest_enclosed_subset,
+    algorithm2,
+    block_smooth_bound,
     local_sensitivity_bound,
     local_sensitivity_exact_grid,
-    seb_radius,
     smooth_sensitivity,
 )
 
@@ -55,9 +58,10 @@ __all__ = [
     "subspace_coords", "neighbour_counts", "outlier_mask", "q_count", "q_count_subspaces", "all_subspaces",
     "KISSING_NUMBERS", "KISSING_LOWER", "KISSING_EXACT_DIMS", "kissing_upper", "kissing_cap_bound",
     "gs_lower", "gs_upper", "gs_exact",
-    "SmoothResult", "WorkBudgetExceeded", "seb_radius", "largest_enclosed_subset", "local_sensitivity_bound",
-    "local_sensitivity_exact_grid", "smooth_sensitivity",
-    "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "theorem2_worst_delta", "smooth_parameters", "sigma_smooth", "gaussian_release", "NoiseConvention", "CONVENTIONS",
+    "SmoothResult", "WorkBudgetExceeded", "seb_radius", "algorithm1", "largest_enclosed_subset",
+    "local_sensitivity_bound", "local_sensitivity_exact_grid", "smooth_sensitivity", "algorithm2", "block_smooth_bound",
+    "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "theorem2_worst_delta", "smooth_parameters", "sigma_smooth", "gaussian_release", "theorem1_factor", "theorem1_sigma", "theorem2_alpha",
+    "theorem2_beta", "NoiseConvention", "NoiseScales", "CONVENTIONS", "noise_scales",
     "exp_mech_logits", "exp_mech_probs", "top_h_subspaces", "top_h_trials", "top_h_sequence_probs",
     "top_h_inclusion_probs", "subspace_utility",
 ]  # fmt: skip

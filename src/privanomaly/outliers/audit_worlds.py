@@ -14,7 +14,7 @@ compute, for a smooth bound ``S`` (any callable ``(X, k, r, beta) -> float``):
   ``N(q(X'), (S(X')/alpha)^2)`` on every edge, both directions (closed form,
   :func:`privanomaly.audit.gaussian_hockey_stick`), against the claimed delta of Theorem 2.
 
-The budget switch of issue 12 item 1 (:func:`privanomaly.paper_b.smooth.budget_switch_bound`) is the
+The budget switch of issue 12 item 1 (:func:`privanomaly.paper_b.released_bound.budget_switch_bound`) is the
 known-broken negative control: it must fail. Small grid worlds rarely separate its two branches (in 1-D and
 2-D one closed-form solve is one work unit), so :func:`cube_pair_check` adds the explicit 3-D pair of the
 issue. Harness entry point: :func:`smooth_audit_rows` (one row per bound and world).

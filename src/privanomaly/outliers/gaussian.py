@@ -10,10 +10,10 @@ Formulas as printed (checked against the LaTeX source of paper B):
   = 5 S sqrt(2 ln(2/delta)) / eps``.
 
 Consequence (NOTES.md B5): ``sigma_Global / sigma_Smooth = GS / (5 S)``; with S >= 1 this is at most GS/5,
-so the paper's "10-30 times" claim cannot come from the printed constants.  :data:`CONVENTIONS` exposes
-the printed convention and a few named, documented *alternative readings* so the pipeline can show which
-one (if any) could produce the paper's Figures 3-4.  None is tuned; only ``"printed"`` is used for the
-privacy guarantee.
+so the paper's "10-30 times" claim cannot come from the printed constants.  The named *readings* of these
+constants that Scenario 1 compares (log base, factor on alpha, rule for beta ...) are data in
+:mod:`privanomaly.outliers.conventions`, evaluated with the functions of this module; only the printed one
+carries the privacy guarantee.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import log_ndtr, ndtr
@@ -29,6 +28,8 @@ from scipy.special import log_ndtr, ndtr
 from .exact_normal import gaussian_release_exact
 
 __all__ = [
+    "theorem1_factor",
+    "theorem1_sigma",
     "sigma_global",
     "theorem1_exact_delta",
     "theorem1_max_epsilon",
@@ -36,8 +37,6 @@ __all__ = [
     "smooth_parameters",
     "sigma_smooth",
     "gaussian_release",
-    "NoiseConvention",
-    "CONVENTIONS",
 ]
 
 
@@ -55,7 +54,7 @@ def theorem1_exact_delta(eps: float, delta: float) -> float:
     divergence of two Gaussians (Balle & Wang, ICML 2018, Theorem 8) is
     ``Phi(eps/(2c) - c) - e^eps Phi(-eps/(2c) - c)`` - a function of (eps, delta) only."""
     _check(eps, delta)
-    c = math.sqrt(2.0 * math.log(2.0 / delta))
+    c = theorem1_factor(delta)
     return float(ndtr(eps / (2 * c) - c) - math.exp(eps + float(log_ndtr(-eps / (2 * c) - c))))
 
 
@@ -72,6 +71,22 @@ def theorem1_max_epsilon(delta: float) -> float:
     return lo
 
 
+def theorem1_factor(delta: float, log: Callable[[float], float] = math.log) -> float:
+    """``sqrt(2 log(2/delta))`` (natural log as printed): Theorem 1's sigma is GS times this over eps,
+    Theorem 2's alpha is eps over 5 times this."""
+    return math.sqrt(2.0 * log(2.0 / delta))
+
+
+def theorem1_sigma(gs: float, eps: float, delta: float, log: Callable[[float], float] = math.log,
+                   variance_as_std: bool = False) -> float:
+    """Theorem 1's formula (eq. 4), unchecked: ``GS sqrt(2 log(2/delta)) / eps`` - or, with
+    ``variance_as_std``, its variance ``GS^2 2 log(2/delta) / eps^2`` taken as the std (a misreading that
+    Scenario 1 evaluates).  The released sigma is :func:`sigma_global`, which checks the Theorem 1 condition."""
+    if variance_as_std:
+        return float(gs) ** 2 * 2.0 * log(2.0 / delta) / eps**2
+    return float(gs) * theorem1_factor(delta, log) / eps
+
+
 def sigma_global(gs: float, eps: float, delta: float) -> float:
     """Theorem 1 (eq. 4): ``GS * sqrt(2 ln(2/delta)) / eps`` - std of the global-sensitivity Gaussian.
 
@@ -84,14 +99,23 @@ def sigma_global(gs: float, eps: float, delta: float) -> float:
             f"has exact delta {theorem1_exact_delta(eps, delta):.3g} > delta (holds only for eps <= "
             f"{theorem1_max_epsilon(delta):.4g})"
         )
-    return float(gs) * math.sqrt(2.0 * math.log(2.0 / delta)) / eps
+    return theorem1_sigma(gs, eps, delta)
+
+
+def theorem2_alpha(eps: float, delta: float, factor: float = 5.0) -> float:
+    """Theorem 2's ``alpha = eps / (5 sqrt(2 ln(2/delta)))`` (``factor`` = the printed 5), unchecked."""
+    return eps / (factor * theorem1_factor(delta))
+
+
+def theorem2_beta(eps: float, delta: float, p: int = 1) -> float:
+    """Theorem 2's ``beta = eps / (4 (p + ln(2/delta)))`` (p = output dimension), unchecked."""
+    return eps / (4.0 * (p + math.log(2.0 / delta)))
 
 
 def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, float]:
     """Theorem 2: ``(alpha, beta) = (eps / (5 sqrt(2 ln(2/delta))), eps / (4 (p + ln(2/delta))))``."""
     _check(eps, delta)
-    L = math.log(2.0 / delta)
-    return eps / (5.0 * math.sqrt(2.0 * L)), eps / (4.0 * (p + L))
+    return theorem2_alpha(eps, delta), theorem2_beta(eps, delta, p)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -133,73 +157,3 @@ def gaussian_release(
     if np.ndim(value) != 0:
         raise TypeError("gaussian_release: value must be a scalar (call it once per released value)")
     return gaussian_release_exact(float(value), sigma, rng, size)
-
-
-@dataclass(frozen=True)
-class NoiseConvention:
-    """One reading of Theorems 1-2: ``sigma_global(gs, eps, delta)``, ``alpha(eps, delta)``,
-    ``beta(eps, delta, p)``; ``sigma_smooth(S, eps, delta) = S / alpha``.  The smooth bound S must be
-    computed with this convention's ``beta``."""
-
-    name: str
-    description: str
-    sigma_global: Callable[[float, float, float], float]
-    alpha: Callable[[float, float], float]
-    beta: Callable[[float, float, int], float]
-    privacy_proven: bool
-
-    def sigma_smooth(self, S: float, eps: float, delta: float) -> float:
-        return float(S) / self.alpha(eps, delta)
-
-
-def _ln2d(delta: float) -> float:
-    return math.log(2.0 / delta)
-
-
-CONVENTIONS: dict[str, NoiseConvention] = {
-    c.name: c
-    for c in [
-        NoiseConvention(
-            "printed",
-            "Theorems 1-2 as printed (ln): sigma_G = GS sqrt(2 ln(2/d))/eps; alpha = eps/(5 sqrt(2 ln(2/d))); "
-            "beta = eps/(4(p + ln(2/d))).  The only convention with a proven (eps, delta)-DP guarantee here "
-            "(sigma_G only with a GS upper bound and under the Theorem 1 condition).",
-            lambda gs, e, d: sigma_global(gs, e, d),
-            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
-            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
-            True,
-        ),
-        NoiseConvention(
-            "log10_global",
-            "Theorem 1's 'log' read as log10 (smooth side as printed).",
-            lambda gs, e, d: gs * math.sqrt(2 * math.log10(2.0 / d)) / e,
-            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
-            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
-            False,
-        ),
-        NoiseConvention(
-            "alpha_without_5",
-            "Smooth side with alpha = eps/sqrt(2 ln(2/d)) (no factor 5), beta as printed.",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
-            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
-            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
-            False,
-        ),
-        NoiseConvention(
-            "beta_equals_eps",
-            "Eq. (29) literally: smoothing with e^{-t eps} (beta = eps), alpha as printed.",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
-            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
-            lambda e, d, p=1: e,
-            False,
-        ),
-        NoiseConvention(
-            "global_variance_as_std",
-            "Theorem 1's variance GS^2 2 ln(2/d)/eps^2 used as the standard deviation; smooth side printed.",
-            lambda gs, e, d: gs**2 * 2 * _ln2d(d) / e**2,
-            lambda e, d: e / (5 * math.sqrt(2 * _ln2d(d))),
-            lambda e, d, p=1: e / (4 * (p + _ln2d(d))),
-            False,
-        ),
-    ]
-}

@@ -31,7 +31,7 @@ record by at most one and does not move it, so ``W_t^c(X) \ {j} ⊆ W_{t+1}^c(X'
 *Paper method*: ``G = M`` (exact).  (a) is equality; (b) holds because for every fixed ball ``B``,
 ``|B ∩ W_t(X)| <= |B ∩ W_{t+1}(X')| + 1`` and taking the max over balls keeps the ``+1``.  (This is the
 content of Lemma 1 / Theorem 6; the early stop of Algorithm 2 (Propositions 1-2) returns exactly
-``max_t e^{-t beta} B_t`` because the Prop. 1 bound ``M(W_{t'}) + |W_t \ W_{t'}|`` dominates ``M(W_t)``.)
+``max_t e^{-t beta} B_t`` because the Proposition 1 bound ``M(W_{t'}) + |W_t \ W_{t'}|`` dominates ``M(W_t)``.)
 *Fast method*: ``G_t^c = min(|W_t^c|, min_g max_{b in g} |b ∩ W_t^c|)`` where each ``g`` is a fixed
 (data-independent) grid of axis-parallel boxes ("blocks") of 2 x ... x 2 cells of side ``a > 2r`` on a
 fixed set of axes (all axes when m <= ``max_block_dims``; else fixed consecutive chunks of axes and,
@@ -60,26 +60,21 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-import miniball
 import numpy as np
 from scipy.spatial import cKDTree
 
+from .enclosing import _check_r, _norms, _Work, largest_enclosed_subset
 from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
 
 __all__ = [
     "SmoothResult",
-    "WorkBudgetExceeded",
-    "seb_radius",
-    "largest_enclosed_subset",
     "local_sensitivity_bound",
     "local_sensitivity_exact_grid",
     "smooth_sensitivity",
-    "smooth_sensitivity_naive_2r",
+    "algorithm2",
+    "block_smooth_bound",
     "window_sizes",
 ]
-
-#: relative tolerance when testing seb(C) <= r (errs towards "enclosed", i.e. towards a larger bound)
-SEB_RTOL = RADIUS_RTOL
 
 
 @dataclass(frozen=True)
@@ -102,254 +97,6 @@ class SmoothResult:
     m_k: np.ndarray = field(repr=False)
     m_km1: np.ndarray = field(repr=False)
     work: int = field(default=0, repr=False)  # Algorithm-1 work units used (see :class:`WorkBudgetExceeded`)
-
-
-class WorkBudgetExceeded(RuntimeError):
-    """Algorithm 1 needed more than ``max_work`` work units (a deterministic, machine-independent budget).
-
-    One work unit = one smallest-enclosing-ball evaluation of Algorithm 1 (the exponential part: paper
-    recursion, or the pruned search in >= 3-D); an exact closed-form solve in 1-D or 2-D (polynomial) counts
-    as one unit.  ``used`` is the count when the limit was passed (``limit + 1``).
-    """
-
-    def __init__(self, limit: int, used: int):
-        super().__init__(f"Algorithm 1 exceeded its work budget of {limit} work units (smallest-enclosing-ball evaluations)")
-        self.limit, self.used = limit, used
-
-    def __reduce__(self):  # picklable (crosses process boundaries)
-        return (WorkBudgetExceeded, (self.limit, self.used))
-
-
-class _Work:
-    """Counter of Algorithm-1 work units; raises :class:`WorkBudgetExceeded` past ``limit`` (None = no limit)."""
-
-    def __init__(self, limit: int | None = None):
-        if limit is not None and (not isinstance(limit, int | np.integer) or limit < 0):
-            raise ValueError(f"max_work must be a non-negative integer or None, got {limit!r}")
-        self.limit, self.used = limit, 0
-
-    def charge(self, n: int = 1) -> None:
-        self.used += int(n)
-        if self.limit is not None and self.used > self.limit:
-            raise WorkBudgetExceeded(int(self.limit), self.used)
-
-
-# ----------------------------------------------------------------------------------------------------------
-# smallest enclosing ball and Algorithm 1
-# ----------------------------------------------------------------------------------------------------------
-def seb_radius(P: np.ndarray) -> float:
-    """Radius of the smallest enclosing ball of the rows of ``P`` (Fischer-Gaertner-Kutz [20] problem).
-
-    Uses the PyPI ``miniball`` (Welzl's algorithm) on de-duplicated rows with a fixed internal generator;
-    returns the max distance from the returned centre (a valid enclosing radius).  Falls back to a
-    direct minimax solve if ``miniball`` hits a degenerate (affinely dependent) support set.
-    """
-    P = np.unique(np.asarray(P, dtype=float), axis=0)
-    if len(P) <= 1:
-        return 0.0
-    if len(P) == 2:
-        return float(np.linalg.norm(P[0] - P[1]) / 2.0)
-    center = None
-    try:
-        with np.errstate(all="ignore"):
-            c, _ = miniball.get_bounding_ball(P, rng=np.random.default_rng(0))
-        if np.all(np.isfinite(c)):
-            center = c
-    except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
-        center = None
-    if center is None:
-        center = _minimax_center(P)
-    return float(_norms(P - center).max())
-
-
-def _norms(D: np.ndarray) -> np.ndarray:
-    """Euclidean norms of the rows of ``D`` without squaring under/overflow (``hypot`` reduction)."""
-    D = np.abs(np.asarray(D, dtype=float))
-    return np.hypot.reduce(D, axis=-1) if D.shape[-1] > 1 else D[..., 0]
-
-
-def _minimax_center(P: np.ndarray) -> np.ndarray:
-    from scipy.optimize import minimize
-
-    x0 = P.mean(axis=0)
-    m = P.shape[1]
-
-    def obj(z: np.ndarray) -> float:
-        return float(z[-1])
-
-    cons = {"type": "ineq", "fun": lambda z: z[-1] - ((P - z[:m]) ** 2).sum(axis=1)}
-    z0 = np.append(x0, ((P - x0) ** 2).sum(axis=1).max())
-    res = minimize(obj, z0, constraints=[cons], method="SLSQP", options={"ftol": 1e-14, "maxiter": 500})
-    return res.x[:m]
-
-
-def _enclosed(P: np.ndarray, r: float, work: _Work | None = None) -> bool:
-    if work is not None:
-        work.charge()
-    return seb_radius(P) <= r * (1.0 + SEB_RTOL)
-
-
-def _largest_enclosed_paper(P: np.ndarray, r: float, work: _Work | None = None) -> int:
-    """Algorithm 1 verbatim (include/exclude recursion over P[i], pruning non-enclosable C)."""
-    n = len(P)
-    work = work if work is not None else _Work()
-
-    def E(C: list[int], i: int) -> int:
-        br = 0.0
-        if C:
-            work.charge()
-            br = seb_radius(P[C])
-        if br <= r * (1.0 + SEB_RTOL):
-            m = len(C)
-            if i < n:
-                b1 = E(C + [i], i + 1)
-                b2 = E(C, i + 1)
-                m = max(m, b1, b2)
-            return m
-        return 0
-
-    return E([], 0)
-
-
-def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
-    if work is not None:
-        work.charge()  # one closed-form (polynomial) solve
-    order = np.argsort(z)
-    z, w = z[order], w[order]
-    cw = np.concatenate([[0], np.cumsum(w)])
-    hi = np.searchsorted(z, z + 2.0 * r * (1.0 + SEB_RTOL), side="right")
-    return int((cw[hi] - cw[np.arange(len(z))]).max())
-
-
-def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
-    """Exact in the plane for the closed radius ``rr = r (1 + RADIUS_RTOL)`` that every other test uses
-    (neighbours, seb, 1-D windows): an optimal disc can be moved (covering no fewer points) until two
-    distinct points lie on its boundary, or it contains a single location; so it suffices to test the two
-    radius-``rr`` discs through every pair at distance <= 2 rr and the discs centred at the points.  ``U``:
-    distinct points, ``w``: their multiplicities.  The two defining points are counted by construction (they
-    lie on the boundary; rounding of the centre must not drop them)."""
-    rr = r * (1.0 + SEB_RTOL)
-    if work is not None:
-        work.charge()  # one closed-form (polynomial) solve
-    tree = cKDTree(U)
-    wsum = np.concatenate([[0], np.cumsum(w)])
-
-    def weight_within(centres: np.ndarray) -> np.ndarray:
-        hits = tree.query_ball_point(centres, rr)
-        return np.array([int(w[h].sum()) if h else 0 for h in hits], dtype=np.int64)
-
-    best = int(weight_within(U).max())
-    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")
-    if len(pairs) == 0 or best == int(wsum[-1]):
-        return best
-    a, b = U[pairs[:, 0]], U[pairs[:, 1]]
-    mid = (a + b) / 2.0
-    d = b - a
-    half = np.hypot(d[:, 0], d[:, 1]) / 2.0
-    h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
-    perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
-    ia, ib = pairs[:, 0], pairs[:, 1]
-    for sgn in (1.0, -1.0):
-        c = mid + sgn * h[:, None] * perp
-        hits = tree.query_ball_point(c, rr)
-        # the defining pair by index, whatever rounding says about its distance, plus every other point hit
-        cnt = [int(w[i] + w[j]) + int(sum(w[x] for x in hit if x != i and x != j)) for hit, i, j in zip(hits, ia, ib)]
-        best = max(best, max(cnt))
-    return best
-
-
-def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None) -> int:
-    """Exact branch and bound: every enclosed set is a clique of the 2r-graph; each set is enumerated
-    once from its first vertex (in a fixed order), supersets of non-enclosed sets are pruned (as in
-    Algorithm 1), and branches that cannot beat the incumbent are cut.  Duplicates are merged (a ball
-    containing one copy contains all)."""
-    U, w = np.unique(P, axis=0, return_counts=True)
-    n = len(U)
-    if n == 0:
-        return 0
-    if n == 1:
-        return int(w[0])
-    if U.shape[1] == 1:
-        return _largest_enclosed_1d(U[:, 0], w, r, work)
-    if U.shape[1] == 2:
-        return _largest_enclosed_2d(U, w, r, work)
-    tree = cKDTree(U)
-    nb = tree.query_ball_point(U, 2.0 * r * (1.0 + SEB_RTOL))
-    nbsets = [set(x) for x in nb]
-    # order by weight of 2r-neighbourhood, heaviest first (good incumbents early)
-    nbw = np.array([w[list(s)].sum() for s in nbsets])
-    order = np.argsort(-nbw, kind="stable")
-    rank = np.empty(n, dtype=int)
-    rank[order] = np.arange(n)
-    # incumbent: balls centred at the points and at midpoints of close pairs (all are real balls)
-    tp = cKDTree(P)
-    rr = r * (1.0 + SEB_RTOL)
-    best = int(np.asarray(tp.query_ball_point(U, rr, return_length=True)).max())
-    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")
-    if len(pairs):
-        mids = (U[pairs[:, 0]] + U[pairs[:, 1]]) / 2.0
-        best = max(best, int(np.asarray(tp.query_ball_point(mids, rr, return_length=True)).max()))
-
-    def expand(C: list[int], wc: int, cand: list[int]) -> None:
-        nonlocal best
-        if wc > best:
-            best = wc
-        if not cand:
-            return
-        tail = np.cumsum(w[cand][::-1])[::-1]  # weight of cand[j:]
-        if wc + tail[0] <= best:
-            return
-        if _enclosed(U[C + cand], r, work):  # whole candidate set fits: nothing larger in this branch
-            best = max(best, wc + int(tail[0]))
-            return
-        for j, c in enumerate(cand):
-            if wc + tail[j] <= best:
-                return
-            C2 = C + [c]
-            if not _enclosed(U[C2], r, work):
-                continue
-            rest = [x for x in cand[j + 1 :] if x in nbsets[c]]
-            expand(C2, wc + int(w[c]), rest)
-
-    for v in order:
-        if nbw[v] <= best:
-            continue
-        cand = sorted((x for x in nbsets[v] if rank[x] > rank[v]), key=lambda x: rank[x])
-        expand([int(v)], int(w[v]), cand)
-    return best
-
-
-def largest_enclosed_subset(
-    P: np.ndarray, r: float, method: Literal["pruned", "paper"] = "pruned", max_work: int | None = None,
-    _work: _Work | None = None,
-) -> int:
-    """Size of the largest subset ``C ⊆ P`` with ``seb(C) <= r`` = ``max_{x in D} |B(x, r) ∩ P|``
-    (eqs. 45-46, Algorithm 1).  Rows of ``P`` are points in the (already scaled) subspace coordinates;
-    repeated rows count with multiplicity.
-
-    ``method="paper"``: Algorithm 1 literally, O(2^|P|) seb calls (use for |P| <= ~15).
-    ``method="pruned"``: same answer, exact, with clique/bound pruning and duplicate merging (1-D: a
-    sliding window; 2-D: discs through pairs of points, O(n^2 log n)).  Caveat: in >= 3-D the pruned search
-    is still exponential on dense clusters of distinct points (e.g. 30 points of N(0, 0.36 I_3) with r = 1
-    takes > 2 min); callers with such data should use ``smooth_sensitivity(..., method="fast",
-    exact_max=0)`` or a work budget.  Equality of both and of exhaustive enumeration is tested.
-
-    ``max_work``: at most this many work units (smallest-enclosing-ball evaluations, see
-    :class:`WorkBudgetExceeded`); past it :class:`WorkBudgetExceeded` is raised.  None = no limit.  The count depends only on the data.
-    """
-    work = _work if _work is not None else _Work(max_work)
-    P = np.asarray(P, dtype=float)
-    if P.ndim == 1:
-        P = P[:, None]
-    if len(P) == 0:
-        return 0
-    _check_r(r)
-    P, r = P / r, 1.0  # work in units of r: no squared-distance under/overflow for tiny or huge r
-    if method == "paper":
-        return _largest_enclosed_paper(P, r, work)
-    if method == "pruned":
-        return _largest_enclosed_pruned(P, r, work)
-    raise ValueError(f"method must be 'pruned' or 'paper', got {method!r}")
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -419,11 +166,6 @@ def window_sizes(keys: np.ndarray, n_t: int) -> np.ndarray:
     return np.cumsum(bc)
 
 
-def _check_r(r: float) -> None:
-    if not (r > 0 and math.isfinite(r)):
-        raise ValueError(f"radius r must be a positive finite number, got {r!r}")
-
-
 def _check_beta(beta: float) -> None:
     if not (beta > 0 and math.isfinite(beta)):
         raise ValueError(f"smoothing parameter beta must be a positive finite number, got {beta!r}")
@@ -442,21 +184,36 @@ def smooth_sensitivity(
     full_grid: bool = False,
     max_work: int | None = None,
 ) -> SmoothResult:
-    """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31).
+    """beta-smooth upper bound on the local sensitivity of ``q_count`` (Def. 4; eqs. 29-31) by ``method``:
+    ``paper`` = :func:`algorithm2` (Algorithm 2), ``fast`` = :func:`block_smooth_bound` (beyond the paper).
 
-    ``method="paper"``: Algorithm 2 with exact M (Algorithm 1) and the early stop of Propositions 1-2
-    (``early_stop=False`` evaluates every t = 0..N: same value, tested).  ``method="fast"``: the KD/grid
-    block bound G >= M described in the module docstring, all t at once, O(N 2^m log N) with m =
-    min(|S|, max_block_dims) (at most 16), using the exact M (Algorithm 1, pruned) instead on windows with
-    ``|W_t| <= exact_max - t`` (``exact_max=0``: never).  ``full_grid=True`` (only matters when
-    |S| > max_block_dims) adds the full-dimensional box grids, maximised exactly through cliques - tighter
-    but can take tens of seconds.  Both methods are valid beta-smooth upper bounds (proof in the module docstring);
-    fast >= paper always.  ``beta`` is the smoothing parameter of Theorem 2 (see
-    :func:`privanomaly.outliers.gaussian.smooth_parameters`).
-
+    Both methods are valid beta-smooth upper bounds (proof in the module docstring); fast >= paper always.
+    ``beta`` is the smoothing parameter of Theorem 2 (see :func:`privanomaly.outliers.gaussian.smooth_parameters`).
     ``max_work``: deterministic work budget of all Algorithm-1 calls of this call together (work units of
-    :class:`WorkBudgetExceeded`, which is raised past it); None = no limit.  ``result.work`` = units used.
+    :class:`~privanomaly.outliers.enclosing.WorkBudgetExceeded`, which is raised past it); None = no limit.
+    ``result.work`` = units used.
     """
+    if method == "paper":
+        return algorithm2(X, k, r, beta, S, early_stop=early_stop, max_work=max_work)
+    if method == "fast":
+        return block_smooth_bound(X, k, r, beta, S, max_block_dims=max_block_dims, exact_max=exact_max,
+                                  full_grid=full_grid, max_work=max_work)
+    raise ValueError(f"method must be 'paper' or 'fast', got {method!r}")
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The windows W_t^c of both centres c = k, k - 1 for t = 0..N (coordinates in units of r)."""
+
+    Z: np.ndarray
+    N: int
+    keys: dict[int, np.ndarray]  # |deg - c| per record: record in W_t^c iff key <= t
+    sizes: dict[int, np.ndarray]  # |W_t^c|
+    tt: np.ndarray  # t = 0..N
+    decay: np.ndarray  # e^{-t beta}
+
+
+def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | None) -> tuple[_Windows, _Work]:
     _check_k(k)
     _check_beta(beta)
     _check_r(r)
@@ -468,34 +225,60 @@ def smooth_sensitivity(
     deg = _counts_scaled(Z, r)
     keys = {c: np.abs(deg - c) for c in (k, k - 1)}
     n_t = N + 1  # t = 0..N
-    sizes = {c: window_sizes(keys[c], n_t) for c in keys}
     tt = np.arange(n_t)
-    decay = np.exp(-tt * beta)
+    sizes = {c: window_sizes(keys[c], n_t) for c in keys}
+    return _Windows(Z, N, keys, sizes, tt, np.exp(-tt * beta)), work
 
-    if method == "fast":
-        if not 1 <= max_block_dims <= 16:
-            raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
-        G = {
-            c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys
-        }
-        for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
-            memo: dict[int, int] = {}
-            for t in range(n_t):
-                size = int(sizes[c][t])
-                if size > exact_max - t:
-                    break
-                if size not in memo:  # nested windows: same size => same set
-                    memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r, _work=work)
-                G[c][t] = min(G[c][t], memo[size])
-        B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
-        vals = decay * B
-        t_max = int(np.argmax(vals))
-        return SmoothResult(
-            float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1], work.used
-        )
-    if method != "paper":
-        raise ValueError(f"method must be 'paper' or 'fast', got {method!r}")
 
+def block_smooth_bound(
+    X: np.ndarray,
+    k: int,
+    r: float,
+    beta: float,
+    S=None,
+    max_block_dims: int = 8,
+    exact_max: int = 512,
+    full_grid: bool = False,
+    max_work: int | None = None,
+) -> SmoothResult:
+    """The fast beta-smooth upper bound (beyond the paper): the KD/grid block bound G >= M described in the
+    module docstring, all t at once, O(N 2^m log N) with m = min(|S|, max_block_dims) (at most 16), using the
+    exact M (Algorithm 1, pruned) instead on windows with ``|W_t| <= exact_max - t`` (``exact_max=0``: never).
+    ``full_grid=True`` (only matters when |S| > max_block_dims) adds the full-dimensional box grids, maximised
+    exactly through cliques - tighter but can take tens of seconds."""
+    w, work = _windows(X, k, r, beta, S, max_work)
+    Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
+    r, n_t = 1.0, N + 1
+    if not 1 <= max_block_dims <= 16:
+        raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
+    G = {
+        c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys
+    }
+    for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
+        memo: dict[int, int] = {}
+        for t in range(n_t):
+            size = int(sizes[c][t])
+            if size > exact_max - t:
+                break
+            if size not in memo:  # nested windows: same size => same set
+                memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r, _work=work)
+            G[c][t] = min(G[c][t], memo[size])
+    B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
+    vals = decay * B
+    t_max = int(np.argmax(vals))
+    return SmoothResult(
+        float(vals[t_max]), t_max, n_t, B.astype(np.int64), "fast", float(beta), G[k], G[k - 1], work.used
+    )
+
+
+def algorithm2(
+    X: np.ndarray, k: int, r: float, beta: float, S=None, early_stop: bool = True, max_work: int | None = None
+) -> SmoothResult:
+    """Algorithm 2 of paper B: ``S(X) = max_t e^{-t beta} min(N, B_t(X))`` with the exact M of Algorithm 1
+    and the early stop of Propositions 1-2 (``early_stop=False`` evaluates every t = 0..N: same value, tested)."""
+    w, work = _windows(X, k, r, beta, S, max_work)
+    Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
+    r, n_t = 1.0, N + 1
     cache: dict[tuple[int, int], int] = {}
 
     def M(c: int, t: int) -> int:
@@ -514,7 +297,7 @@ def smooth_sensitivity(
     t_stop = n_t
     for t in range(n_t):
         if early_stop:
-            # S_UB^{t-1} (Prop. 1, eqs. 47-50): bound for every t'' >= t from the stored M at t-1
+            # S_UB^{t-1} (Proposition 1, eqs. 47-50): bound for every t'' >= t from the stored M at t-1
             tpp = tt[t:]
             prev = {c: (sizes[c][t - 1] if t >= 1 else 0) for c in keys}
             U = np.maximum(
@@ -641,30 +424,3 @@ def _max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarr
     best = np.zeros(n_t + 1, dtype=np.int64)
     np.maximum.at(best, kr[endgrp], cnt[endgrp])
     return np.maximum.accumulate(best)[:n_t]
-
-
-def smooth_sensitivity_naive_2r(X: np.ndarray, k: int, r: float, beta: float, S=None) -> SmoothResult:
-    """NOT a valid smooth bound - kept only to document (and test) why it is not used: replaces M(P) by
-    ``max_{p in P} |B(p, 2r) ∩ P|``, an upper bound on M that is not stable under replacing the centre
-    record (property (b) of the module docstring fails)."""
-    _check_k(k)
-    _check_beta(beta)
-    Z = subspace_coords(X, S)
-    N = len(Z)
-    deg = _counts_scaled(Z, r)
-    n_t = N + 1
-    tt = np.arange(n_t)
-    G = {}
-    for c in (k, k - 1):
-        key = np.abs(deg - c)
-        g = np.zeros(n_t, dtype=np.int64)
-        for t in range(int(min(key.max(), n_t - 1)) + 1):
-            P = Z[key <= t]
-            rr = 2 * r * (1 + RADIUS_RTOL)
-            g[t] = np.asarray(cKDTree(P).query_ball_point(P, rr, return_length=True)).max() if len(P) else 0
-        g[int(min(key.max(), n_t - 1)) :] = g[int(min(key.max(), n_t - 1))]
-        G[c] = g
-    B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
-    vals = np.exp(-tt * beta) * B
-    t_max = int(np.argmax(vals))
-    return SmoothResult(float(vals[t_max]), t_max, n_t, B, "naive_2r", float(beta), G[k], G[k - 1])

@@ -1,8 +1,8 @@
 """Exact per-record errors of registered mechanisms over ε and k grids, and their summaries.
 
 Mechanisms are named in config (``paper_a.mechanisms.errors``, registry names of
-:mod:`privanomaly.mechanisms`; the paper's pair is SP = Construction 1 with L, Thm 4.6, and the
-Pareto-optimal DP mechanism, Thm 4.4). Errors are each mechanism's exact closed form; the ``mechanism``
+:mod:`privanomaly.mechanisms`; the paper's pair is SP = Construction 1 with L, Theorem 4.6, and the
+Pareto-optimal DP mechanism, Theorem 4.4). Errors are each mechanism's exact closed form; the ``mechanism``
 column holds its label ("SP", "DP", ...). Sampled trials — drawn with each mechanism's own exact sampler —
 are used only to show that sampling agrees with the exact values (Wilson confidence intervals).
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from privanomaly import mechanisms
 from privanomaly.paper_a.records import rec_cap
@@ -75,6 +74,8 @@ def summarise(rec: pd.DataFrame, errs: pd.DataFrame) -> pd.DataFrame:
 
 def wilson(successes: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion (vectorised)."""
+    from scipy.stats import norm  # lazy: scipy.stats costs ~1 s of start-up in every job importing this module
+
     z = norm.ppf(0.5 + level / 2)
     successes = np.asarray(successes, float)
     n = np.asarray(n, float)

@@ -87,7 +87,7 @@ def density_grid(coords: np.ndarray, n_grid: int = 120, pad: float = 0.05) -> pd
 def compiler_table(rec: pd.DataFrame, beta: int, k: int, eps: float) -> pd.DataFrame:
     """Construction 2 on a constant-error input: M errs with c = 1/(1+e^{ε/2}) on every database (the
     smallest constant error an ε/2-DP mechanism can have); the compiled SP mechanism errs with
-    c·e^{−εδ/4}, δ = L − Δ_G (Thm 4.7). One row per record, ranked by compiled error."""
+    c·e^{−εδ/4}, δ = L − Δ_G (Theorem 4.7). One row per record, ranked by compiled error."""
     x_i = rec["x_i"].to_numpy()
     B = rec["B"].to_numpy()
     c = 1.0 / (1.0 + np.exp(eps / 2))

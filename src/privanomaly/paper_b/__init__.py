@@ -7,7 +7,8 @@ package only turns it into the paper's experiments:
 * :mod:`.bounds` - Fig. 1 (global-sensitivity bounds) and the Fig. 2 kissing construction;
 * :mod:`.scenario1` - Figs. 3/4 (sigma_Global vs sigma_Smooth) under explicit noise conventions;
 * :mod:`.scenario2` - Figs. 5-7 (top-h subspace discovery precision/recall);
-* :mod:`.budget` - running a computation under a wall-clock limit (timing benchmark; safety timeout);
+* :mod:`.released_bound` - the smooth bound the experiments release (Algorithm 2 or the fast bound, by config);
+* :mod:`.timing` - wall clock only: the timing benchmark and the safety timeout (never a budget);
 * :mod:`.comparison` - paper-vs-ours verdicts for ``comparison.md``;
 * :mod:`.plots` - figures drawn from the tidy tables only.
 """

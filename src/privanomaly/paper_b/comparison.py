@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, to_frame
+from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, number, to_frame
+from privanomaly.outliers.gaussian import theorem1_factor
 
 R_REL_TOL = 0.10
 APPROX = 1.5
@@ -29,12 +30,6 @@ COLUMNS = {"id": "id", "claim": "claim", "expected": "paper", "evidence": "ours"
 def frame(records: list[Verdict]) -> pd.DataFrame:
     """The verdict table of comparison.md/.csv: one row per record, columns :data:`COLUMNS`."""
     return to_frame(records, COLUMNS)
-
-
-def _fmt(v: float) -> str:
-    if v != v:
-        return "—"
-    return f"{int(v)}" if float(v).is_integer() else f"{v:.3g}"
 
 
 # ------------------------------------------------------------------------------------------ Tables 1-2
@@ -73,7 +68,8 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
                     extra += f"; accuracy at the paper's r: {acc_p:.3f}"
             reason = (reason + "; " if reason else "") + extra
         out.append(Verdict.compare(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
-                                   f"{t['paper_name']}", _fmt(paper), _fmt(ours), ok, reason))
+                                   f"{t['paper_name']}", number(paper, integers=True),
+                                   number(ours, integers=True), ok, reason))
     return out
 
 
@@ -286,7 +282,7 @@ def implied_s_lines(s1: pd.DataFrame | None, paper: dict, delta: float) -> list[
         return []
     lo, hi = paper.get("sigma_ratio_range", [10, 30])
     smax, efrom = paper.get("sigma_smooth_max", 7), paper.get("sigma_smooth_eps_from", 0.7)
-    c = float(np.sqrt(2 * np.log(2 / delta)))
+    c = theorem1_factor(delta)  # sqrt(2 ln(2/delta))
     out = []
     for ds, g in s1.groupby("dataset", sort=False):
         gs = int(g["gs_lower"].iloc[0])

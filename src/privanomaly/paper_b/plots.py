@@ -9,14 +9,17 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from privanomaly.paper_b import readings  # noqa: E402
+from privanomaly.report import figures  # noqa: E402
+
 CONVENTION_LABELS = {
-    "printed": "printed (Thm 1/2)",
+    "printed": "printed (Theorems 1-2)",
     "beta_equals_eps": "β = ε (eq. 29)",
     "alpha_without_5": "α without 5",
     "beta_equals_eps_alpha_without_5": "β = ε, α without 5",
-    "local_theorem1": "no smoothing (B₀), Thm-1 scale",
-    "log10_global": "log₁₀ in Thm 1",
-    "global_variance_as_std": "Thm-1 variance as σ",
+    "local_theorem1": "no smoothing (B₀), Theorem-1 scale",
+    "log10_global": "log₁₀ in Theorem 1",
+    "global_variance_as_std": "Theorem-1 variance as σ",
 }
 
 
@@ -190,3 +193,40 @@ def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true
     fig.suptitle(truth if not at else f"{name}{at}; {truth}", fontsize=9, y=0.995)
     fig.tight_layout()
     return fig
+
+
+# ------------------------- registered plot functions (catalogue `plot.function` names) -------------------------
+# Each adapts the catalogue entry's input tables and params to one figure above; the generic plot rule
+# (workflow/rules/plots.smk) calls them through privanomaly.report.figures.
+
+
+def _at(p) -> str:
+    """The title suffix of the item's reading (values ``reading``; "" for ours) at its printed r."""
+    return readings.at_text(readings.READINGS[p.get("reading", "ours")], p.get("paper_r"))
+
+
+@figures.register("paper_b.tuning")
+def _tuning(t, p):
+    choices = {ch["dataset"]: ch for ch in t["choices"]}
+    curves = {ch["dataset"]: curve for ch, curve in zip(t["choices"], t["curves"])}
+    return plot_tuning(curves, choices, p["names"], p["paper"].get("r", {}))
+
+
+@figures.register("paper_b.fig1")
+def _fig1(t, p):
+    return plot_gs_bounds(t["bounds"])
+
+
+@figures.register("paper_b.fig2")
+def _fig2(t, p):
+    return plot_kissing(t["points"], t["counts"])
+
+
+@figures.register("paper_b.scenario1")
+def _scenario1(t, p):
+    return plot_scenario1(t["table"], p["name"], p["paper"], _at(p))
+
+
+@figures.register("paper_b.scenario2")
+def _scenario2(t, p):
+    return plot_scenario2(t["sweep"], t["subspaces"], p["name"], p["true_subspace"], _at(p))

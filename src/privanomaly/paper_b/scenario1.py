@@ -13,76 +13,24 @@ of Algorithm 2 (or the fast bound; which one is a public choice, never the data'
 
 so sigma_Global / sigma_Smooth = GS / (5 S) <= GS / 5 (S >= 1). The paper's figures ("10-30 times",
 "sigma_Smooth < 7 for eps >= 0.7") cannot come from these constants. We evaluate the named readings of
-:data:`privanomaly.outliers.CONVENTIONS` plus two more (:data:`EXTRA_CONVENTIONS`) side by side; none is
-fitted - each is a discrete reading of the text, and only ``printed`` carries the privacy guarantee.
+:data:`privanomaly.outliers.CONVENTIONS` (data, read by :func:`privanomaly.outliers.noise_scales`) side by
+side; none is fitted - each is a discrete reading of the text, and only ``printed`` carries the privacy
+guarantee.
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from privanomaly import outliers as ol
-from privanomaly.outliers.gaussian import _ln2d  # ln(2/δ): one definition
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A noise convention and whether S is replaced by the un-smoothed t = 0 bound B_0 >= LS(X)."""
-
-    convention: ol.NoiseConvention
-    use_ls0: bool = False
-
-
-EXTRA_CONVENTIONS: dict[str, Reading] = {
-    "beta_equals_eps_alpha_without_5": Reading(
-        ol.NoiseConvention(
-            "beta_equals_eps_alpha_without_5",
-            "beta = eps as in eq. (29) and alpha = eps/sqrt(2 ln(2/d)) (no factor 5).",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
-            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
-            lambda e, d, p=1: e,
-            False,
-        )
-    ),
-    "local_theorem1": Reading(
-        ol.NoiseConvention(
-            "local_theorem1",
-            "No smoothing: S replaced by the t = 0 bound B_0 >= LS(X) (Theorem 5), scaled like Theorem 1 "
-            "(sigma = B_0 sqrt(2 ln(2/d))/eps). Not differentially private.",
-            lambda gs, e, d: gs * math.sqrt(2 * _ln2d(d)) / e,
-            lambda e, d: e / math.sqrt(2 * _ln2d(d)),
-            lambda e, d, p=1: e,  # irrelevant: only B_0 is used
-            False,
-        ),
-        use_ls0=True,
-    ),
-}
-
-
-def readings() -> dict[str, Reading]:
-    """Every named reading: the core's conventions, then ours."""
-    out = {name: Reading(c) for name, c in ol.CONVENTIONS.items()}
-    out.update(EXTRA_CONVENTIONS)
-    return out
-
 
 SmoothFn = Callable[[float], dict]
-"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "work_paper"} (:func:`.smooth.smooth_bound`).
+"""beta -> {"value", "ls0", "t_max", "t_stop", "method_used", "work_paper"} (:func:`.released_bound.smooth_bound`).
 
 No wall-clock time enters the table, and the bound released is chosen by the configured method only."""
-
-
-def _sigma_or_nan(conv: ol.NoiseConvention, gs: int, eps: float, delta: float) -> float:
-    """sigma_Global of ``conv``; NaN where the printed Theorem 1 refuses eps (its condition fails)."""
-    try:
-        return float(conv.sigma_global(gs, eps, delta))
-    except ValueError:
-        return float("nan")
 
 
 def scenario1_table(
@@ -106,27 +54,25 @@ def scenario1_table(
     true_count = int(ol.q_count(X, k, r))
     gs = int(ol.gs_lower(N, d, k))
     gs_up = int(ol.gs_upper(N, d, k))
-    known = readings()
+    known = ol.CONVENTIONS
     for name in conventions:
         if name not in known:
             raise ValueError(f"paper_b.scenario1.conventions: unknown {name!r}; known: {', '.join(known)}")
-    betas = {
-        (name, eps): float(known[name].convention.beta(eps, delta, 1)) for name in conventions for eps in eps_grid
-    }
+    scales = {(name, eps): ol.noise_scales(known[name], gs, eps, delta) for name in conventions for eps in eps_grid}
+    betas = {key: float(sc.beta) for key, sc in scales.items()}
     cache: dict[float, dict] = {}
     for beta in sorted(set(betas.values()), reverse=True):
         cache[beta] = smooth_fn(beta)
     rows = []
     for name in conventions:
-        reading = known[name]
-        conv = reading.convention
+        conv = known[name]
         for eps in eps_grid:
             beta = betas[(name, eps)]
             sm = cache[beta]
-            S = float(sm["ls0"]) if reading.use_ls0 else float(sm["value"])
-            s_glob = _sigma_or_nan(conv, gs, eps, delta)
-            s_glob_up = _sigma_or_nan(conv, gs_up, eps, delta)
-            s_smooth = float(conv.sigma_smooth(S, eps, delta))
+            S = float(sm["ls0"]) if conv.use_ls0 else float(sm["value"])
+            s_glob = scales[(name, eps)].sigma_global
+            s_glob_up = ol.noise_scales(conv, gs_up, eps, delta).sigma_global
+            s_smooth = S / scales[(name, eps)].alpha
             theorem1_ok = ol.theorem1_exact_delta(eps, delta) <= delta
             theorem2_ok = ol.theorem2_worst_delta(eps, delta) <= delta
             rows.append(
@@ -143,7 +89,7 @@ def scenario1_table(
                     "gs_upper": gs_up,
                     "beta": beta,
                     "smooth_sensitivity": S,
-                    "t_max": np.nan if reading.use_ls0 or sm.get("t_max") is None else sm["t_max"],
+                    "t_max": np.nan if conv.use_ls0 or sm.get("t_max") is None else sm["t_max"],
                     "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
                     "method_used": sm["method_used"],
                     "work_paper": int(sm.get("work_paper", 0)),
@@ -157,7 +103,7 @@ def scenario1_table(
                     "proven_global_upper": bool(conv.privacy_proven and theorem1_ok),
                     # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2,
                     # and the Theorem 2 condition (exact worst-case delta <= delta; fails for large eps)
-                    "proven_smooth": bool(conv.privacy_proven and not reading.use_ls0 and theorem2_ok),
+                    "proven_smooth": bool(conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
                 }
             )
     return pd.DataFrame(rows)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from privanomaly.outliers import CONVENTIONS
 from privanomaly.paper_b import readings as _readings
-from privanomaly.paper_b.scenario1 import readings
 
 
 def check_config(pb: dict) -> None:
@@ -24,10 +24,11 @@ def check_config(pb: dict) -> None:
                     f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets (known: {', '.join(sorted(known))})"
                 )
     _readings.variants(list(pb.get("readings", [])))
-    conv = readings()
     for i, name in enumerate(pb["scenario1"]["conventions"]):
-        if name not in conv:
-            raise ValueError(f"config paper_b.scenario1.conventions[{i}]: unknown {name!r}; known: {', '.join(conv)}")
+        if name not in CONVENTIONS:
+            raise ValueError(
+                f"config paper_b.scenario1.conventions[{i}]: unknown {name!r}; known: {', '.join(CONVENTIONS)}"
+            )
 
 
 def targets(

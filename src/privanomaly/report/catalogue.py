@@ -23,7 +23,7 @@ WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
 PAPERS = ("A", "B", "A+B")  # "A+B": items about both papers (the privacy audit)
 EXPAND = "{d}"  # in a plot input: one file per dataset of the plot's `datasets` set (a list input)
-PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "stand_in"}
+PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "values", "stand_in"}
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,9 @@ class Plot:
     inputs       {name: tidy table path relative to results_dir}; a path containing ``{d}`` becomes the list
                  of one file per dataset of ``datasets``, read and concatenated into one table
     datasets     name of a dataset set the workflow defines (plots.smk ``PLOT_DATASETS``), for ``{d}``
-    params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``)
+    params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``); a key may
+                 hold the item's wildcards (``paper_b.datasets.{dataset}``), filled per job
+    values       {name: literal value} passed to the plot function as well (``reading: paper_r``)
     stand_in     stamp the stand-in note of the datasets shown (first input's ``dataset`` column) on scale runs
     """
 
@@ -46,7 +48,13 @@ class Plot:
     inputs: tuple[tuple[str, str], ...]
     datasets: str | None = None
     params: tuple[tuple[str, str], ...] = ()
+    values: tuple[tuple[str, object], ...] = ()
     stand_in: bool = False
+
+    @property
+    def per_job(self) -> bool:
+        """True if a param key uses the item's wildcards (its values differ from job to job)."""
+        return any(WILDCARD.search(key) for _, key in self.params)
 
 
 @dataclass(frozen=True)
@@ -184,6 +192,14 @@ def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
     params = raw.get("params", {}) or {}
     if not isinstance(params, dict):
         raise ValueError(f"{where}.params: expected a mapping name -> config key, got {params!r}")
+    values = raw.get("values", {}) or {}
+    if not isinstance(values, dict):
+        raise ValueError(f"{where}.values: expected a mapping name -> value, got {values!r}")
+    names = {n for f in files for n in WILDCARD.findall(f)}
+    for name, key in params.items():
+        unknown = set(WILDCARD.findall(str(key))) - names
+        if unknown:
+            raise ValueError(f"{where}.params.{name}: {sorted(unknown)} are not wildcards of the item's files")
     datasets = raw.get("datasets")
     expanded = [k for k, v in inputs.items() if EXPAND in str(v)]
     if expanded and not isinstance(datasets, str):
@@ -195,6 +211,7 @@ def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
         inputs=tuple((str(k), str(v)) for k, v in inputs.items()),
         datasets=datasets,
         params=tuple((str(k), str(v)) for k, v in params.items()),
+        values=tuple((str(k), v) for k, v in values.items()),
         stand_in=bool(raw.get("stand_in", False)),
     )
 
@@ -212,6 +229,14 @@ def config_value(config: dict, key: str) -> object:
             raise ValueError(f"config: no key {'.'.join(key.split('.')[: i + 1])!r} (a plot param in the catalogue)")
         value = value[part]
     return value
+
+
+def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None) -> dict:
+    """The params of a plot job: each ``plot.params`` config key (wildcards filled), then ``plot.values``."""
+    wildcards = dict(wildcards or {})
+    params = {name: config_value(config, WILDCARD.sub(lambda m: wildcards[m.group(1)], key))
+              for name, key in plot.params}
+    return {**params, **dict(plot.values)}
 
 
 def relative_targets(targets: Iterable[str], results_dir: str) -> list[str]:

@@ -23,7 +23,7 @@ import pandas as pd
 PlotFunction = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Any]
 
 # modules whose import registers plot functions (imported on first lookup, so this module imports no paper)
-PLOT_MODULES = ("privanomaly.paper_a.plots",)
+PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots")
 
 _REGISTRY: dict[str, PlotFunction] = {}
 
@@ -57,11 +57,28 @@ def get(name: str) -> PlotFunction:
     return _REGISTRY[name]
 
 
-def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, pd.DataFrame]:
-    """One table per input: a CSV path is read, a list of per-dataset CSVs is read and concatenated."""
+def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
+    """One table per input, by suffix: a CSV is a DataFrame, a JSON its parsed object. A list of per-dataset
+    files: JSONs give the list of objects; CSVs that all carry a ``dataset`` column (tidy per-dataset tables)
+    are concatenated into one, other CSVs give the list of DataFrames (dataset order kept)."""
+    import json
+
     from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
 
-    return {key: pd.read_csv(value) if isinstance(value, str) else concat(list(value)) for key, value in inputs.items()}
+    def read(path: str) -> Any:
+        if str(path).endswith(".json"):
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh)
+        return pd.read_csv(path)
+
+    def read_list(paths: Sequence[str]) -> Any:
+        if any(str(p).endswith(".json") for p in paths):
+            return [read(p) for p in paths]
+        if all("dataset" in pd.read_csv(p, nrows=0) for p in paths):
+            return concat(list(paths))
+        return [pd.read_csv(p) for p in paths]
+
+    return {key: read(value) if isinstance(value, str) else read_list(value) for key, value in inputs.items()}
 
 
 def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Composition of sensitive privacy (paper A, Sec. 3.1 and App. A.9).
+"""Composition of sensitive privacy (paper A, Sec. 3.1 and Appendix A.9).
 
 All mechanisms are assumed to use independent randomness. SP is with respect to a graph: composing
 mechanisms that are SP for G_S1 and G_S2 gives SP for (D, E(G_S1) cap E(G_S2)) (Observation 1).

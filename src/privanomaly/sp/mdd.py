@@ -12,7 +12,7 @@ Closed forms (each is *proved* exhaustively against breadth-first search in ``te
     anomaly        -> min(x_i, beta + 1 - B)      (remove every copy of i, or fill the ball)
     present normal -> B - beta                    (empty the ball down to beta)
     absent         -> 1 + max(0, B + 1 - beta)    (empty the ball, then add i)
-* L(i, x), a 1-Lipschitz lower bound of Delta_GS in the k-sensitive graph G_S (used by Thm 4.6):
+* L(i, x), a 1-Lipschitz lower bound of Delta_GS in the k-sensitive graph G_S (used by Theorem 4.6):
     anomaly        -> min(beta + 1 - B, x_i + max(0, beta - k - B + x_i))
     present normal -> B - beta
     absent         -> 1 + max(0, beta - k - B)  if B + 1 <= beta  else  B + 2 - beta
@@ -79,7 +79,7 @@ def is_k_sensitive(B, beta, k) -> np.ndarray:
 def mdd_dp(x_i, B, beta, *, cap=None) -> np.ndarray:
     """Delta_G(i, x): the mdd (Eq. 1) in the neighbourhood graph G (add/remove one record).
 
-    Construction 1 with this distance is the Pareto-optimal eps-DP mechanism (Thm 4.4). int64, >= 1.
+    Construction 1 with this distance is the Pareto-optimal eps-DP mechanism (Theorem 4.4). int64, >= 1.
     With ``cap`` (B given as min(B, cap)), returns min(Delta_G, cap - beta) exactly (module docstring).
     """
     x_i, B, beta = _prep(x_i, B, beta, cap=cap)
@@ -96,7 +96,7 @@ def mdd_dp(x_i, B, beta, *, cap=None) -> np.ndarray:
 def mdd_sp_lower(x_i, B, beta, k, *, cap=None) -> np.ndarray:
     """L(i, x): a 1-Lipschitz (on G_S) lower bound of Delta_GS, the mdd in the k-sensitive graph.
 
-    Construction 1 with L is (eps, k)-SP (Lemma 4.5 / Thm 4.6). L >= Delta_G >= 1 everywhere; L = 1
+    Construction 1 with L is (eps, k)-SP (Lemma 4.5 / Theorem 4.6). L >= Delta_G >= 1 everywhere; L = 1
     wherever a G_S neighbour has the other label. L can exceed Delta_G even for a k-sensitive record
     (e.g. x_i = 2, B = 2, beta = 5, k = 4: L = 3, Delta_G = 2: after one removal i is no longer
     sensitive), but the big gains are for non-sensitive records (B <= beta - k). int64.
@@ -113,7 +113,7 @@ def mdd_sp_lower(x_i, B, beta, k, *, cap=None) -> np.ndarray:
 
 
 def compiler_delta(x_i, B, beta, k, *, cap=None) -> np.ndarray:
-    """delta = L - Delta_G: non-negative, 2-Lipschitz on G_S and <= Delta_GS - Delta_G (Thm 4.7 input).
+    """delta = L - Delta_G: non-negative, 2-Lipschitz on G_S and <= Delta_GS - Delta_G (Theorem 4.7 input).
 
     With ``cap`` both terms are capped at cap - beta, which keeps all three properties.
     """

@@ -5,9 +5,9 @@ samplers draw answers from a ``numpy.random.Generator``. Errors are P(M(x) != g(
 
 * Construction 1 (Sec. 4): for a 1-Lipschitz Delta >= 1 (on the graph where privacy is required),
   P(M(x) != g(i,x)) = exp(-eps Delta(i,x)) / (1 + exp(-eps)).
-  - Delta = Delta_G (:func:`privanomaly.sp.mdd.mdd_dp`): the Pareto-optimal eps-DP mechanism (Thm 4.4).
-  - Delta = L (:func:`privanomaly.sp.mdd.mdd_sp_lower`): (eps, k)-SP (Lemma 4.5 / Thm 4.6).
-* Construction 2, the compiler (Thm 4.7, App. A.8): from a *valid* eps/2-DP mechanism M and
+  - Delta = Delta_G (:func:`privanomaly.sp.mdd.mdd_dp`): the Pareto-optimal eps-DP mechanism (Theorem 4.4).
+  - Delta = L (:func:`privanomaly.sp.mdd.mdd_sp_lower`): (eps, k)-SP (Lemma 4.5 / Theorem 4.6).
+* Construction 2, the compiler (Theorem 4.7, Appendix A.8): from a *valid* eps/2-DP mechanism M and
   delta = L - Delta_G, P(U(x) != b) = P(M(x) != b) exp(-eps delta(i,x) / 4), b = g(i, x).
 * Laplace-threshold baselines (Sec. 5, Table 3) on the ball count, with exact integer noise.
 
@@ -55,19 +55,19 @@ def construction1_error(delta, eps) -> np.ndarray:
 
 
 def optimal_dp_error(x_i, B, beta, eps, *, cap=None) -> np.ndarray:
-    """Error of the Pareto-optimal eps-DP mechanism (Thm 4.4): Construction 1 with Delta_G."""
+    """Error of the Pareto-optimal eps-DP mechanism (Theorem 4.4): Construction 1 with Delta_G."""
     return construction1_error(mdd_dp(x_i, B, beta, cap=cap), eps)
 
 
 def sp_error(x_i, B, beta, k, eps, *, cap=None) -> np.ndarray:
-    """Error of the (eps, k)-SP mechanism (Thm 4.6): Construction 1 with the lower bound L of Delta_GS."""
+    """Error of the (eps, k)-SP mechanism (Theorem 4.6): Construction 1 with the lower bound L of Delta_GS."""
     return construction1_error(mdd_sp_lower(x_i, B, beta, k, cap=cap), eps)
 
 
 def valid_error_bound(eps) -> np.ndarray:
     """1/(1 + e^{-eps/2}): an eps/2-DP input whose errors all stay below this bound is *valid*.
 
-    The proof of Thm 4.7 (App. A.8, Eq. 9) uses, for G-neighbours x, y and b = g(i,x),
+    The proof of Theorem 4.7 (Appendix A.8, Eq. 9) uses, for G-neighbours x, y and b = g(i,x),
     1 - P(M(x) != b) e^{-eps/2} <= e^eps (1 - P(M(y) != b)). For an eps/2-DP M,
     1 - P(M(y) != b) >= e^{-eps/2} (1 - P(M(x) != b)), so Eq. 9 holds whenever
     P(M(x) != b) <= 1/(1 + e^{-eps/2}) (derivation in docs/paper_a_math.md). The definition of
@@ -95,7 +95,7 @@ def constant_error_range(eps) -> tuple[float, float]:
 
 
 def compiled_error(input_error, x_i, B, beta, k, eps, *, cap=None) -> np.ndarray:
-    """Construction 2 (Thm 4.7): error of the compiled (eps, k)-SP mechanism U_delta.
+    """Construction 2 (Theorem 4.7): error of the compiled (eps, k)-SP mechanism U_delta.
 
     ``input_error`` is P(M(x) != g(i,x)) of an eps/2-DP mechanism M (the caller guarantees DP,
     e.g. :func:`optimal_dp_error` at eps/2 or a constant in ``constant_error_range(eps/2)``);

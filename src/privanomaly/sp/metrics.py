@@ -26,7 +26,7 @@ __all__ = [
 def expected_errors(x_i, B, beta, k, eps, *, cap=None) -> pd.DataFrame:
     """Per-record table: x_i, B, g, sensitive, delta_G, L, dp_error, sp_error.
 
-    dp_error: Pareto-optimal eps-DP mechanism (Thm 4.4); sp_error: (eps, k)-SP mechanism (Thm 4.6).
+    dp_error: Pareto-optimal eps-DP mechanism (Theorem 4.4); sp_error: (eps, k)-SP mechanism (Theorem 4.6).
     ``eps`` is a scalar. With ``cap`` (B = min(B, cap)), delta_G and L are min(., cap - beta): the
     errors are those of the (still exactly private) capped mechanisms, within exp(-eps(cap-beta))
     of the uncapped ones.

@@ -22,7 +22,7 @@ import pandas as pd
 
 from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
-from privanomaly.paper_b.smooth import AlgorithmTooCostly
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly
 
 
 def sigma_rows(

@@ -1,8 +1,8 @@
 """The smooth upper bound of q_count as the experiments release it: Algorithm 2 run to completion, or the fast bound.
 
 Which bound is released depends only on public parameters - the configured ``method`` (``paper`` =
-Algorithm 2 with the exponential Algorithm 1, ``fast`` = the polynomial block bound of
-:func:`privanomaly.outliers.smooth_sensitivity`) - never on the data. Each is a beta-smooth upper bound
+Algorithm 2 with the exponential Algorithm 1, :func:`privanomaly.outliers.algorithm2`; ``fast`` = the
+polynomial block bound, :func:`privanomaly.outliers.block_smooth_bound`) - never on the data. Each is a beta-smooth upper bound
 (Def. 4), so Theorem 2 applies to each. A *data-dependent* choice between them is not: the earlier
 "Algorithm 2 under a work budget, else the fast bound" switch (issue 12, item 1) made S(X) jump from 17.5
 to 25.0 between neighbours (8 triples at the corners of a cube of side 1.998 r plus one record moved next
@@ -15,8 +15,8 @@ a message naming the key - there is no fallback. A wall-clock ``timeout_seconds`
 fails the same way (:class:`SafetyTimeout`). The fast bound is called with ``exact_max`` (config
 ``paper_b.fast_exact_max``): 0 keeps it polynomial.
 
-Wall-clock timings are measured only by :func:`timed_bound` for the separate benchmark table
-(``paper_b/tables/smooth_timing.csv``), which is machine-dependent by nature.
+Wall-clock timings are measured only by :func:`privanomaly.paper_b.timing.timed_bound` for the separate
+benchmark table (``paper_b/tables/smooth_timing.csv``), which is machine-dependent by nature.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import functools
 import numpy as np
 
 from privanomaly import outliers as ol
-from privanomaly.paper_b.budget import run_with_budget
+from privanomaly.paper_b.timing import run_with_time_limit
 
 
 class SafetyTimeout(RuntimeError):
@@ -58,7 +58,7 @@ def _too_costly(what: str, error: str) -> AlgorithmTooCostly:
 
 def _run(fn, *args, timeout_seconds, what: str):
     try:
-        run = run_with_budget(fn, *args, budget_seconds=timeout_seconds)
+        run = run_with_time_limit(fn, *args, seconds=timeout_seconds)
     except ol.WorkBudgetExceeded as exc:  # in-process (no timeout)
         raise _too_costly(what, str(exc)) from None
     if run.error is not None:
@@ -92,11 +92,11 @@ def smooth_bound(
     net per computation (:class:`SafetyTimeout`). ``work_paper`` = work units spent in Algorithm 2.
     """
     if method == "paper":
-        fn = functools.partial(ol.smooth_sensitivity, method="paper", max_work=max_work)
+        fn = functools.partial(ol.algorithm2, max_work=max_work)
         res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="Algorithm 2")
         return _as_dict(res, "paper", res.work)
     if method == "fast":
-        fn = functools.partial(ol.smooth_sensitivity, method="fast", exact_max=fast_exact_max)
+        fn = functools.partial(ol.block_smooth_bound, exact_max=fast_exact_max)
         res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
         return _as_dict(res, "fast", 0)
     raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
@@ -107,25 +107,6 @@ def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: 
     fits ``max_work``, else the fast bound. Each branch is beta-smooth; the data-dependent switch is not
     (S(X) can jump by far more than e^beta between neighbours). Kept only so the audit can show it is caught."""
     try:
-        return float(ol.smooth_sensitivity(X, k, r, beta, method="paper", max_work=max_work).value)
+        return float(ol.algorithm2(X, k, r, beta, max_work=max_work).value)
     except ol.WorkBudgetExceeded:
-        return float(ol.smooth_sensitivity(X, k, r, beta, method="fast", exact_max=fast_exact_max).value)
-
-
-def timed_bound(X: np.ndarray, k: int, r: float, beta: float, method: str, budget_seconds: float | None,
-                fast_exact_max: int = 0) -> dict:
-    """Benchmark only (machine-dependent): S_beta(X) by ``method`` under a wall-clock budget, and its time.
-
-    Returns ``completed`` (False: cut by the time budget, value NaN), ``seconds``, ``value``, ``t_max``,
-    ``t_stop`` and ``work`` (Algorithm-1 work units; None when cut).
-    """
-    kwargs = {"method": method} if method == "paper" else {"method": "fast", "exact_max": fast_exact_max}
-    run = run_with_budget(ol.smooth_sensitivity, X, k, r, beta, budget_seconds=budget_seconds, **kwargs)
-    if run.error is not None:
-        raise RuntimeError(f"{method} smooth bound failed: {run.error}")
-    if not run.completed:
-        return {"completed": False, "seconds": run.seconds, "value": np.nan, "t_max": np.nan, "t_stop": np.nan,
-                "work": None}
-    res = run.value
-    return {"completed": True, "seconds": run.seconds, "value": float(res.value), "t_max": int(res.t_max),
-            "t_stop": int(res.t_stop), "work": int(res.work)}
+        return float(ol.block_smooth_bound(X, k, r, beta, exact_max=fast_exact_max).value)

@@ -103,6 +103,29 @@ def test_bad_plot_sections_are_errors_naming_the_key(tmp_path, plot, message):
         catalogue.load(path)
 
 
+def test_paper_files_expand_wildcards_over_named_sets_and_skip_empty_when(tmp_path):
+    path = tmp_path / "catalogue.yaml"
+    path.write_text(
+        "items:\n"
+        "  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}_{method}.csv'],"
+        " expand: {dataset: ds, method: ms}}\n"
+        "  - {paper: B, item: y, title: t, rule: r, files: [g.csv], when: none}\n"
+        "  - {paper: B, item: z, title: t, rule: r, files: [h.csv, h.md], when: ds}\n", encoding="utf-8")
+    items = catalogue.load(path)
+    files = catalogue.paper_files(items, "B", {"ds": ["a", "b"], "ms": ["p", "f"], "none": []})
+    assert files == ["f/a_p.csv", "f/a_f.csv", "f/b_p.csv", "f/b_f.csv", "h.csv", "h.md"]
+    with pytest.raises(ValueError, match="B x: no set 'ds'"):
+        catalogue.paper_files(items, "B", {"ms": ["p"]})
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}.csv']}\n",
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match="B x: name the set of each wildcard"):
+        catalogue.paper_files(catalogue.load(path), "B", {})
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}.csv'], "
+                    "expand: {d: ds}}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"items\[0\].expand: name the set of each wildcard"):
+        catalogue.load(path)
+
+
 def test_plotted_item_must_start_with_its_png(tmp_path):
     path = tmp_path / "catalogue.yaml"
     path.write_text("items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.pdf, a.png], "

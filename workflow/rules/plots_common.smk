@@ -6,7 +6,7 @@ PLOT_DATASETS = {
     "paper_a.tables": PA_DATASETS,
     "paper_a.selected": PA_SELECTED,
     "paper_a.compiler": [PA_COMPILER_DATA],
-    "paper_b.table_sets": PB_TABLE_SETS,
+    **PB_SETS,
 }
 # {dataset: stand-in note} per paper (scale runs only), stamped where the catalogue says `stand_in: true`
 PLOT_STAND_IN = {"A": PA_STAND_IN}

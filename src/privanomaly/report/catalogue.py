@@ -12,10 +12,11 @@ on the item's input tables, with the item's caption. See :class:`Plot`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import yaml
 
@@ -68,6 +69,8 @@ class Item:
     files: tuple[str, ...]
     checks: tuple[str, ...] = ()
     plot: Plot | None = None
+    expand: tuple[tuple[str, str], ...] = ()  # (wildcard, name of the dataset/method set it ranges over)
+    when: str | None = None  # the item is a target only if this set is non-empty
 
     def regex(self, i: int = 0) -> re.Pattern[str]:
         """Regex matching file pattern ``i`` (wildcards become named groups)."""
@@ -147,7 +150,7 @@ def load(path: str | Path) -> list[Item]:
         where = f"{path}: items[{i}]"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")
-        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot"}
+        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot", "expand", "when"}
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
         paper = str(_require(raw, "paper", where, str))
@@ -158,6 +161,10 @@ def load(path: str | Path) -> list[Item]:
         if len(names) != 1:
             raise ValueError(f"{where}.files: every file must use the same wildcards, got {list(files)}")
         checks = tuple(str(c) for c in raw.get("checks", []) or [])
+        expand = raw.get("expand", {}) or {}
+        if not isinstance(expand, dict) or (expand and set(expand) != set(WILDCARD.findall(files[0]))):
+            raise ValueError(f"{where}.expand: name the set of each wildcard of the files "
+                             f"{sorted(set(WILDCARD.findall(files[0])))}, got {expand!r}")
         for c in checks:
             if c != "*":
                 try:
@@ -173,6 +180,8 @@ def load(path: str | Path) -> list[Item]:
                 files=files,
                 checks=checks,
                 plot=_plot(raw["plot"], f"{where}.plot", files) if "plot" in raw else None,
+                expand=tuple((str(k), str(v)) for k, v in expand.items()),
+                when=str(raw["when"]) if raw.get("when") else None,
             )
         )
     return items
@@ -216,9 +225,31 @@ def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
     )
 
 
-def paper_files(items: list[Item], paper: str) -> list[str]:
-    """Every file pattern of ``paper``'s items (relative to results_dir), in catalogue order."""
-    return [f for it in items if it.paper == paper for f in it.files]
+def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None = None) -> list[str]:
+    """Every file of ``paper``'s items (relative to results_dir), in catalogue order: the targets of a paper.
+
+    ``sets`` {name: values} are the sets the items' ``expand`` and ``when`` name (a workflow's plan, e.g.
+    :func:`privanomaly.paper_b.workflow.sets`): an item's wildcards range over the product of its sets (in
+    the order ``expand`` lists them), an item whose ``when`` set is empty is left out. A set the plan does
+    not define is an error naming the item.
+    """
+    sets = sets or {}
+
+    def values(it: Item, name: str) -> list:
+        if name not in sets:
+            raise ValueError(f"catalogue: {it.paper} {it.item}: no set {name!r} (known: {sorted(sets)})")
+        return list(sets[name])
+
+    out = []
+    for it in (i for i in items if i.paper == paper):
+        if it.when and not values(it, it.when):
+            continue
+        if WILDCARD.search(it.files[0]) and not it.expand:
+            raise ValueError(f"catalogue: {it.paper} {it.item}: name the set of each wildcard under 'expand'")
+        names = [w for w, _ in it.expand]
+        for combo in itertools.product(*(values(it, s) for _, s in it.expand)):
+            out += [f.format(**dict(zip(names, map(str, combo)))) for f in it.files]
+    return out
 
 
 def config_value(config: dict, key: str) -> object:

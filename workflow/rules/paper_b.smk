@@ -289,30 +289,6 @@ rule paper_b_timing:
         "../../scripts/paper_b_timing.py"
 
 
-rule paper_b_timing_table:
-    """Beyond the paper: one table of time and bound of Algorithm 2 vs the fast bound."""
-    input:
-        expand(f"{PB_OUT}/timing/{{d}}.csv", d=PB_TIMING),
-    output:
-        csv=report(
-            f"{PB_TAB}/smooth_timing.csv",
-            caption=PB_CAPTION.format("timing"),
-            category="Paper B",
-            subcategory="Beyond the paper",
-        ),
-        md=f"{PB_TAB}/smooth_timing.md",
-    log:
-        f"{LOGS}/paper_b_timing_table/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_timing_table/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        names=PB["datasets"],
-    script:
-        "../../scripts/paper_b_timing_table.py"
-
-
 rule paper_b_comparison:
     """comparison.md: every number and claim of the paper next to ours, MATCH / DIFFERS with the reason."""
     input:

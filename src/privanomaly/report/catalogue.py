@@ -24,7 +24,8 @@ WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
 PAPERS = ("A", "B", "A+B")  # "A+B": items about both papers (the privacy audit)
 EXPAND = "{d}"  # in a plot input: one file per dataset of the plot's `datasets` set (a list input)
-PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "values", "stand_in"}
+PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "sets", "values", "stand_in"}
+FIRST_FILE = {"plot": ".png", "table": ".csv"}  # what the generic rule's report item is, per section
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,11 @@ class Plot:
     datasets     name of a dataset set the workflow defines (plots.smk ``PLOT_DATASETS``), for ``{d}``
     params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``); a key may
                  hold the item's wildcards (``paper_b.datasets.{dataset}``), filled per job
+    sets         {name: set name} passed as well: a set of the workflow's plan (``missing: paper_a.missing``)
     values       {name: literal value} passed to the plot function as well (``reading: paper_r``)
+
+    A ``table:`` section has the same keys: its function returns the table (a DataFrame), written as CSV and
+    Markdown; it gets the input *paths* and reads them with the project's checking readers.
     stand_in     stamp the stand-in note of the datasets shown (first input's ``dataset`` column) on scale runs
     """
 
@@ -51,6 +56,8 @@ class Plot:
     params: tuple[tuple[str, str], ...] = ()
     values: tuple[tuple[str, object], ...] = ()
     stand_in: bool = False
+    sets: tuple[tuple[str, str], ...] = ()
+    kind: str = "plot"  # or "table"
 
     @property
     def per_job(self) -> bool:
@@ -68,7 +75,7 @@ class Item:
     rule: str
     files: tuple[str, ...]
     checks: tuple[str, ...] = ()
-    plot: Plot | None = None
+    plot: Plot | None = None  # a plot: or table: section (Plot.kind says which)
     expand: tuple[tuple[str, str], ...] = ()  # (wildcard, name of the dataset/method set it ranges over)
     when: str | None = None  # the item is a target only if this set is non-empty
 
@@ -150,7 +157,8 @@ def load(path: str | Path) -> list[Item]:
         where = f"{path}: items[{i}]"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")
-        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot", "expand", "when"}
+        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot", "table", "expand",
+                           "when"}
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
         paper = str(_require(raw, "paper", where, str))
@@ -179,7 +187,7 @@ def load(path: str | Path) -> list[Item]:
                 rule=str(_require(raw, "rule", where, str)),
                 files=files,
                 checks=checks,
-                plot=_plot(raw["plot"], f"{where}.plot", files) if "plot" in raw else None,
+                plot=_section(raw, where, files),
                 expand=tuple((str(k), str(v)) for k, v in expand.items()),
                 when=str(raw["when"]) if raw.get("when") else None,
             )
@@ -187,23 +195,32 @@ def load(path: str | Path) -> list[Item]:
     return items
 
 
-def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
-    """Validate the ``plot:`` section of an item (see :class:`Plot`); errors name the item and key."""
+def _section(item: dict, where: str, files: tuple[str, ...]) -> Plot | None:
+    """Validate the ``plot:`` or ``table:`` section of an item (see :class:`Plot`); errors name the item and key."""
+    kinds = [k for k in FIRST_FILE if k in item]
+    if len(kinds) > 1:
+        raise ValueError(f"{where}: an item has one of {sorted(FIRST_FILE)}, not both")
+    if not kinds:
+        return None
+    kind = kinds[0]
+    raw, where = item[kind], f"{where}.{kind}"
     if not isinstance(raw, dict):
         raise ValueError(f"{where}: expected a mapping, got {raw!r}")
     unknown = set(raw) - PLOT_KEYS
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
     suffixes = [Path(f).suffix for f in files]
-    if suffixes[0] != ".png" or len(set(suffixes)) != len(suffixes):
-        raise ValueError(f"{where}: a plotted item's first file must be the .png, one file per format; got {files}")
+    if suffixes[0] != FIRST_FILE[kind] or len(set(suffixes)) != len(suffixes):
+        raise ValueError(f"{where}: the item's first file must be the {FIRST_FILE[kind]}, one file per format; "
+                         f"got {files}")
     inputs = _require(raw, "inputs", where, dict)
     params = raw.get("params", {}) or {}
     if not isinstance(params, dict):
         raise ValueError(f"{where}.params: expected a mapping name -> config key, got {params!r}")
-    values = raw.get("values", {}) or {}
-    if not isinstance(values, dict):
-        raise ValueError(f"{where}.values: expected a mapping name -> value, got {values!r}")
+    values, sets = raw.get("values", {}) or {}, raw.get("sets", {}) or {}
+    for key, value in (("values", values), ("sets", sets)):
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}.{key}: expected a mapping name -> value, got {value!r}")
     names = {n for f in files for n in WILDCARD.findall(f)}
     for name, key in params.items():
         unknown = set(WILDCARD.findall(str(key))) - names
@@ -222,6 +239,8 @@ def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
         params=tuple((str(k), str(v)) for k, v in params.items()),
         values=tuple((str(k), v) for k, v in values.items()),
         stand_in=bool(raw.get("stand_in", False)),
+        sets=tuple((str(k), str(v)) for k, v in sets.items()),
+        kind=kind,
     )
 
 
@@ -262,11 +281,17 @@ def config_value(config: dict, key: str) -> object:
     return value
 
 
-def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None) -> dict:
-    """The params of a plot job: each ``plot.params`` config key (wildcards filled), then ``plot.values``."""
-    wildcards = dict(wildcards or {})
+def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None,
+                sets: Mapping[str, object] | None = None) -> dict:
+    """The params of a plot/table job: each ``plot.params`` config key (wildcards filled), each ``plot.sets``
+    set of the workflow's plan ``sets``, then ``plot.values``."""
+    wildcards, sets = dict(wildcards or {}), sets or {}
     params = {name: config_value(config, WILDCARD.sub(lambda m: wildcards[m.group(1)], key))
               for name, key in plot.params}
+    for name, key in plot.sets:
+        if key not in sets:
+            raise ValueError(f"catalogue: no set {key!r} for param {name!r} (known: {sorted(sets)})")
+        params[name] = sets[key]
     return {**params, **dict(plot.values)}
 
 

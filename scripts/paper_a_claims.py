@@ -44,9 +44,9 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         header += "\n\n**Stand-in data** - not evidence about the paper's claims on these datasets:" + "".join(
             f"\n- `{n}`: {why}" for n, why in stand_in.items())
     for r in paper:
-        log.info("%s %s: %s", r.claim_id, r.status, r.evidence)
+        log.info("%s %s: %s", r.id, r.verdict, r.evidence)
     for r in yours:
-        log.info("%s (your datasets, no paper verdict): %s", r.claim_id, r.evidence)
+        log.info("%s (your datasets, no paper verdict): %s", r.id, r.evidence)
     io.write_text(snakemake.output.md, claims.to_markdown(paper, header, yours, your_names) + "\n")  # noqa: F821
     frame = claims.to_frame(paper, yours)
     if stand_in:

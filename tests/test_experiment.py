@@ -81,3 +81,8 @@ def test_one_verdict_record_for_checks_and_comparisons():
     assert frame.to_dict("records") == [{"id": "x", "paper": "1.1", "ours": "1.0", "verdict": "DIFFERS", "scope": "s"}]
     assert list(experiment.to_frame([], {"id": "claim_id"}).columns) == ["claim_id"]
     assert experiment.count([v, v, Verdict.check("A", "c", "t", "e", True)]) == {"DIFFERS": 2, "PASS": 1}
+
+
+def test_numbers_print_as_the_claims_files_print_them():
+    assert [experiment.number(v) for v in (None, np.nan, 0.5, 379.0, 1234.0)] == ["—", "—", "0.5", "379", "1.23e+03"]
+    assert [experiment.number(v, integers=True) for v in (np.nan, 1234.0, 1234.5, 7)] == ["—", "1234", "1.23e+03", "7"]

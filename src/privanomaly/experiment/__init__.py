@@ -3,9 +3,9 @@
 (:mod:`.verdict`)."""
 
 from privanomaly.experiment.inputs import Dataset, concat, load_dataset, read_choice, split_frame
-from privanomaly.experiment.verdict import DIFFERS, FAIL, MATCH, NA, PASS, VERDICTS, Verdict, count, to_frame
+from privanomaly.experiment.verdict import DIFFERS, FAIL, MATCH, NA, PASS, VERDICTS, Verdict, count, number, to_frame
 
 __all__ = [
     "Dataset", "concat", "load_dataset", "read_choice", "split_frame",
-    "DIFFERS", "FAIL", "MATCH", "NA", "PASS", "VERDICTS", "Verdict", "count", "to_frame",
+    "DIFFERS", "FAIL", "MATCH", "NA", "PASS", "VERDICTS", "Verdict", "count", "number", "to_frame",
 ]

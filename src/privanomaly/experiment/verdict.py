@@ -60,6 +60,16 @@ class Verdict:
         return cls(id, claim, NA if ok is None else (MATCH if ok else DIFFERS), paper, ours, reason)
 
 
+def number(v: float | None, integers: bool = False) -> str:
+    """A measured number as the claims files print it: 3 significant digits, "—" when missing (None or NaN);
+    with ``integers``, whole numbers in full (paper B's counts: 379, not 379's ``.3g``)."""
+    if v is None or v != v:
+        return "—"
+    if integers and float(v).is_integer():
+        return f"{int(v)}"
+    return f"{v:.3g}"
+
+
 def to_frame(records: list[Verdict], columns: dict[str, str], **extra: str) -> pd.DataFrame:
     """One row per record; ``columns`` maps record fields to the file's column names, in the file's column
     order; ``extra``: constant columns appended (e.g. ``scope="paper datasets"``)."""

@@ -12,14 +12,10 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from privanomaly.experiment.verdict import PASS, Verdict, to_frame as _verdict_frame
+from privanomaly.experiment.verdict import PASS, Verdict, number as _fmt, to_frame as _verdict_frame
 
 # claims.csv's columns: record field -> column
 COLUMNS = {"id": "claim_id", "claim": "claim", "expected": "test", "evidence": "evidence", "verdict": "status"}
-
-
-def _fmt(v: float) -> str:
-    return "—" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.3g}"
 
 
 def _sel(summaries: pd.DataFrame, eps: float, k: int | None, mech: str, group: str) -> pd.DataFrame:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from privanomaly import mechanisms
 from privanomaly.paper_a.records import rec_cap
@@ -75,6 +74,8 @@ def summarise(rec: pd.DataFrame, errs: pd.DataFrame) -> pd.DataFrame:
 
 def wilson(successes: np.ndarray, n: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a binomial proportion (vectorised)."""
+    from scipy.stats import norm  # lazy: scipy.stats costs ~1 s of start-up in every job importing this module
+
     z = norm.ppf(0.5 + level / 2)
     successes = np.asarray(successes, float)
     n = np.asarray(n, float)

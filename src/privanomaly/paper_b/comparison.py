@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, to_frame
+from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, number, to_frame
 from privanomaly.outliers.gaussian import theorem1_factor
 
 R_REL_TOL = 0.10
@@ -30,12 +30,6 @@ COLUMNS = {"id": "id", "claim": "claim", "expected": "paper", "evidence": "ours"
 def frame(records: list[Verdict]) -> pd.DataFrame:
     """The verdict table of comparison.md/.csv: one row per record, columns :data:`COLUMNS`."""
     return to_frame(records, COLUMNS)
-
-
-def _fmt(v: float) -> str:
-    if v != v:
-        return "—"
-    return f"{int(v)}" if float(v).is_integer() else f"{v:.3g}"
 
 
 # ------------------------------------------------------------------------------------------ Tables 1-2
@@ -74,7 +68,8 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
                     extra += f"; accuracy at the paper's r: {acc_p:.3f}"
             reason = (reason + "; " if reason else "") + extra
         out.append(Verdict.compare(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
-                                   f"{t['paper_name']}", _fmt(paper), _fmt(ours), ok, reason))
+                                   f"{t['paper_name']}", number(paper, integers=True),
+                                   number(ours, integers=True), ok, reason))
     return out
 
 

@@ -13,7 +13,6 @@ Distance semantics (the same in every code path, so all agree bit for bit on the
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 __all__ = [
     "METRICS",
@@ -144,5 +143,7 @@ def ball_counts_scipy(X, r: float, *, metric: str = "euclidean", workers: int = 
     """Baseline: scipy ``cKDTree.query_ball_point(return_length=True)`` (no cap, no dedupe)."""
     _check_metric(metric)
     A = _as_points(X)
+    from scipy.spatial import cKDTree  # lazy: importing scipy.spatial costs ~0.3 s per job
+
     tree = cKDTree(A)
     return np.asarray(tree.query_ball_point(A, r, p=_P[metric], return_length=True, workers=workers), dtype=np.int64)

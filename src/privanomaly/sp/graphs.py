@@ -14,8 +14,6 @@ box distance whenever that is <= cap + 1 - max(h) (:func:`certified_lower_bound`
 from __future__ import annotations
 
 import numpy as np
-from scipy import sparse
-from scipy.sparse.csgraph import dijkstra
 
 from .balls import pairwise_within
 
@@ -118,6 +116,8 @@ def _adjacency(n_states: int, u, v):
     data = np.ones(2 * len(u), dtype=np.int8)
     rows = np.concatenate([u, v])
     cols = np.concatenate([v, u])
+    from scipy import sparse  # lazy (scipy.sparse is start-up cost for every job importing privanomaly.sp)
+
     return sparse.csr_matrix((data, (rows, cols)), shape=(n_states, n_states))
 
 
@@ -127,6 +127,8 @@ def bfs_distance_to(n_states: int, u, v, sources) -> np.ndarray:
     if src.size == 0:
         return np.full(n_states, np.inf)
     A = _adjacency(n_states, u, v)
+    from scipy.sparse.csgraph import dijkstra
+
     return dijkstra(A, directed=False, indices=src, unweighted=True, min_only=True)
 
 

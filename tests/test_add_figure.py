@@ -1,4 +1,4 @@
-"""A new figure is one catalogue entry + one registered plot function + one caption (issue 13).
+"""A new figure (or table) is one catalogue entry + one registered function + one caption (issue 13).
 
 In a temporary copy of the workflow (tests/workflow_copy.py), the test adds exactly those three things — an
 item with a ``plot:`` section appended to workflow/report/catalogue.yaml, a function registered in
@@ -11,7 +11,10 @@ privanomaly/paper_a/plots.py, a caption file — and nothing else (no rule, no s
   claims no target is uncovered, and index.md as that rule renders it has the new line (item, file, rule);
   the README table generated from the catalogue has its row.
 
-Marked slow (runs Snakemake on two small jobs); about 30 s on 2 cores.
+A new table the same way, for paper B: an item with a ``table:`` section, a function registered in
+privanomaly/paper_b/tables.py returning a DataFrame, a caption; the generic rule writes its CSV and Markdown.
+
+Marked slow (runs Snakemake on four small jobs); about 40 s on 2 cores.
 """
 
 from __future__ import annotations
@@ -57,6 +60,33 @@ def _min_worst_error(t, p):
     return fig
 '''
 
+TABLE_RULE = "paper_b_gs_ratio"
+CSV, MD = "paper_b/tables/gs_ratio.csv", "paper_b/tables/gs_ratio.md"
+TABLE_ENTRY = f"""
+  - paper: B
+    item: Figure 1 (ratio of the bounds)
+    title: ratio of the upper to the lower bound of GS of q_count against d
+    rule: {TABLE_RULE}
+    files: [{CSV}, {MD}]
+    checks: []
+    table:
+      function: paper_b.gs_ratio
+      caption: paper_b_gs_ratio.rst
+      subcategory: Figures 1-2
+      inputs: {{bounds: paper_b/tables/fig1_gs_bounds.csv}}
+      params: {{k: paper_b.k}}
+"""
+
+TABLE_FUNCTION = '''
+
+@figures.register("paper_b.gs_ratio")
+def _gs_ratio(inp, p):
+    df = pd.read_csv(inp["bounds"])
+    return pd.DataFrame({"d": df["d"], "ratio": df["gs_upper"] / df["gs_lower"], "k": p["k"]})
+'''
+
+TABLE_CAPTION = "Paper B, Figure 1: the ratio of the upper to the lower bound of GS of q_count, per dimension d.\n"
+
 CAPTION = "Paper A, Figure 1 (b): the minimum worst-case error 1/(1+e^ε) of a binary query under ε-DP.\n"
 
 _DUMP = r"""
@@ -73,16 +103,21 @@ with SnakemakeApi(OutputSettings()) as api:
         snakefile=Path("Snakefile").absolute(),
         workdir=Path(".").absolute(),
     )._workflow
-    rule = wf.get_rule(sys.argv[2])
-    rep = get_flag_value(rule.output[0], "report") if is_flagged(rule.output[0], "report") else None
+    out = {"rules": {}}
+    for name in sys.argv[2:]:
+        rule = wf.get_rule(name)
+        rep = get_flag_value(rule.output[0], "report") if is_flagged(rule.output[0], "report") else None
+        out["rules"][name] = {
+            "outputs": [str(o) for o in rule.output],
+            "report": None if rep is None else {"caption": str(rep.caption), "category": rep.category,
+                                               "subcategory": rep.subcategory}}
     index = wf.get_rule("report_index")
-    print("@@JSON@@" + json.dumps({
-        "outputs": [str(o) for o in rule.output],
-        "report": None if rep is None else {"caption": str(rep.caption), "category": rep.category,
-                                           "subcategory": rep.subcategory},
+    out.update({
         "paper_a_targets": [str(t) for t in wf.globals["paper_a_targets"]()],
+        "paper_b_targets": [str(t) for t in wf.globals["paper_b_targets"]()],
         "entries": index.params.entries, "uncovered": index.params.uncovered,
-    }))
+    })
+    print("@@JSON@@" + json.dumps(out))
 """
 
 
@@ -95,18 +130,28 @@ def _add_figure(copy: Path) -> None:
     (copy / "workflow" / "report" / "paper_a_min_worst_error.rst").write_text(CAPTION, encoding="utf-8")
 
 
+def _add_table(copy: Path) -> None:
+    """The same three edits for a table: catalogue entry with a `table:` section, function, caption."""
+    catalogue = copy / "workflow" / "report" / "catalogue.yaml"
+    catalogue.write_text(catalogue.read_text(encoding="utf-8") + TABLE_ENTRY, encoding="utf-8")
+    tables = copy / "src" / "privanomaly" / "paper_b" / "tables.py"
+    tables.write_text(tables.read_text(encoding="utf-8") + TABLE_FUNCTION, encoding="utf-8")
+    (copy / "workflow" / "report" / "paper_b_gs_ratio.rst").write_text(TABLE_CAPTION, encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def added(tmp_path_factory):
     copy = wc.copy_workflow(tmp_path_factory.mktemp("add-figure") / "wf")
     _add_figure(copy)
+    _add_table(copy)
     proc = subprocess.run(
-        [wc.SNAKEMAKE, f"{wc.RESULTS}/{PNG}", "--cores", "2", "--configfile", ".test/config.yaml",
+        [wc.SNAKEMAKE, f"{wc.RESULTS}/{PNG}", f"{wc.RESULTS}/{CSV}", "--cores", "2", "--configfile", ".test/config.yaml",
          "--config", f"data_mirror={wc.MIRROR}"],
         cwd=copy, env=wc.env_for(copy), capture_output=True, text=True, timeout=600,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     dump = subprocess.run(
-        [sys.executable, "-c", _DUMP, json.dumps({"data_mirror": str(wc.MIRROR)}), RULE],
+        [sys.executable, "-c", _DUMP, json.dumps({"data_mirror": str(wc.MIRROR)}), RULE, TABLE_RULE],
         cwd=copy, env=wc.env_for(copy), capture_output=True, text=True, timeout=600,
     )
     assert dump.returncode == 0, dump.stderr[-3000:]
@@ -129,8 +174,8 @@ def test_new_figure_is_built_by_the_generic_rule_under_its_catalogue_name(added)
 
 def test_new_figure_is_captioned_in_the_report(added):
     copy, _, dump = added
-    assert dump["outputs"] == [f"{wc.RESULTS}/{PNG}", f"{wc.RESULTS}/{PDF}"]
-    rep = dump["report"]
+    assert dump["rules"][RULE]["outputs"] == [f"{wc.RESULTS}/{PNG}", f"{wc.RESULTS}/{PDF}"]
+    rep = dump["rules"][RULE]["report"]
     assert rep is not None and rep["category"] == "Paper A" and rep["subcategory"] == "Figures 1-4"
     assert Path(rep["caption"]).name == "paper_a_min_worst_error.rst"
     assert (copy / "workflow" / "rules" / rep["caption"]).resolve().read_text(encoding="utf-8") == CAPTION
@@ -148,3 +193,25 @@ def test_new_figure_is_a_target_and_indexed(added):
     assert "Figure 1 (b) alone" in line and RULE in line
     readme = catalogue.readme_table(catalogue.load(copy / "workflow" / "report" / "catalogue.yaml"))
     assert "| A | Figure 1 (b) alone |" in readme and f"`{RULE}`" in readme
+
+
+def test_new_table_is_built_captioned_targeted_and_indexed(added):
+    import pandas as pd
+
+    copy, log, dump = added
+    results = copy / wc.RESULTS
+    table = pd.read_csv(results / CSV)
+    bounds = pd.read_csv(results / "paper_b" / "tables" / "fig1_gs_bounds.csv")
+    expected = (bounds["gs_upper"] / bounds["gs_lower"]).tolist()  # written with 10 significant digits
+    assert table["ratio"].tolist() == pytest.approx(expected, rel=1e-9) and len(table) > 3
+    assert set(table["k"]) == {3}  # paper_b.k of the .test config, passed as a param
+    assert "| d " in (results / MD).read_text(encoding="utf-8")
+    assert f"rule {TABLE_RULE}:" in log or f"localrule {TABLE_RULE}:" in log
+    assert (results / "logs" / TABLE_RULE / "all.log").is_file()
+    rule = dump["rules"][TABLE_RULE]
+    assert rule["outputs"] == [f"{wc.RESULTS}/{CSV}", f"{wc.RESULTS}/{MD}"]
+    assert rule["report"]["category"] == "Paper B" and rule["report"]["subcategory"] == "Figures 1-2"
+    assert (copy / "workflow" / "rules" / rule["report"]["caption"]).resolve().read_text(encoding="utf-8") == (
+        TABLE_CAPTION)
+    assert f"{wc.RESULTS}/{CSV}" in dump["paper_b_targets"] and dump["uncovered"] == []
+    assert [e["files"] for e in dump["entries"] if e["rule"] == TABLE_RULE] == [[CSV, MD]]

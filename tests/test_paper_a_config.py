@@ -103,5 +103,18 @@ def test_targets_cover_every_table_and_figure_in_both_formats():
     assert "paper_a/figures/fig4_sensitive_graph.png" in t and "paper_a/figures/fig4_sensitive_graph.pdf" in t
     assert len(t) == len(set(t)) == 31
     figures = sorted(f for f in t if f.startswith("paper_a/figures/"))
-    plotted = sorted(f for it in items if it.paper == "A" and it.plot for f in it.files)
+    plotted = sorted(f for it in items if it.paper == "A" and it.plot and it.plot.kind == "plot" for f in it.files)
     assert figures == plotted and len(plotted) == 18
+    tabled = sorted(f for it in items if it.paper == "A" and it.plot and it.plot.kind == "table" for f in it.files)
+    assert len(tabled) == 10 and all(f.startswith("paper_a/tables/") for f in tabled)
+
+
+def test_dataset_sets_of_paper_a_follow_the_config_and_availability():
+    from privanomaly.paper_a import workflow_checks
+
+    pa = {"datasets": ["thyroid", "aps", "mine"], "claims": {"paper_datasets": ["thyroid", "aps"]},
+          "growth": {"datasets": ["thyroid", "aps"]}, "fig2": {"dataset": "toy"}, "compiler": {"dataset": "thyroid"}}
+    s = workflow_checks.sets(pa, ["thyroid", "mine", "toy"], {"aps": "not in mirror"})
+    assert s["paper_a.tables"] == ["thyroid", "mine"] and s["paper_a.missing"] == {"aps": "not in mirror"}
+    assert s["paper_a.yours"] == ["mine"] and s["paper_a.growth"] == ["thyroid", "mine"]
+    assert s["paper_a.compiler_sets"] == ["thyroid", "mine"] and s["paper_a.selected"] == ["thyroid", "mine", "toy"]

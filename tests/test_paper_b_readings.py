@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -124,17 +125,37 @@ def test_readings_prefixes_and_validation():
     assert readings.at_text(pe, 0.02) == " at the paper's printed r = 0.02, printed exponent exp(ε u) (2ε-DP)"
 
 
+def _pb(readings_: list[str]) -> dict:
+    return {"datasets": {"s1": "S1", "s2": "S2", "mine": "Mine", "gone": "Gone"},
+            "tables": {"table1": ["s1"], "table2": ["s2", "gone"]},
+            "scenario1": {"datasets": ["s1"], "methods": ["paper", "fast"]},
+            "scenario2": {"datasets": ["s2", "mine"]}, "timing": {"datasets": ["s1"]},
+            "readings": readings_, "readings_methods": ["fast"],
+            "paper_reported": {"r": {"s1": 1.1, "s2": 0.13}}}
+
+
 def test_targets_add_variants_beside_ours_only_for_datasets_with_a_printed_r():
-    base = workflow.targets("R", ["s1"], ["paper"], ["s2", "mine"])
-    variants = readings.variants(["paper_r", "paper_r_printed_exponent"])
-    full = workflow.targets("R", ["s1"], ["paper"], ["s2", "mine"], variants, {"s1": 1.1, "s2": 0.13}, ["s1", "s2"])
-    assert full[: len(base)] == base  # ours unchanged, the variants are additions
+    from privanomaly.report import catalogue
+
+    items = catalogue.load(Path(__file__).resolve().parents[1] / "workflow" / "report" / "catalogue.yaml")
+    available = ["s1", "s2", "mine"]
+    base = catalogue.paper_files(items, "B", workflow.sets(_pb([]), available))
+    full = catalogue.paper_files(items, "B", workflow.sets(_pb(["paper_r", "paper_r_printed_exponent"]), available))
+    assert set(base) < set(full) and not any(f.startswith(("paper_b/paper_r", "paper_b/paper_r_")) for f in base)
+    assert "paper_b/figures/scenario1_s1_paper.png" in base and "paper_b/tables/table2.csv" in base
+    assert not any("gone" in f for f in full)  # not available in this run
     added = set(full) - set(base)
-    assert "R/paper_r/figures/scenario2_s2.png" in added and "R/paper_r/tables/table1.csv" in added
-    assert "R/paper_r/figures/scenario1_s1_paper.pdf" in added
-    assert "R/paper_r_printed_exponent/tables/scenario2_pr_s2.csv" in added
+    assert "paper_b/paper_r/figures/scenario2_s2.png" in added and "paper_b/paper_r/tables/table1.csv" in added
+    assert "paper_b/paper_r/figures/scenario1_s1_fast.pdf" in added  # readings_methods only
+    assert not any("scenario1_s1_paper" in f for f in added)
+    assert "paper_b/paper_r_printed_exponent/tables/scenario2_pr_s2.csv" in added
     assert not any("mine" in f for f in added)  # no printed r: no variant
-    assert not any(f.startswith("R/paper_r_printed_exponent/") and ("scenario1" in f or "table1" in f) for f in added)
+    assert not any(f.startswith("paper_b/paper_r_printed_exponent/") and ("scenario1" in f or "table1" in f)
+                   for f in added)
+    # no dataset of Tables 1-2 with a printed r: no Tables 1-2 at the paper's r
+    sets = workflow.sets(_pb(["paper_r"]), ["mine", "s2"])
+    assert sets["paper_b.tables@paper_r"] == ["s2"] and workflow.sets(_pb(["paper_r"]), ["mine"])[
+        "paper_b.tables@paper_r"] == []
 
 
 def test_reading_inputs_share_tables_and_figs_3_4_with_the_same_r():

@@ -17,7 +17,12 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
     import yaml
 
     config = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))
-    plotted = [it for it in catalogue.load(CATALOGUE) if it.plot]
+    rendered = [it for it in catalogue.load(CATALOGUE) if it.plot]
+    plotted = [it for it in rendered if it.plot.kind == "plot"]
+    assert {it.rule for it in rendered if it.plot.kind == "table"} == {
+        "paper_a_table1", "paper_a_table2", "paper_a_table3", "paper_a_parameters", "paper_a_growth_table",
+        "paper_b_timing_table",
+    }
     assert {it.rule for it in plotted} == {
         "paper_a_fig1", "paper_a_fig2", "paper_a_fig3", "paper_a_fig4", "paper_a_fig_compiler",
         "paper_a_plot_selection", "paper_a_fig_errors", "paper_a_fig_normal_ranked", "paper_a_plot_growth",
@@ -26,13 +31,14 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
         "paper_b_plot_scenario2_paper_r_printed_exponent",
     }
     registered = figures.names()
-    for it in plotted:
+    for it in rendered:
         assert it.plot.function in registered, it.rule
         assert (ROOT / "workflow" / "report" / it.plot.caption).is_file(), it.plot.caption
         # raises if a key is absent (a key with {dataset} is read at the first paper-B dataset with a printed r)
-        catalogue.plot_params(config, it.plot, {"dataset": "adult_b1", "method": "fast"})
+        sets = {name: [] for _, name in it.plot.sets}  # the plan's sets: the workflow builds them
+        catalogue.plot_params(config, it.plot, {"dataset": "adult_b1", "method": "fast"}, sets)
     # every registered function is used; one function may draw several items (paper B's readings)
-    assert sorted({it.plot.function for it in plotted}) == registered
+    assert sorted({it.plot.function for it in rendered}) == registered
 
 
 def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
@@ -45,6 +51,11 @@ def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
                                                                      "reading": "paper_r"}
     with pytest.raises(ValueError, match="no key 'r.b'"):
         catalogue.plot_params(config, plot, {"dataset": "b"})
+    # a table's plan sets (workflow-derived lists such as the unavailable datasets) come in as params too
+    table = catalogue.Plot("f", "c.rst", "s", (("t", "x.csv"),), sets=(("missing", "p.missing"),), kind="table")
+    assert catalogue.plot_params(config, table, None, {"p.missing": ["aps"]}) == {"missing": ["aps"]}
+    with pytest.raises(ValueError, match="no set 'p.missing' for param 'missing'"):
+        catalogue.plot_params(config, table, None, {})
 
 
 def test_unknown_function_and_double_registration_are_errors():
@@ -100,6 +111,29 @@ def test_bad_plot_sections_are_errors_naming_the_key(tmp_path, plot, message):
     path = tmp_path / "catalogue.yaml"
     path.write_text(BASE % plot, encoding="utf-8")
     with pytest.raises(ValueError, match=message):
+        catalogue.load(path)
+
+
+def test_paper_files_expand_wildcards_over_named_sets_and_skip_empty_when(tmp_path):
+    path = tmp_path / "catalogue.yaml"
+    path.write_text(
+        "items:\n"
+        "  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}_{method}.csv'],"
+        " expand: {dataset: ds, method: ms}}\n"
+        "  - {paper: B, item: y, title: t, rule: r, files: [g.csv], when: none}\n"
+        "  - {paper: B, item: z, title: t, rule: r, files: [h.csv, h.md], when: ds}\n", encoding="utf-8")
+    items = catalogue.load(path)
+    files = catalogue.paper_files(items, "B", {"ds": ["a", "b"], "ms": ["p", "f"], "none": []})
+    assert files == ["f/a_p.csv", "f/a_f.csv", "f/b_p.csv", "f/b_f.csv", "h.csv", "h.md"]
+    with pytest.raises(ValueError, match="B x: no set 'ds'"):
+        catalogue.paper_files(items, "B", {"ms": ["p"]})
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}.csv']}\n",
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match="B x: name the set of each wildcard"):
+        catalogue.paper_files(catalogue.load(path), "B", {})
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}.csv'], "
+                    "expand: {d: ds}}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"items\[0\].expand: name the set of each wildcard"):
         catalogue.load(path)
 
 

@@ -25,24 +25,31 @@ check_dataset_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
 check_dataset_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
 _pa_checks.check_config(PA, unavailable_datasets())
 
-PA_DATASETS = available_datasets(PA["datasets"])
-PA_MISSING = {
-    n: unavailable_datasets().get(n, "unavailable")
-    for n in PA["datasets"]
-    if n not in PA_DATASETS
-}
-# the paper's own datasets (claims get PASS/FAIL on these); the others of paper_a.datasets are the user's
-PA_PAPER_DATASETS = PA["claims"].get("paper_datasets", PA["datasets"])
-PA_YOURS = [n for n in PA_DATASETS if n not in PA_PAPER_DATASETS]
-# growth curves: the listed paper datasets, and every dataset of the user's (claim A4 must reach it)
-PA_GROWTH = [n for n in PA["growth"]["datasets"] if n in PA_DATASETS] + [
-    n for n in PA_YOURS if n not in PA["growth"]["datasets"]
-]
-# Construction 2 (claim A8) on every table dataset, and the compiler figure's dataset
-PA_COMPILER_SETS = list(dict.fromkeys([PA["compiler"]["dataset"], *PA_DATASETS]))
-PA_FIG2_DATA = PA["fig2"]["dataset"]
-PA_COMPILER_DATA = PA["compiler"]["dataset"]
-PA_SELECTED = list(dict.fromkeys(PA_DATASETS + [PA_FIG2_DATA, PA_COMPILER_DATA]))
+# dataset sets of paper A (privanomaly.paper_a.workflow_checks.sets); the catalogue names them too
+PA_SETS = _pa_checks.sets(
+    PA, available_datasets(PA["datasets"]), unavailable_datasets()
+)
+(
+    PA_DATASETS,
+    PA_MISSING,
+    PA_PAPER_DATASETS,
+    PA_YOURS,
+    PA_GROWTH,
+    PA_COMPILER_SETS,
+    PA_SELECTED,
+) = (
+    PA_SETS[f"paper_a.{k}"]
+    for k in (
+        "tables",
+        "missing",
+        "paper_datasets",
+        "yours",
+        "growth",
+        "compiler_sets",
+        "selected",
+    )
+)
+PA_FIG2_DATA, PA_COMPILER_DATA = PA["fig2"]["dataset"], PA["compiler"]["dataset"]
 PA_K_SENSITIVE = sorted(set(PA["k_grid"]) | set(PA["fig3"]["k_values"]))
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
 PA_STAND_IN = stand_in_notes(PA_SELECTED)
@@ -99,30 +106,6 @@ rule paper_a_select:
         seed=config["seed"],
     script:
         "../../scripts/paper_a_select.py"
-
-
-rule paper_a_parameters:
-    """The chosen (beta, r) of every dataset, in one table."""
-    input:
-        choices=expand(f"{PA_WORK}/selection/{{d}}.json", d=PA_SELECTED),
-    output:
-        csv=report(
-            f"{PA_TAB}/parameters.csv",
-            caption=PA_CAPTION.format("parameters"),
-            category="Paper A",
-            subcategory="Parameter selection",
-        ),
-        md=f"{PA_TAB}/parameters.md",
-    log:
-        f"{LOGS}/paper_a_parameters/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_parameters/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-    script:
-        "../../scripts/paper_a_parameters.py"
 
 
 rule paper_a_records:
@@ -236,109 +219,6 @@ rule paper_a_growth:
         seed=config["seed"],
     script:
         "../../scripts/paper_a_growth.py"
-
-
-rule paper_a_growth_table:
-    """Growth curves of every growth dataset in one table."""
-    input:
-        curves=expand(f"{PA_WORK}/growth/{{d}}.csv", d=PA_GROWTH),
-    output:
-        csv=report(
-            f"{PA_TAB}/growth.csv",
-            caption=PA_CAPTION.format("growth"),
-            category="Paper A",
-            subcategory="Error on anomalies",
-        ),
-        md=f"{PA_TAB}/growth.md",
-    log:
-        f"{LOGS}/paper_a_growth_table/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_growth_table/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    script:
-        "../../scripts/paper_a_growth_table.py"
-
-
-rule paper_a_table1:
-    """Table 1: datasets, dimension after PCA, labelled anomalies, chosen (beta, r), (beta, r)-anomalies."""
-    input:
-        provenance=expand(f"{RESULTS}/data/{{d}}.json", d=PA_DATASETS),
-        records=expand(f"{PA_WORK}/records/{{d}}.parquet", d=PA_DATASETS),
-        choices=expand(f"{PA_WORK}/selection/{{d}}.json", d=PA_DATASETS),
-    output:
-        csv=report(
-            f"{PA_TAB}/table1.csv",
-            caption=PA_CAPTION.format("table1"),
-            category="Paper A",
-            subcategory="Tables",
-        ),
-        md=f"{PA_TAB}/table1.md",
-    log:
-        f"{LOGS}/paper_a_table1/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_table1/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-        datasets=PA_DATASETS,
-        missing=list(PA_MISSING),
-    script:
-        "../../scripts/paper_a_table1.py"
-
-
-rule paper_a_table2:
-    """Table 2: exact error for a random record and a random anomaly, SP vs DP."""
-    input:
-        summaries=expand(f"{PA_WORK}/errors/{{d}}_summary.csv", d=PA_DATASETS),
-    output:
-        csv=report(
-            f"{PA_TAB}/table2.csv",
-            caption=PA_CAPTION.format("table2"),
-            category="Paper A",
-            subcategory="Tables",
-        ),
-        md=f"{PA_TAB}/table2.md",
-    log:
-        f"{LOGS}/paper_a_table2/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_table2/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-        eps_ref=PA["eps_ref"],
-        k_main=PA["k_main"],
-        mechanisms=PA["mechanisms"]["errors"],
-        missing=list(PA_MISSING),
-    script:
-        "../../scripts/paper_a_table2.py"
-
-
-rule paper_a_table3:
-    """Table 3: precision/recall of SP, DP, Laplace baselines; PyOD reference rows."""
-    input:
-        detection=expand(f"{PA_WORK}/detection/{{d}}.csv", d=PA_DATASETS),
-    output:
-        csv=report(
-            f"{PA_TAB}/table3.csv",
-            caption=PA_CAPTION.format("table3"),
-            category="Paper A",
-            subcategory="Tables",
-        ),
-        md=f"{PA_TAB}/table3.md",
-    log:
-        f"{LOGS}/paper_a_table3/all.log",
-    benchmark:
-        f"{BENCH}/paper_a_table3/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        stand_in=PA_STAND_IN,
-        missing=list(PA_MISSING),
-    script:
-        "../../scripts/paper_a_table3.py"
 
 
 rule paper_a_fig1_data:

@@ -14,49 +14,46 @@ from privanomaly.paper_b import workflow as _pb_wf
 
 _pb_wf.check_config(PB)
 check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
-PB_DATASETS = available_datasets(list(PB["datasets"]))
-PB_S1 = [n for n in PB["scenario1"]["datasets"] if n in PB_DATASETS]
-PB_S2 = [n for n in PB["scenario2"]["datasets"] if n in PB_DATASETS]
-PB_TIMING = [n for n in PB["timing"]["datasets"] if n in PB_DATASETS]
-PB_TABLE1 = [n for n in PB["tables"]["table1"] if n in PB_DATASETS]
-PB_TABLE2 = [n for n in PB["tables"]["table2"] if n in PB_DATASETS]
-PB_TABLE_SETS = list(dict.fromkeys(PB_TABLE1 + PB_TABLE2))
-PB_METHODS = PB["scenario1"]["methods"]
+# the dataset/method sets the catalogue's paper-B items expand over (privanomaly.paper_b.workflow.sets)
+PB_SETS = _pb_wf.sets(PB, available_datasets(list(PB["datasets"])))
+PB_S1, PB_S2, PB_TIMING, PB_TABLE1, PB_TABLE2, PB_TABLE_SETS, PB_METHODS = (
+    PB_SETS[f"paper_b.{k}"]
+    for k in (
+        "scenario1",
+        "scenario2",
+        "timing",
+        "table1",
+        "table2",
+        "table_sets",
+        "methods",
+    )
+)
 PB_CAPTION = "../report/paper_b_{}.rst"
 # Readings (issue 18): ours writes {PB_OUT}/{tables,figures}; each variant (paper's r, printed exponent)
 # writes the same files under {PB_OUT}/<reading>/ - wildcard pb_reading is that prefix ("" = ours).
 PB_PAPER_R = PB["paper_reported"].get("r", {})
-PB_VARIANTS = _pb_readings.variants(list(PB.get("readings", [])))
-PB_READINGS = [_pb_readings.OURS, *PB_VARIANTS]
+PB_READINGS = [_pb_readings.OURS, *_pb_readings.variants(list(PB.get("readings", [])))]
 PB_R_READINGS = [rd for rd in PB_READINGS if rd.r_only]
 pb_reading = lambda wc: _pb_readings.by_prefix(wc.pb_reading)
 # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
 pb_choice = lambda wc: f"{PB_OUT}/{pb_reading(wc).r_prefix}tuning/{wc.pb_dataset}.json"
 pb_table_sets = lambda wc, names: _pb_readings.with_r(pb_reading(wc), names, PB_PAPER_R)
 # Figs. 3-4 of the other readings: only these smooth bounds (Algorithm 2 at the paper's r may exceed max_work)
-PB_READING_METHODS = PB.get("readings_methods", PB_METHODS)
 pb_reading_inputs = lambda rd: _pb_wf.reading_inputs(
     PB_OUT,
     rd,
     PB_S1,
-    PB_METHODS if rd is _pb_readings.OURS else PB_READING_METHODS,
+    PB_METHODS if rd is _pb_readings.OURS else PB.get("readings_methods", PB_METHODS),
     PB_S2,
     PB_TABLE_SETS,
     PB_PAPER_R,
 )
 pb_subcategory = lambda name: lambda wc: name + pb_reading(wc).suffix
 
-# Every final paper-B file (tables, figures, comparison.md); called by `rule all` in the Snakefile.
-paper_b_targets = lambda: _pb_wf.targets(
-    PB_OUT,
-    PB_S1,
-    PB_METHODS,
-    PB_S2,
-    PB_VARIANTS,
-    PB_PAPER_R,
-    PB_TABLE_SETS,
-    PB_READING_METHODS,
-)
+# Every final paper-B file: the catalogue's paper-B items over PB_SETS; called by `rule all` in the Snakefile.
+paper_b_targets = lambda: [
+    f"{RESULTS}/{f}" for f in _catalogue.paper_files(CATALOGUE_ITEMS, "B", PB_SETS)
+]
 
 
 wildcard_constraints:
@@ -290,30 +287,6 @@ rule paper_b_timing:
         fast_exact_max=PB["fast_exact_max"],
     script:
         "../../scripts/paper_b_timing.py"
-
-
-rule paper_b_timing_table:
-    """Beyond the paper: one table of time and bound of Algorithm 2 vs the fast bound."""
-    input:
-        expand(f"{PB_OUT}/timing/{{d}}.csv", d=PB_TIMING),
-    output:
-        csv=report(
-            f"{PB_TAB}/smooth_timing.csv",
-            caption=PB_CAPTION.format("timing"),
-            category="Paper B",
-            subcategory="Beyond the paper",
-        ),
-        md=f"{PB_TAB}/smooth_timing.md",
-    log:
-        f"{LOGS}/paper_b_timing_table/all.log",
-    benchmark:
-        f"{BENCH}/paper_b_timing_table/all.tsv"
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        names=PB["datasets"],
-    script:
-        "../../scripts/paper_b_timing_table.py"
 
 
 rule paper_b_comparison:

@@ -1,6 +1,6 @@
-# The generic plot rule (issue 13): one rule per catalogue item with a `plot:` section
-# (workflow/report/catalogue.yaml), named as the item's `rule`, running the registered plot function
-# (privanomaly.report.figures) on the item's input tables: scripts/plot.py. Adding a figure = one catalogue
+# The generic plot and table rule (issue 13): one rule per catalogue item with a `plot:` or `table:` section
+# (workflow/report/catalogue.yaml), named as the item's `rule`, running the registered function
+# (privanomaly.report.figures) on the item's input tables: scripts/render.py. Adding a figure = one catalogue
 # entry + one registered plot function + one caption; nothing to add here. Plot rules only read tables.
 
 
@@ -25,8 +25,9 @@ for _it in PLOT_ITEMS:
         conda:
             "../../envs/privanomaly.yaml"
         params:
+            kind=_it.plot.kind,
             function=_it.plot.function,
             plot_params=plot_params(_it),
             stand_in=PLOT_STAND_IN.get(_it.paper) if _it.plot.stand_in else None,
         script:
-            "../../scripts/plot.py"
+            "../../scripts/render.py"

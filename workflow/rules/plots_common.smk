@@ -1,13 +1,8 @@
-# Helpers of plots.smk (issue 13), included by it: constants and functions only (the linter wants
-# functions apart from rules). The catalogue items come from common.smk (CATALOGUE_ITEMS).
+# Helpers of plots.smk (issue 13: `plot:` and `table:` sections), included by it: constants and functions only
+# (the linter wants functions apart from rules). The catalogue items come from common.smk (CATALOGUE_ITEMS).
 
-# dataset sets a plot input's {d} expands over (catalogue `plot.datasets`)
-PLOT_DATASETS = {
-    "paper_a.tables": PA_DATASETS,
-    "paper_a.selected": PA_SELECTED,
-    "paper_a.compiler": [PA_COMPILER_DATA],
-    "paper_b.table_sets": PB_TABLE_SETS,
-}
+# the plan's sets a {d} input expands over (catalogue `datasets`) or a `sets` param names (missing: the names)
+PLOT_DATASETS = {**PA_SETS, "paper_a.missing": list(PA_MISSING), **PB_SETS}
 # {dataset: stand-in note} per paper (scale runs only), stamped where the catalogue says `stand_in: true`
 PLOT_STAND_IN = {"A": PA_STAND_IN}
 PLOT_ITEMS = [it for it in CATALOGUE_ITEMS if it.plot is not None]
@@ -23,8 +18,10 @@ def plot_wildcards(item):
 def plot_params(item):
     """The plot function's params: config values (filled per job if a key uses wildcards) and literals."""
     if item.plot.per_job:
-        return lambda wc: _catalogue.plot_params(config, item.plot, dict(wc.items()))
-    return _catalogue.plot_params(config, item.plot)
+        return lambda wc: _catalogue.plot_params(
+            config, item.plot, dict(wc.items()), PLOT_DATASETS
+        )
+    return _catalogue.plot_params(config, item.plot, None, PLOT_DATASETS)
 
 
 def plot_inputs(item):
@@ -40,10 +37,10 @@ def plot_inputs(item):
 
 
 def plot_outputs(item):
-    """{suffix: path} of a plot item's files; the first (the PNG) is the report item."""
+    """{suffix: path} of an item's files; the first (PNG of a plot, CSV of a table) is the report item."""
     first, *rest = item.files
     return {
-        "png": report(
+        Path(first).suffix.lstrip("."): report(
             f"{RESULTS}/{first}",
             caption=f"../report/{item.plot.caption}",
             category=f"Paper {item.paper}",

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 
 import numpy as np
 import pandas as pd
+
+from privanomaly import experiment, mechanisms
+from privanomaly.report import figures
 
 
 def unavailable_row(name: str, columns: list[str], note: str) -> dict:
@@ -83,3 +88,58 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
     rows = d.reindex(columns=cols).to_dict("records")
     rows += [unavailable_row(m, cols, "not available offline (not mirrored); no numbers reported") for m in missing]
     return _int_columns(pd.DataFrame(rows, columns=cols), ["k"])
+
+
+# ------------------------- registered table functions (catalogue `table.function` names) -------------------------
+# Each reads its input paths with the checking readers of privanomaly.experiment and returns one table; the
+# generic rule (workflow/rules/plots.smk) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
+
+
+@figures.register("paper_a.table1")
+def _table1(inp, p):
+    """Table 1: sizes, dimension after PCA, labelled anomalies, chosen (β, r) and the (β, r)-anomalies."""
+    rows = []
+    for name, prov_path, rec_path, choice_path in zip(p["datasets"], inp["provenance"], inp["records"],
+                                                      inp["choices"]):
+        with open(prov_path, encoding="utf-8") as fh:
+            prov = json.load(fh)
+        choice = experiment.read_choice(choice_path, "beta")
+        rec = pd.read_parquet(rec_path)
+        row = table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
+        rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)
+    return table1(rows, p["missing"])
+
+
+def pca_note(prov: dict) -> str:
+    """"raw columns → dims" when the dataset's provenance has a PCA step, else "none"."""
+    steps = [s for s in prov.get("steps", []) if isinstance(s, dict) and s.get("step") == "pca"]
+    return f"{prov.get('raw_columns', '?')} → {prov.get('dims', '?')}" if steps else "none"
+
+
+@figures.register("paper_a.table2")
+def _table2(inp, p):
+    labels = tuple(mechanisms.get(n).label for n in p["mechanisms"])
+    return table2(experiment.concat(inp["summaries"]), p["eps_ref"], p["k_main"], p["missing"], labels)
+
+
+@figures.register("paper_a.table3")
+def _table3(inp, p):
+    return table3(experiment.concat(inp["detection"]), p["missing"])
+
+
+@figures.register("paper_a.growth_table")
+def _growth_table(inp, p):
+    """The growth curves of every growth dataset in one table."""
+    return experiment.concat(inp["curves"])
+
+
+@figures.register("paper_a.parameters")
+def _parameters(inp, p):
+    """The chosen (β, r) of every dataset in one table; a choice on the edge of its grid is logged."""
+    rows = [experiment.read_choice(path, "beta") for path in inp["choices"]]
+    cols = ["dataset", "beta", "r", "fraction", "f1", "precision", "recall", "n_records", "n_scored", "metric", "note"]
+    df = pd.DataFrame(rows).reindex(columns=cols)
+    df["note"] = df["note"].fillna("")  # a choice file without the note key (written by hand) has none
+    for row in df[df["note"] != ""].itertuples():
+        logging.getLogger("privanomaly").warning("%s: (beta, r) on the edge of its grid: %s", row.dataset, row.note)
+    return df

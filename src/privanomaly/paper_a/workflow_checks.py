@@ -40,3 +40,30 @@ def check_mechanisms(mech: Mapping) -> None:
         if need not in mech["errors"]:
             raise ValueError(f"config paper_a.mechanisms.errors must contain {need!r} (Figures 2-3 and claims.md "
                              f"compare SP with the optimal DP mechanism); got {list(mech['errors'])}")
+
+
+def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> dict[str, object]:
+    """The dataset sets of paper A (``workflow/rules/paper_a.smk`` and the catalogue's ``datasets``/``sets``),
+    from config ``paper_a``, the datasets ``available`` in this run and the reasons of the ``unavailable``.
+
+    ``paper_a.tables``: the table datasets built in this run; ``paper_a.missing``: {left out: why};
+    ``paper_a.yours``: tables datasets that are not the paper's (claims give numbers, no verdict);
+    ``paper_a.growth``: the listed growth datasets and every one of the user's (claim A4 must reach it);
+    ``paper_a.compiler_sets``: Construction 2 (claim A8) on the compiler figure's dataset and every table one;
+    ``paper_a.selected``: every dataset whose (β, r) is selected (tables, Figure 2, the compiler figure).
+    """
+    tables = [n for n in pa["datasets"] if n in available]
+    paper = pa["claims"].get("paper_datasets", pa["datasets"])
+    yours = [n for n in tables if n not in paper]
+    fig2, compiler = pa["fig2"]["dataset"], pa["compiler"]["dataset"]
+    return {
+        "paper_a.tables": tables,
+        "paper_a.missing": {n: unavailable.get(n, "unavailable") for n in pa["datasets"] if n not in tables},
+        "paper_a.paper_datasets": paper,
+        "paper_a.yours": yours,
+        "paper_a.growth": [n for n in pa["growth"]["datasets"] if n in tables]
+        + [n for n in yours if n not in pa["growth"]["datasets"]],
+        "paper_a.compiler_sets": list(dict.fromkeys([compiler, *tables])),
+        "paper_a.compiler": [compiler],
+        "paper_a.selected": list(dict.fromkeys([*tables, fig2, compiler])),
+    }

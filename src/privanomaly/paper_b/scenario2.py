@@ -47,9 +47,10 @@ class TopH:
         return mechanisms.get("exp_top_h_printed")
 
     def epsilon(self, eps: float) -> float:
-        """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``."""
+        """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``: the rational rate
+        the exact sampler uses (``rational_rate(eps) <= eps``; doubled by the printed exponent)."""
         if self.exponent == "standard":
-            return float(eps)
+            return float(ol.exponential.draw_rate(eps))
         return self._printed.claim(eps=eps, sensitivity=self.sensitivity).epsilon
 
     def claim(self) -> str:

@@ -1,4 +1,5 @@
-"""Helpers of workflow/rules/paper_b.smk: config cross-checks and the list of final files (no Snakemake here)."""
+"""Helpers of workflow/rules/paper_b.smk: config cross-checks, the dataset sets of the catalogue, the inputs of
+the comparison (no Snakemake here)."""
 
 from __future__ import annotations
 
@@ -31,63 +32,39 @@ def check_config(pb: dict) -> None:
             )
 
 
-def targets(
-    out: str,
-    s1: list[str],
-    methods: list[str],
-    s2: list[str],
-    variants: list[_readings.Reading] = (),
-    paper_r: dict[str, float] | None = None,
-    table_sets: list[str] = (),
-    variant_methods: list[str] | None = None,
-) -> list[str]:
-    """Every final file of paper B under ``out`` (= {RESULTS}/paper_b): tables, figures, comparison.md.
+def sets(pb: dict, available: list[str]) -> dict[str, list]:
+    """The dataset and method sets of paper B that the catalogue's ``expand``/``when`` name (its targets are
+    :func:`privanomaly.report.catalogue.paper_files` over these), from config ``paper_b`` and the datasets
+    ``available`` in this run.
 
-    ``variants``: the other readings (issue 18), each written under ``out/<name>/`` for the datasets with a
-    printed r (``paper_r``: config paper_b.paper_reported.r); Tables 1-2 and Figs. 3-4 only for readings that
-    compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds ``variant_methods`` (default
-    ``methods``), and Tables 1-2 only if one of ``table_sets`` has a printed r.
+    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading (issue 18), written
+    under ``paper_b/<reading>/`` for the datasets with a printed r (``paper_reported.r``): Tables 1-2 and
+    Figs. 3-4 only for readings that compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds
+    ``readings_methods``. A reading that is not configured has empty sets.
     """
-    tab, fig = f"{out}/tables", f"{out}/figures"
-    figs = [f"{fig}/fig1_gs_bounds", f"{fig}/fig2_kissing", f"{fig}/r_tuning"]
-    figs += [f"{fig}/scenario1_{d}_{m}" for d in s1 for m in methods]
-    figs += [f"{fig}/scenario2_{d}" for d in s2]
-    tables = ["table1", "table2", "fig1_gs_bounds", "fig2_kissing_counts", "smooth_timing", "comparison"]
-    tables += [f"scenario1_{d}_{m}" for d in s1 for m in methods]
-    tables += [f"scenario2_pr_{d}" for d in s2] + [f"scenario2_subspaces_{d}" for d in s2]
-    files = (
-        [f"{f}.{ext}" for f in figs for ext in ("png", "pdf")]
-        + [f"{tab}/{t}.{ext}" for t in tables for ext in ("csv", "md")]
-        + [f"{out}/comparison.md"]
-    )
-    files += [f"{tab}/comparison_readings.{ext}" for ext in ("csv", "md")]
-    for rd in variants:
-        files += variant_targets(out, rd, s1, methods if variant_methods is None else variant_methods, s2,
-                                 paper_r or {}, table_sets)
-    return files
-
-
-def variant_targets(
-    out: str,
-    rd: _readings.Reading,
-    s1: list[str],
-    methods: list[str],
-    s2: list[str],
-    paper_r: dict[str, float],
-    table_sets: list[str],
-) -> list[str]:
-    """The files of one variant reading: ours' names under ``out/<reading>/``, datasets with a printed r."""
-    base = f"{out}/{rd.prefix}"
-    with_r = lambda names: [d for d in names if paper_r.get(d) is not None]  # noqa: E731
-    figs = [f"scenario2_{d}" for d in with_r(s2)]
-    tables = [f"scenario2_pr_{d}" for d in with_r(s2)] + [f"scenario2_subspaces_{d}" for d in with_r(s2)]
-    if rd.r_only:
-        figs += [f"scenario1_{d}_{m}" for d in with_r(s1) for m in methods]
-        tables += [f"scenario1_{d}_{m}" for d in with_r(s1) for m in methods]
-        tables += ["table1", "table2"] if with_r(table_sets) else []
-    return [f"{base}figures/{f}.{ext}" for f in figs for ext in ("png", "pdf")] + [
-        f"{base}tables/{t}.{ext}" for t in tables for ext in ("csv", "md")
-    ]
+    ds = [n for n in pb["datasets"] if n in available]
+    keep = lambda names: [n for n in names if n in ds]  # noqa: E731
+    table1, table2 = keep(pb["tables"]["table1"]), keep(pb["tables"]["table2"])
+    out = {
+        "paper_b.datasets": ds,
+        "paper_b.scenario1": keep(pb["scenario1"]["datasets"]),
+        "paper_b.scenario2": keep(pb["scenario2"]["datasets"]),
+        "paper_b.timing": keep(pb["timing"]["datasets"]),
+        "paper_b.table1": table1,
+        "paper_b.table2": table2,
+        "paper_b.table_sets": list(dict.fromkeys(table1 + table2)),
+        "paper_b.methods": list(pb["scenario1"]["methods"]),
+    }
+    configured = _readings.variants(list(pb.get("readings", [])))
+    paper_r = pb["paper_reported"].get("r", {})
+    for rd in (r for r in _readings.READINGS.values() if r is not _readings.OURS):
+        on = rd in configured
+        with_r = lambda key: _readings.with_r(rd, out[key], paper_r) if on else []  # noqa: E731
+        out[f"paper_b.scenario1@{rd.name}"] = with_r("paper_b.scenario1") if rd.r_only else []
+        out[f"paper_b.scenario2@{rd.name}"] = with_r("paper_b.scenario2")
+        out[f"paper_b.tables@{rd.name}"] = with_r("paper_b.table_sets") if rd.r_only else []
+        out[f"paper_b.methods@{rd.name}"] = list(pb.get("readings_methods", out["paper_b.methods"]))
+    return out
 
 
 def reading_inputs(

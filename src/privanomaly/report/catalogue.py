@@ -12,10 +12,11 @@ on the item's input tables, with the item's caption. See :class:`Plot`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import yaml
 
@@ -23,7 +24,8 @@ WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
 PAPERS = ("A", "B", "A+B")  # "A+B": items about both papers (the privacy audit)
 EXPAND = "{d}"  # in a plot input: one file per dataset of the plot's `datasets` set (a list input)
-PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "values", "stand_in"}
+PLOT_KEYS = {"function", "caption", "subcategory", "inputs", "datasets", "params", "sets", "values", "stand_in"}
+FIRST_FILE = {"plot": ".png", "table": ".csv"}  # what the generic rule's report item is, per section
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,11 @@ class Plot:
     datasets     name of a dataset set the workflow defines (plots.smk ``PLOT_DATASETS``), for ``{d}``
     params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``); a key may
                  hold the item's wildcards (``paper_b.datasets.{dataset}``), filled per job
+    sets         {name: set name} passed as well: a set of the workflow's plan (``missing: paper_a.missing``)
     values       {name: literal value} passed to the plot function as well (``reading: paper_r``)
+
+    A ``table:`` section has the same keys: its function returns the table (a DataFrame), written as CSV and
+    Markdown; it gets the input *paths* and reads them with the project's checking readers.
     stand_in     stamp the stand-in note of the datasets shown (first input's ``dataset`` column) on scale runs
     """
 
@@ -50,6 +56,8 @@ class Plot:
     params: tuple[tuple[str, str], ...] = ()
     values: tuple[tuple[str, object], ...] = ()
     stand_in: bool = False
+    sets: tuple[tuple[str, str], ...] = ()
+    kind: str = "plot"  # or "table"
 
     @property
     def per_job(self) -> bool:
@@ -67,7 +75,9 @@ class Item:
     rule: str
     files: tuple[str, ...]
     checks: tuple[str, ...] = ()
-    plot: Plot | None = None
+    plot: Plot | None = None  # a plot: or table: section (Plot.kind says which)
+    expand: tuple[tuple[str, str], ...] = ()  # (wildcard, name of the dataset/method set it ranges over)
+    when: str | None = None  # the item is a target only if this set is non-empty
 
     def regex(self, i: int = 0) -> re.Pattern[str]:
         """Regex matching file pattern ``i`` (wildcards become named groups)."""
@@ -147,7 +157,8 @@ def load(path: str | Path) -> list[Item]:
         where = f"{path}: items[{i}]"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")
-        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot"}
+        unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot", "table", "expand",
+                           "when"}
         if unknown:
             raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
         paper = str(_require(raw, "paper", where, str))
@@ -158,6 +169,10 @@ def load(path: str | Path) -> list[Item]:
         if len(names) != 1:
             raise ValueError(f"{where}.files: every file must use the same wildcards, got {list(files)}")
         checks = tuple(str(c) for c in raw.get("checks", []) or [])
+        expand = raw.get("expand", {}) or {}
+        if not isinstance(expand, dict) or (expand and set(expand) != set(WILDCARD.findall(files[0]))):
+            raise ValueError(f"{where}.expand: name the set of each wildcard of the files "
+                             f"{sorted(set(WILDCARD.findall(files[0])))}, got {expand!r}")
         for c in checks:
             if c != "*":
                 try:
@@ -172,29 +187,40 @@ def load(path: str | Path) -> list[Item]:
                 rule=str(_require(raw, "rule", where, str)),
                 files=files,
                 checks=checks,
-                plot=_plot(raw["plot"], f"{where}.plot", files) if "plot" in raw else None,
+                plot=_section(raw, where, files),
+                expand=tuple((str(k), str(v)) for k, v in expand.items()),
+                when=str(raw["when"]) if raw.get("when") else None,
             )
         )
     return items
 
 
-def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
-    """Validate the ``plot:`` section of an item (see :class:`Plot`); errors name the item and key."""
+def _section(item: dict, where: str, files: tuple[str, ...]) -> Plot | None:
+    """Validate the ``plot:`` or ``table:`` section of an item (see :class:`Plot`); errors name the item and key."""
+    kinds = [k for k in FIRST_FILE if k in item]
+    if len(kinds) > 1:
+        raise ValueError(f"{where}: an item has one of {sorted(FIRST_FILE)}, not both")
+    if not kinds:
+        return None
+    kind = kinds[0]
+    raw, where = item[kind], f"{where}.{kind}"
     if not isinstance(raw, dict):
         raise ValueError(f"{where}: expected a mapping, got {raw!r}")
     unknown = set(raw) - PLOT_KEYS
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {sorted(unknown)}")
     suffixes = [Path(f).suffix for f in files]
-    if suffixes[0] != ".png" or len(set(suffixes)) != len(suffixes):
-        raise ValueError(f"{where}: a plotted item's first file must be the .png, one file per format; got {files}")
+    if suffixes[0] != FIRST_FILE[kind] or len(set(suffixes)) != len(suffixes):
+        raise ValueError(f"{where}: the item's first file must be the {FIRST_FILE[kind]}, one file per format; "
+                         f"got {files}")
     inputs = _require(raw, "inputs", where, dict)
     params = raw.get("params", {}) or {}
     if not isinstance(params, dict):
         raise ValueError(f"{where}.params: expected a mapping name -> config key, got {params!r}")
-    values = raw.get("values", {}) or {}
-    if not isinstance(values, dict):
-        raise ValueError(f"{where}.values: expected a mapping name -> value, got {values!r}")
+    values, sets = raw.get("values", {}) or {}, raw.get("sets", {}) or {}
+    for key, value in (("values", values), ("sets", sets)):
+        if not isinstance(value, dict):
+            raise ValueError(f"{where}.{key}: expected a mapping name -> value, got {value!r}")
     names = {n for f in files for n in WILDCARD.findall(f)}
     for name, key in params.items():
         unknown = set(WILDCARD.findall(str(key))) - names
@@ -213,12 +239,36 @@ def _plot(raw: object, where: str, files: tuple[str, ...]) -> Plot:
         params=tuple((str(k), str(v)) for k, v in params.items()),
         values=tuple((str(k), v) for k, v in values.items()),
         stand_in=bool(raw.get("stand_in", False)),
+        sets=tuple((str(k), str(v)) for k, v in sets.items()),
+        kind=kind,
     )
 
 
-def paper_files(items: list[Item], paper: str) -> list[str]:
-    """Every file pattern of ``paper``'s items (relative to results_dir), in catalogue order."""
-    return [f for it in items if it.paper == paper for f in it.files]
+def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None = None) -> list[str]:
+    """Every file of ``paper``'s items (relative to results_dir), in catalogue order: the targets of a paper.
+
+    ``sets`` {name: values} are the sets the items' ``expand`` and ``when`` name (a workflow's plan, e.g.
+    :func:`privanomaly.paper_b.workflow.sets`): an item's wildcards range over the product of its sets (in
+    the order ``expand`` lists them), an item whose ``when`` set is empty is left out. A set the plan does
+    not define is an error naming the item.
+    """
+    sets = sets or {}
+
+    def values(it: Item, name: str) -> list:
+        if name not in sets:
+            raise ValueError(f"catalogue: {it.paper} {it.item}: no set {name!r} (known: {sorted(sets)})")
+        return list(sets[name])
+
+    out = []
+    for it in (i for i in items if i.paper == paper):
+        if it.when and not values(it, it.when):
+            continue
+        if WILDCARD.search(it.files[0]) and not it.expand:
+            raise ValueError(f"catalogue: {it.paper} {it.item}: name the set of each wildcard under 'expand'")
+        names = [w for w, _ in it.expand]
+        for combo in itertools.product(*(values(it, s) for _, s in it.expand)):
+            out += [f.format(**dict(zip(names, map(str, combo)))) for f in it.files]
+    return out
 
 
 def config_value(config: dict, key: str) -> object:
@@ -231,11 +281,17 @@ def config_value(config: dict, key: str) -> object:
     return value
 
 
-def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None) -> dict:
-    """The params of a plot job: each ``plot.params`` config key (wildcards filled), then ``plot.values``."""
-    wildcards = dict(wildcards or {})
+def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None,
+                sets: Mapping[str, object] | None = None) -> dict:
+    """The params of a plot/table job: each ``plot.params`` config key (wildcards filled), each ``plot.sets``
+    set of the workflow's plan ``sets``, then ``plot.values``."""
+    wildcards, sets = dict(wildcards or {}), sets or {}
     params = {name: config_value(config, WILDCARD.sub(lambda m: wildcards[m.group(1)], key))
               for name, key in plot.params}
+    for name, key in plot.sets:
+        if key not in sets:
+            raise ValueError(f"catalogue: no set {key!r} for param {name!r} (known: {sorted(sets)})")
+        params[name] = sets[key]
     return {**params, **dict(plot.values)}
 
 

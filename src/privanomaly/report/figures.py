@@ -1,4 +1,4 @@
-"""The registry of plot functions behind the generic plot rule (``workflow/rules/plots.smk``).
+"""The registry of plot and table functions behind the generic rule (``workflow/rules/plots.smk``).
 
 A plot function takes the item's input tables ``{name: DataFrame}`` (as named in the ``plot.inputs`` of its
 catalogue entry) and its params ``{name: value}`` and returns a matplotlib Figure; it reads tidy tables only.
@@ -23,7 +23,8 @@ import pandas as pd
 PlotFunction = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Any]
 
 # modules whose import registers plot functions (imported on first lookup, so this module imports no paper)
-PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots")
+PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots", "privanomaly.paper_a.tables",
+                "privanomaly.paper_b.tables")
 
 _REGISTRY: dict[str, PlotFunction] = {}
 
@@ -102,3 +103,18 @@ def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping
     if stand_in is not None:
         standins.stamp_figure(fig, stand_in, shown_datasets(tables))
     io.save_figure(fig, *outputs)
+
+
+def render_table(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping[str, Any],
+                 stand_in: Mapping[str, str] | None, outputs: Sequence[str]) -> None:
+    """Build table ``name`` (a function of the input *paths* and params returning a DataFrame; it reads
+    them with the project's checking readers) and write it to every path of ``outputs`` (CSV/MD by suffix).
+    ``stand_in`` ({dataset: note}) adds the stand-in note of each row's dataset; None = not asked for."""
+    from privanomaly import io
+    from privanomaly.datasets import standins
+
+    df = get(name)(inputs, params)
+    if stand_in is not None:
+        df = standins.annotate(df, stand_in)
+    for path in outputs:
+        io.write_table(df, path)

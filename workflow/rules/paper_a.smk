@@ -29,26 +29,11 @@ _pa_checks.check_config(PA, unavailable_datasets())
 PA_SETS = _pa_checks.sets(
     PA, available_datasets(PA["datasets"]), unavailable_datasets()
 )
-(
-    PA_DATASETS,
-    PA_MISSING,
-    PA_PAPER_DATASETS,
-    PA_YOURS,
-    PA_GROWTH,
-    PA_COMPILER_SETS,
-    PA_SELECTED,
-) = (
-    PA_SETS[f"paper_a.{k}"]
-    for k in (
-        "tables",
-        "missing",
-        "paper_datasets",
-        "yours",
-        "growth",
-        "compiler_sets",
-        "selected",
-    )
-)
+PA_DATASETS, PA_MISSING = PA_SETS["paper_a.tables"], PA_SETS["paper_a.missing"]
+PA_PAPER_DATASETS = PA_SETS["paper_a.paper_datasets"]
+PA_YOURS = PA_SETS["paper_a.yours"]
+PA_GROWTH, PA_SELECTED = PA_SETS["paper_a.growth"], PA_SETS["paper_a.selected"]
+PA_COMPILER_SETS = PA_SETS["paper_a.compiler_sets"]
 PA_FIG2_DATA, PA_COMPILER_DATA = PA["fig2"]["dataset"], PA["compiler"]["dataset"]
 PA_K_SENSITIVE = sorted(set(PA["k_grid"]) | set(PA["fig3"]["k_values"]))
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim

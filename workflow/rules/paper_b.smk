@@ -6,7 +6,6 @@
 PB = config["paper_b"]
 PB_OUT = f"{RESULTS}/paper_b"
 PB_TAB = f"{PB_OUT}/tables"
-PB_FIG = f"{PB_OUT}/figures"
 
 
 from privanomaly.paper_b import readings as _pb_readings
@@ -16,9 +15,7 @@ _pb_wf.check_config(PB)
 check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
 # the dataset/method sets the catalogue's paper-B items expand over (privanomaly.paper_b.workflow.sets)
 PB_SETS = _pb_wf.sets(PB, available_datasets(list(PB["datasets"])))
-PB_S1, PB_S2, PB_TIMING = (
-    PB_SETS[f"paper_b.{k}"] for k in ("scenario1", "scenario2", "timing")
-)
+PB_S1, PB_S2 = PB_SETS["paper_b.scenario1"], PB_SETS["paper_b.scenario2"]
 PB_TABLE1, PB_TABLE2 = PB_SETS["paper_b.table1"], PB_SETS["paper_b.table2"]
 PB_TABLE_SETS, PB_METHODS = PB_SETS["paper_b.table_sets"], PB_SETS["paper_b.methods"]
 PB_CAPTION = "../report/paper_b_{}.rst"

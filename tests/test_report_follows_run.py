@@ -1,19 +1,19 @@
 """The report describes the run that was made, even when the report command forgets the overlay (issue 17).
 
 In a temporary copy of the workflow a user adds a dataset with an overlay (a tiny CSV, one ``datasets:``
-entry, and paper A's lists set to it) and runs ``paper_a_all`` with ``--configfile``. The run records its
-effective configuration in ``results/effective_config.yaml``; then ``snakemake --report`` is called WITHOUT
-the overlays (neither ``.test/config.yaml`` nor the user's file, nor the mirror). The report must be that of
-the run: it holds the new dataset's rows in Tables 1-3, its claims under "Your datasets", the figures, and
-the data summary. A control without the record shows the report command alone could not have known.
+entry, and paper A's lists set to it) and runs ``paper_a_all`` with ``--configfile`` (the copy and the run are
+tests/tiny_dataset.py's, shared with tests/test_add_dataset.py). The run records its effective configuration
+in ``results/effective_config.yaml``; then ``snakemake --report`` is called WITHOUT the overlays (neither
+``.test/config.yaml`` nor the user's file, nor the mirror). The report must be that of the run: it holds the
+new dataset's rows in Tables 1-3, its claims under "Your datasets", the figures, and the data summary. A
+control without the record shows the report command alone could not have known.
 
-Kept cheap: paper A only, the new dataset as the only table dataset (plus the 2-D mixture of Figures 2-3),
-``--cores 2``. Marked slow.
+Kept cheap: paper A only, the new dataset as the only paper-A dataset (tables, growth, compiler and the β-r
+sweep the claims read; plus the 2-D mixture of Figures 2-3), ``--cores 2``. Marked slow.
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
 import subprocess
 import zipfile
@@ -22,8 +22,9 @@ import pandas as pd
 import pytest
 import yaml
 
+import tiny_dataset as td
 import workflow_copy as wf
-from test_add_dataset import N_ANOMALY, N_NORMAL, NAME, tiny_csv
+from tiny_dataset import N_ANOMALY, N_NORMAL, NAME
 
 pytestmark = pytest.mark.slow
 
@@ -34,25 +35,8 @@ def _snakemake(copy, *args, timeout=900):
 
 
 @pytest.fixture(scope="module")
-def reported(tmp_path_factory):
-    copy = wf.copy_workflow(tmp_path_factory.mktemp("report-follows-run"))
-    csv = copy / "data" / "tiny.csv"
-    tiny_csv(csv)
-    sha = hashlib.sha256(csv.read_bytes()).hexdigest()
-    overlay = {
-        "datasets": {NAME: {
-            "description": "tiny CSV added through config only (tests/test_report_follows_run.py)",
-            "files": [{"path": "data/tiny.csv", "sha256": sha}],
-            "format": "csv",
-            "label": {"column": "status", "anomaly_values": ["faulty"], "normal_values": ["ok"]},
-            "preprocess": {"missing": "error", "standardize": True},
-        }},
-        "paper_a": {"datasets": [NAME], "growth": {"datasets": [NAME]}, "compiler": {"dataset": NAME}},
-    }
-    (copy / "mydata.yaml").write_text(yaml.safe_dump(overlay), encoding="utf-8")
-    run = _snakemake(copy, "paper_a_all", "--cores", "2", "--configfile", ".test/config.yaml", "mydata.yaml",
-                     "--config", f"data_mirror={wf.MIRROR}")
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+def reported():
+    copy = td.paper_a_run().copy
     report = f"{wf.RESULTS}/report.zip"
     rep = _snakemake(copy, "paper_a_all", "--report", report, timeout=300)  # no overlay, no mirror
     assert rep.returncode == 0, rep.stdout[-3000:] + rep.stderr[-3000:]

@@ -2,8 +2,10 @@
 
 Each run happens in its own temporary copy of the checkout (tracked files plus untracked, not ignored ones),
 with results inside the copy, so a test never touches the developer's ``results/`` or ``.snakemake/``.
-Runs are cached per pytest process (``functools.cache``): the uninterrupted reference run is shared by the
-determinism test and the interrupted-run test.
+Runs are cached per pytest process (``functools.cache``): the uninterrupted reference run (``--cores 2``) and
+the interrupted run (``--cores 1``, SIGKILLed mid-way, then resumed) are each made once and shared by the
+determinism test (reference vs. the interrupted run's final tables: every one computed by a ``--cores 1``
+process, in another copy) and the interrupted-run test.
 
 Targets: a small subset of the ``.test`` DAG (``SLOW_TEST_TARGETS`` — a couple of stochastic tables of
 each paper plus what they need), not the whole DAG several times. ``make test`` runs the whole ``.test`` DAG
@@ -67,7 +69,9 @@ def tracked_files() -> list[str]:
 
 
 def copy_workflow(dest: Path) -> Path:
-    """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake)."""
+    """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake),
+    plus numba's compiled kernels (see :func:`warm_numba_cache`)."""
+    warm_numba_cache()
     dest.mkdir(parents=True, exist_ok=True)
     for rel in tracked_files():
         if rel.startswith(f"{RESULTS}/"):
@@ -75,7 +79,31 @@ def copy_workflow(dest: Path) -> Path:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
+    for cached in numba_cache_files():
+        target = dest / cached.relative_to(ROOT)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(cached, target)
     return dest
+
+
+def numba_cache_files() -> list[Path]:
+    """numba's on-disk cache of the ``@njit(cache=True)`` kernels (privanomaly.sp._fastballs) in the checkout."""
+    return sorted(p for p in (ROOT / "src").rglob("__pycache__/*") if p.suffix in (".nbi", ".nbc"))
+
+
+@functools.cache
+def warm_numba_cache() -> None:
+    """Compile the numba kernels once, in the checkout, before the first copy is made.
+
+    Without it every copy compiles them again in its first jobs (≈ 8 s CPU each time, several copies per
+    pytest run). numba keys its cache by the source file's modification time and size, which
+    :func:`copy_workflow` keeps (``shutil.copy2``): a copy's jobs load the compiled code, and a changed
+    source is recompiled as usual. The ``.test`` DAG of ``make test`` runs in the checkout and uses it too.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    code = "import numpy as np; from privanomaly import sp; sp.ball_counts(np.arange(6.0).reshape(3, 2), 1.5)"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
 def snakemake_cmd(cores: int, *extra: str, copy: Path) -> list[str]:
@@ -161,10 +189,53 @@ def reference_run() -> Run:
     return run(copy_workflow(base_dir() / "reference"), 2)
 
 
+@dataclass
+class Interrupted:
+    """What happened to a run SIGKILLed mid-way and resumed with the README's command (``--rerun-incomplete``)."""
+
+    copy: Path
+    finished_before_kill: bool  # the run ended before the kill (then nothing was interrupted)
+    partial: dict[str, bytes]  # the tables visible right after the kill
+    locked: subprocess.CompletedProcess  # the README's command on the killed run's directory
+    live_runs: list | None  # runguard.live_runs(copy) after the kill (None: the command was not refused)
+    guard: subprocess.CompletedProcess | None  # ``python -m privanomaly.runguard --unlock <copy>``
+    lock_left: bool | None  # runguard.has_lock(copy) after the guard
+    final: dict[str, bytes]  # the tables after the resumed run
+
+
 @functools.cache
-def cores1_run() -> Run:
-    """A second, independent run with --cores 1 (another copy: nothing is reused from the reference)."""
-    return run(copy_workflow(base_dir() / "cores1"), 1)
+def interrupted_run() -> Interrupted:
+    """A run in its own copy, ``--cores 1`` throughout: started, SIGKILLed (its whole process group) once a third of
+    the reference run's tables exist, then the README's command; if that is refused because of the stale lock,
+    the Makefile's guard removes the lock and the command runs again. Every table of ``final`` was computed by a
+    ``--cores 1`` process, none is copied from the reference run (``--cores 2``)."""
+    from privanomaly import runguard
+
+    ref = reference_run()
+    want = max(1, len(ref.csv_bytes()) // 3)
+    copy = copy_workflow(base_dir() / "killed")
+    results = copy / RESULTS
+    proc = start_in_new_group(copy, 1)
+    deadline = time.monotonic() + max(60.0, 3 * ref.seconds)
+    while time.monotonic() < deadline and proc.poll() is None:
+        if len(table_bytes(results)) >= want:
+            break
+        time.sleep(0.05)
+    finished_before_kill = proc.poll() is not None
+    if not finished_before_kill:
+        kill_group(proc)
+    partial = table_bytes(results)
+    locked = subprocess.run(snakemake_cmd(1, "--rerun-incomplete", copy=copy), cwd=copy, env=env_for(copy),
+                            capture_output=True, text=True)
+    live = guard = lock_left = None
+    if locked.returncode != 0:
+        live = runguard.live_runs(copy)
+        guard = subprocess.run([sys.executable, "-m", "privanomaly.runguard", "--unlock", str(copy)],
+                               env=env_for(copy), capture_output=True, text=True)
+        lock_left = runguard.has_lock(copy)
+        if guard.returncode == 0 and not lock_left:
+            run(copy, 1, "--rerun-incomplete")
+    return Interrupted(copy, finished_before_kill, partial, locked, live, guard, lock_left, table_bytes(results))
 
 
 def start_in_new_group(copy: Path, cores: int, *extra: str) -> subprocess.Popen:

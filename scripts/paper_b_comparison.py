@@ -67,26 +67,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     long = cmp.readings_frame(per_reading)
     reading_notes = [f"{rd['short']}: {rd['label']}" for rd in p.readings.values()]
 
-    text_in = p.paper.get("adult_b2_text_inliers")
-    spaces = ", ".join(f"{p.names.get(ds, ds)}: {c['space']}" for ds, c in choices.items())
-    notes = [
-        "Datasets: " + ", ".join(f"{v} = `{k}`" for k, v in p.names.items()) + ". Paper Fig. 6's caption says "
-        "'Adult 1' but the text runs Scenario 2 on Adult 2; we use Adult 2.",
-        f"Adult 2: the text says {text_in} inliers + 10 outliers, Table 2 says 369 + 10 (N = 379); we follow "
-        "Table 2.",
-        "Adult: numeric attributes without fnlwgt (age, education-num, capital-gain, capital-loss, "
-        "hours-per-week) = 5 dimensions, standardised on all rows before sub-sampling; the paper reports 7. "
-        "Label '>50K' = positive = inlier, '<=50K' = outlier (the paper does not say which is positive).",
-        "r: tuned by eq. (53) accuracy on the configured grid, smallest maximiser on ties; accuracy measured "
-        f"in the space of each dataset's query ({spaces}). All later rules use this r; the paper's r is used "
-        + ("only here." if len(p.readings) == 1 else "only here and in the other readings (section 'Readings')."),
-        "True subspace (Figs. 5-7): a subspace is true iff at least one record labelled outlier is a distance "
-        "outlier in it (same k and r as the query).",
-        "Exponential mechanism: weights exp(eps u / (2 Delta u)) with Delta u = 1 (eps-DP, McSherry-Talwar); "
-        "the paper prints exp(eps u) (Theorem 3, 2 eps-DP). Algorithm 3 spends eps/h per draw.",
-        "Figures: Fig. 1 = figures/fig1_gs_bounds, Fig. 2 = figures/fig2_kissing, Figs. 3/4 = "
-        "figures/scenario1_<dataset>_paper (fast-bound variants: _fast), Figs. 5-7 = figures/scenario2_<dataset>.",
-    ]
+    notes = cmp.methodology_notes(p.names, p.paper, choices, len(p.readings))
     log.info("%d rows: %s", len(df), df["verdict"].value_counts().to_dict())
     for name in per_reading:
         log.info("reading %s: %s", name, long.loc[long["reading"] == name, "verdict"].value_counts().to_dict())

@@ -121,29 +121,20 @@ with SnakemakeApi(OutputSettings()) as api:
 """
 
 
-def _add_figure(copy: Path) -> None:
-    """The three edits of the recipe in docs/CONVENTIONS.md ("Add a figure"), and nothing else."""
-    catalogue = copy / "workflow" / "report" / "catalogue.yaml"
-    catalogue.write_text(catalogue.read_text(encoding="utf-8") + ENTRY, encoding="utf-8")
-    plots = copy / "src" / "privanomaly" / "paper_a" / "plots.py"
-    plots.write_text(plots.read_text(encoding="utf-8") + FUNCTION, encoding="utf-8")
-    (copy / "workflow" / "report" / "paper_a_min_worst_error.rst").write_text(CAPTION, encoding="utf-8")
-
-
-def _add_table(copy: Path) -> None:
-    """The same three edits for a table: catalogue entry with a `table:` section, function, caption."""
-    catalogue = copy / "workflow" / "report" / "catalogue.yaml"
-    catalogue.write_text(catalogue.read_text(encoding="utf-8") + TABLE_ENTRY, encoding="utf-8")
-    tables = copy / "src" / "privanomaly" / "paper_b" / "tables.py"
-    tables.write_text(tables.read_text(encoding="utf-8") + TABLE_FUNCTION, encoding="utf-8")
-    (copy / "workflow" / "report" / "paper_b_gs_ratio.rst").write_text(TABLE_CAPTION, encoding="utf-8")
+def _add(copy: Path, entry: str, module: str, function: str, caption_file: str, caption: str) -> None:
+    """The three edits of the recipe in docs/CONVENTIONS.md ("Add a figure"), and nothing else: a catalogue
+    entry, a registered function appended to ``module``, a caption."""
+    for path, text in ((copy / "workflow" / "report" / "catalogue.yaml", entry),
+                       (copy / "src" / "privanomaly" / module, function)):
+        path.write_text(path.read_text(encoding="utf-8") + text, encoding="utf-8")
+    (copy / "workflow" / "report" / caption_file).write_text(caption, encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def added(tmp_path_factory):
     copy = wc.copy_workflow(tmp_path_factory.mktemp("add-figure") / "wf")
-    _add_figure(copy)
-    _add_table(copy)
+    _add(copy, ENTRY, "paper_a/plots.py", FUNCTION, "paper_a_min_worst_error.rst", CAPTION)
+    _add(copy, TABLE_ENTRY, "paper_b/tables.py", TABLE_FUNCTION, "paper_b_gs_ratio.rst", TABLE_CAPTION)
     proc = subprocess.run(
         [wc.SNAKEMAKE, f"{wc.RESULTS}/{PNG}", f"{wc.RESULTS}/{CSV}", "--cores", "2", "--configfile", ".test/config.yaml",
          "--config", f"data_mirror={wc.MIRROR}"],

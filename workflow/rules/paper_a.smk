@@ -13,7 +13,6 @@
 PA = config["paper_a"]
 PA_OUT = f"{RESULTS}/paper_a"
 PA_TAB = f"{PA_OUT}/tables"
-PA_FIG = f"{PA_OUT}/figures"
 PA_WORK = f"{PA_OUT}/work"
 PA_CAPTION = "../report/paper_a_{}.rst"
 
@@ -29,27 +28,12 @@ _pa_checks.check_config(PA, unavailable_datasets())
 PA_SETS = _pa_checks.sets(
     PA, available_datasets(PA["datasets"]), unavailable_datasets()
 )
-(
-    PA_DATASETS,
-    PA_MISSING,
-    PA_PAPER_DATASETS,
-    PA_YOURS,
-    PA_GROWTH,
-    PA_COMPILER_SETS,
-    PA_SELECTED,
-) = (
-    PA_SETS[f"paper_a.{k}"]
-    for k in (
-        "tables",
-        "missing",
-        "paper_datasets",
-        "yours",
-        "growth",
-        "compiler_sets",
-        "selected",
-    )
-)
-PA_FIG2_DATA, PA_COMPILER_DATA = PA["fig2"]["dataset"], PA["compiler"]["dataset"]
+PA_DATASETS, PA_MISSING = PA_SETS["paper_a.tables"], PA_SETS["paper_a.missing"]
+PA_PAPER_DATASETS = PA_SETS["paper_a.paper_datasets"]
+PA_YOURS = PA_SETS["paper_a.yours"]
+PA_GROWTH, PA_SELECTED = PA_SETS["paper_a.growth"], PA_SETS["paper_a.selected"]
+PA_COMPILER_SETS = PA_SETS["paper_a.compiler_sets"]
+PA_FIG2_DATA = PA["fig2"]["dataset"]
 PA_K_SENSITIVE = sorted(set(PA["k_grid"]) | set(PA["fig3"]["k_values"]))
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
 PA_STAND_IN = stand_in_notes(PA_SELECTED)

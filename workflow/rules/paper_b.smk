@@ -6,7 +6,6 @@
 PB = config["paper_b"]
 PB_OUT = f"{RESULTS}/paper_b"
 PB_TAB = f"{PB_OUT}/tables"
-PB_FIG = f"{PB_OUT}/figures"
 
 
 from privanomaly.paper_b import readings as _pb_readings
@@ -16,18 +15,9 @@ _pb_wf.check_config(PB)
 check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
 # the dataset/method sets the catalogue's paper-B items expand over (privanomaly.paper_b.workflow.sets)
 PB_SETS = _pb_wf.sets(PB, available_datasets(list(PB["datasets"])))
-PB_S1, PB_S2, PB_TIMING, PB_TABLE1, PB_TABLE2, PB_TABLE_SETS, PB_METHODS = (
-    PB_SETS[f"paper_b.{k}"]
-    for k in (
-        "scenario1",
-        "scenario2",
-        "timing",
-        "table1",
-        "table2",
-        "table_sets",
-        "methods",
-    )
-)
+PB_S1, PB_S2 = PB_SETS["paper_b.scenario1"], PB_SETS["paper_b.scenario2"]
+PB_TABLE1, PB_TABLE2 = PB_SETS["paper_b.table1"], PB_SETS["paper_b.table2"]
+PB_TABLE_SETS, PB_METHODS = PB_SETS["paper_b.table_sets"], PB_SETS["paper_b.methods"]
 PB_CAPTION = "../report/paper_b_{}.rst"
 # Readings (issue 18): ours writes {PB_OUT}/{tables,figures}; each variant (paper's r, printed exponent)
 # writes the same files under {PB_OUT}/<reading>/ - wildcard pb_reading is that prefix ("" = ours).
@@ -38,16 +28,8 @@ pb_reading = lambda wc: _pb_readings.by_prefix(wc.pb_reading)
 # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
 pb_choice = lambda wc: f"{PB_OUT}/{pb_reading(wc).r_prefix}tuning/{wc.pb_dataset}.json"
 pb_table_sets = lambda wc, names: _pb_readings.with_r(pb_reading(wc), names, PB_PAPER_R)
-# Figs. 3-4 of the other readings: only these smooth bounds (Algorithm 2 at the paper's r may exceed max_work)
-pb_reading_inputs = lambda rd: _pb_wf.reading_inputs(
-    PB_OUT,
-    rd,
-    PB_S1,
-    PB_METHODS if rd is _pb_readings.OURS else PB.get("readings_methods", PB_METHODS),
-    PB_S2,
-    PB_TABLE_SETS,
-    PB_PAPER_R,
-)
+# per reading: what it is and the tables paper_b_comparison reads of it (privanomaly.paper_b.workflow)
+PB_READINGS_PLAN = _pb_wf.readings_plan(PB_OUT, PB, PB_SETS)
 pb_subcategory = lambda name: lambda wc: name + pb_reading(wc).suffix
 
 # Every final paper-B file: the catalogue's paper-B items over PB_SETS; called by `rule all` in the Snakefile.
@@ -302,7 +284,9 @@ rule paper_b_comparison:
         timing=f"{PB_TAB}/smooth_timing.csv",
         # every table of every reading (ours included: its tuning JSONs), as listed in params.readings
         readings=[
-            f for rd in PB_READINGS for f in _pb_wf.flat_files(pb_reading_inputs(rd))
+            f
+            for rd in PB_READINGS_PLAN.values()
+            for f in _pb_wf.flat_files(rd["inputs"])
         ],
     output:
         md=report(
@@ -333,19 +317,6 @@ rule paper_b_comparison:
         scenario2=PB_S2,
         paper=PB["paper_reported"],
         delta=PB["delta"],
-        readings={
-            (rd.name or "ours"): {
-                "prefix": rd.prefix,
-                "r": rd.r,
-                "exponent": rd.exponent,
-                "label": rd.label,
-                "short": rd.short,
-                "shares": (
-                    _pb_readings.r_source_reading(rd).name if not rd.r_only else None
-                ),
-                "inputs": pb_reading_inputs(rd),
-            }
-            for rd in PB_READINGS
-        },
+        readings=PB_READINGS_PLAN,
     script:
         "../../scripts/paper_b_comparison.py"

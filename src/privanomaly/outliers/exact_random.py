@@ -27,7 +27,7 @@ import numpy as np
 
 from privanomaly.sp.dlap import bernoulli_exp
 
-__all__ = ["DIGIT_BITS", "bernoulli_rational", "bernoulli_exp_rational", "LazyUniforms"]
+__all__ = ["DIGIT_BITS", "bernoulli_rational", "bernoulli_exp_rational", "ExpBernoulliTable", "LazyUniforms"]
 
 DIGIT_BITS = 62
 """Bits per uniform digit (rng.integers(0, 2^62) stays inside int64)."""
@@ -52,64 +52,100 @@ def _resolve_tie(rng: np.random.Generator, rest: Fraction) -> bool:
     return False  # V >= 0 = rest
 
 
-def bernoulli_rational(rng: np.random.Generator, probs: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(probs[idx[t]]) for every t (bool array shaped like ``idx``); each p a rational in [0, 1]."""
-    idx = np.asarray(idx, dtype=np.int64)
-    table = [Fraction(p) for p in probs]
-    if any(not 0 <= p <= 1 for p in table):
-        raise ValueError("bernoulli_rational: every probability must be in [0, 1]")
-    first = np.empty(len(table), dtype=np.int64)
-    rests: list[Fraction] = []
-    for j, p in enumerate(table):
-        if p == 1:  # U < 1 always: digit 2^62 - 1 with an infinite tail of ones
-            first[j], rest = _BASE - 1, Fraction(1)
-        else:
-            first[j], rest = _digits_of(p)
-        rests.append(rest)
-    flat = idx.reshape(-1)
+def _first_digit(p: Fraction) -> tuple[int, Fraction]:
+    """(first base-2^62 digit, rest) of p in [0, 1]; p = 1 is the digit 2^62 - 1 followed by a tail of ones."""
+    return (_BASE - 1, Fraction(1)) if p == 1 else _digits_of(p)
+
+
+def _bernoulli_from_digits(rng: np.random.Generator, first: np.ndarray, rests: list[Fraction],
+                           flat: np.ndarray) -> np.ndarray:
+    """Exact U < p for p = table entry ``flat[t]`` given by its first digit and its rest."""
     u = rng.integers(0, _BASE, size=flat.size, dtype=np.int64)
     d = first[flat]
     out = u < d
     for t in np.flatnonzero(u == d):  # probability 2^-62 each
         rest = rests[int(flat[t])]
         out[t] = True if rest == 1 else _resolve_tie(rng, rest)
-    return out.reshape(idx.shape)
+    return out
 
 
-def bernoulli_exp_rational(rng: np.random.Generator, gammas: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(exp(-gammas[idx[t]])) for every t; each gamma a rational >= 0 (any size).
+def bernoulli_rational(rng: np.random.Generator, probs: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(probs[idx[t]]) for every t (bool array shaped like ``idx``); each p a rational in [0, 1]."""
+    idx = np.asarray(idx, dtype=np.int64)
+    table = [Fraction(p) for p in probs]
+    if any(not 0 <= p <= 1 for p in table):
+        raise ValueError("bernoulli_rational: every probability must be in [0, 1]")
+    digits = [_first_digit(p) for p in table]
+    first = np.array([d for d, _ in digits], dtype=np.int64)
+    return _bernoulli_from_digits(rng, first, [r for _, r in digits], idx.reshape(-1)).reshape(idx.shape)
+
+
+class ExpBernoulliTable:
+    """Exact Bernoulli(exp(-gamma_i)) for a growing table of rationals gamma_i >= 0 (any size).
 
     exp(-gamma) = exp(-1)^floor(gamma) exp(-f): floor(gamma) Bernoulli(exp(-1)) draws must all succeed, then
     CKS Algorithm 1 for exp(-f), f in [0, 1): K = 1; repeat A ~ Bernoulli(f / K), stop at A = 0, K += 1;
-    succeed iff K is odd."""
-    idx = np.asarray(idx, dtype=np.int64)
-    table = [Fraction(g) for g in gammas]
-    if any(g < 0 for g in table):
-        raise ValueError("bernoulli_exp_rational: every gamma must be >= 0")
-    whole = np.array([g.numerator // g.denominator for g in table], dtype=np.int64)
-    frac = [g - int(w) for g, w in zip(table, whole)]
-    flat = idx.reshape(-1)
-    ok = np.ones(flat.size, dtype=bool)
-    n_whole = whole[flat]
-    j = 0
-    while True:  # the integer part, stopping at the first failure
-        live = np.flatnonzero(ok & (n_whole > j))
-        if live.size == 0:
-            break
-        one = np.ones(live.size, dtype=np.int64)
-        ok[live] = bernoulli_exp(rng, one, one)
-        j += 1
-    active = np.flatnonzero(ok)
-    K = np.ones(flat.size, dtype=np.int64)
-    while active.size:  # CKS Algorithm 1 on the fractional part
-        pairs, inv = np.unique(np.stack([flat[active], K[active]], axis=1), axis=0, return_inverse=True)
-        probs = [frac[int(i)] / int(k) for i, k in pairs]
-        a = bernoulli_rational(rng, probs, inv.reshape(-1))
-        done = active[~a]
-        ok[done] = (K[done] % 2) == 1
-        active = active[a]
-        K[active] += 1
-    return ok.reshape(idx.shape)
+    succeed iff K is odd. The digits of every f_i / K needed are cached, so a sampler drawing from the same
+    table for many rounds (:func:`privanomaly.outliers.exponential.top_h_draws`) does the rational arithmetic once.
+    """
+
+    def __init__(self, gammas: Sequence[Fraction] = ()):
+        self._whole: list[int] = []
+        self._frac: list[Fraction] = []
+        self._whole_arr = np.empty(0, dtype=np.int64)
+        self._digits: dict[tuple[int, int], tuple[int, Fraction]] = {}
+        for g in gammas:
+            self.add(g)
+
+    def add(self, gamma) -> int:
+        """Append gamma (a rational >= 0); returns its index."""
+        g = Fraction(gamma)
+        if g < 0:
+            raise ValueError(f"ExpBernoulliTable: gamma must be >= 0, got {g}")
+        w = g.numerator // g.denominator
+        self._whole.append(w)
+        self._frac.append(g - w)
+        return len(self._whole) - 1
+
+    def draw(self, rng: np.random.Generator, idx: np.ndarray) -> np.ndarray:
+        """Exact Bernoulli(exp(-gamma[idx[t]])) for every t (bool array shaped like ``idx``)."""
+        idx = np.asarray(idx, dtype=np.int64)
+        if self._whole_arr.size != len(self._whole):
+            self._whole_arr = np.array(self._whole, dtype=np.int64)
+        flat = idx.reshape(-1)
+        ok = np.ones(flat.size, dtype=bool)
+        n_whole = self._whole_arr[flat]
+        j = 0
+        while True:  # the integer part, stopping at the first failure
+            live = np.flatnonzero(ok & (n_whole > j))
+            if live.size == 0:
+                break
+            one = np.ones(live.size, dtype=np.int64)
+            ok[live] = bernoulli_exp(rng, one, one)
+            j += 1
+        active = np.flatnonzero(ok)
+        K = np.ones(flat.size, dtype=np.int64)
+        while active.size:  # CKS Algorithm 1 on the fractional part: A ~ Bernoulli(f / K)
+            width = int(K[active].max()) + 1
+            keys, inv = np.unique(flat[active] * width + K[active], return_inverse=True)
+            digits = []
+            for code in keys.tolist():
+                key = divmod(code, width)
+                if key not in self._digits:
+                    self._digits[key] = _first_digit(self._frac[key[0]] / key[1])
+                digits.append(self._digits[key])
+            first = np.array([d for d, _ in digits], dtype=np.int64)
+            a = _bernoulli_from_digits(rng, first, [r for _, r in digits], inv.reshape(-1))
+            done = active[~a]
+            ok[done] = (K[done] % 2) == 1
+            active = active[a]
+            K[active] += 1
+        return ok.reshape(idx.shape)
+
+
+def bernoulli_exp_rational(rng: np.random.Generator, gammas: Sequence[Fraction], idx: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-gammas[idx[t]])) for every t; each gamma a rational >= 0 (:class:`ExpBernoulliTable`)."""
+    return ExpBernoulliTable(gammas).draw(rng, idx)
 
 
 class LazyUniforms:

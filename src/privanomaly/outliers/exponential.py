@@ -38,7 +38,7 @@ from scipy.special import logsumexp
 
 from privanomaly.sp.dlap import rational_rate
 
-from .exact_random import bernoulli_exp_rational
+from .exact_random import ExpBernoulliTable
 from .global_sensitivity import gs_upper
 
 __all__ = [
@@ -107,8 +107,9 @@ def top_h_draws(
     """``n_trials`` independent runs of Algorithm 3, sampled exactly (module docstring): int64 array
     ``(n_trials, h)`` of the chosen candidate indices in draw order. eps-DP (precisely: rational_rate(eps)).
 
-    Vectorised over trials: round after round every trial still drawing proposes one remaining candidate and
-    accepts or rejects it; chosen candidates are swapped to the front of the trial's row of ``perm``."""
+    Vectorised over trials: round after round every trial still drawing proposes remaining candidates (several
+    once few trials are left) and takes the first accepted; chosen candidates are swapped to the front of the
+    trial's row of ``perm``."""
     u_float = _check_utility(utility)
     n = u_float.size
     _check_h(h, n)
@@ -118,7 +119,15 @@ def top_h_draws(
     n_trials = int(n_trials)
     u = [Fraction(float(x)) for x in u_float]  # exact: a float is a dyadic rational
     scale = draw_rate(eps, h) / (2 * Fraction(float(sensitivity)))
-    gamma_cache: dict[int, Fraction] = {}
+    table = ExpBernoulliTable()
+    rows_of_ref: dict[int, np.ndarray] = {}  # ref -> table index of gamma(ref, i) for every candidate i
+
+    def row(r: int) -> np.ndarray:
+        if r not in rows_of_ref:  # candidates above the reference are already chosen: never proposed (-1)
+            rows_of_ref[r] = np.array([table.add(scale * (u[r] - ui)) if ui <= u[r] else -1 for ui in u],
+                                      dtype=np.int64)
+        return rows_of_ref[r]
+
     perm = np.tile(np.arange(n, dtype=np.int64), (n_trials, 1))
     rows = np.arange(n_trials)
     for j in range(int(h)):
@@ -126,18 +135,21 @@ def top_h_draws(
         ref = perm[rows, j + np.argmax(u_float[perm[:, j:]], axis=1)] if n_trials else rows
         pending = rows
         while pending.size:
-            pos = j + rng.integers(0, n - j, size=pending.size, dtype=np.int64)
-            keys = ref[pending] * n + perm[pending, pos]
-            uniq, inv = np.unique(keys, return_inverse=True)
-            gammas = []
-            for key in uniq.tolist():
-                if key not in gamma_cache:
-                    gamma_cache[key] = scale * (u[key // n] - u[key % n])
-                gammas.append(gamma_cache[key])
-            acc = bernoulli_exp_rational(rng, gammas, inv.reshape(-1))
-            t, p = pending[acc], pos[acc]
+            # b iid proposals per pending trial (the first accepted one is the draw; later ones are ignored,
+            # which leaves the law unchanged): b grows as trials finish, keeping each round ~n_trials proposals
+            b = min(n - j, max(1, n_trials // pending.size))
+            pos = j + rng.integers(0, n - j, size=(pending.size, b), dtype=np.int64)
+            cand = perm[pending[:, None], pos]
+            ref_p = np.broadcast_to(ref[pending][:, None], cand.shape)
+            ti = np.empty(cand.shape, dtype=np.int64)
+            for r in np.unique(ref_p).tolist():
+                here = ref_p == r
+                ti[here] = row(r)[cand[here]]
+            acc = table.draw(rng, ti)
+            done = acc.any(axis=1)
+            t, p = pending[done], pos[done, acc[done].argmax(axis=1)]
             perm[t, p], perm[t, j] = perm[t, j], perm[t, p]
-            pending = pending[~acc]
+            pending = pending[~done]
     return perm[:, : int(h)].copy()
 
 

@@ -99,3 +99,24 @@ def flat_files(inputs: dict) -> list[str]:
         vals = v.values() if isinstance(v, dict) else (v if isinstance(v, list) else [v])
         out += [x for x in vals if x not in out]
     return out
+
+
+def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
+    """``params.readings`` of rule ``paper_b_comparison``: per reading (ours first, then config
+    ``paper_b.readings``) what it is and the tables it reads (:func:`reading_inputs`, under ``out``), over the
+    dataset sets of :func:`sets`. Figs. 3-4 of the other readings use the smooth bounds ``readings_methods``."""
+    methods, paper_r = sets["paper_b.methods"], pb["paper_reported"].get("r", {})
+    plan = {}
+    for rd in [_readings.OURS, *_readings.variants(list(pb.get("readings", [])))]:
+        plan[rd.name or "ours"] = {
+            "prefix": rd.prefix,
+            "r": rd.r,
+            "exponent": rd.exponent,
+            "label": rd.label,
+            "short": rd.short,
+            "shares": _readings.r_source_reading(rd).name if not rd.r_only else None,
+            "inputs": reading_inputs(out, rd, sets["paper_b.scenario1"],
+                                     methods if rd is _readings.OURS else pb.get("readings_methods", methods),
+                                     sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
+        }
+    return plan

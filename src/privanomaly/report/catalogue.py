@@ -295,6 +295,16 @@ def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = Non
     return {**params, **dict(plot.values)}
 
 
+CLAIMS_FILES = {"A": "paper_a/claims.md", "B": "paper_b/comparison.md"}  # PASS/FAIL, MATCH/DIFFERS per paper
+
+
+def claims_files(targets: Iterable[str], results_dir: str) -> dict[str, str]:
+    """{paper: its claims file under ``results_dir``} for the papers whose claims file is among ``targets``
+    (relative to results_dir): the verdicts results/index.md reads."""
+    built = set(targets)
+    return {paper: f"{results_dir}/{rel}" for paper, rel in CLAIMS_FILES.items() if rel in built}
+
+
 def relative_targets(targets: Iterable[str], results_dir: str) -> list[str]:
     """Target paths relative to ``results_dir`` (targets outside it are kept as given), order kept."""
     prefix = str(results_dir).rstrip("/") + "/"

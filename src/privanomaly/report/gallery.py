@@ -15,6 +15,7 @@ import argparse
 import os
 import shutil
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from PIL import Image
@@ -92,3 +93,11 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def sources(gallery: list[str], built: Iterable[str], results_dir: str) -> dict[str, str]:
+    """{gallery thumbnail: figure} for the configured gallery figures (``report.gallery``, relative to the
+    results) that this run builds (``built``, relative too). The thumbnails go inside the results
+    (:func:`gallery_dir`), never to the tracked docs/gallery: ``make gallery`` publishes them there."""
+    built = set(built)
+    return {f"{gallery_dir(results_dir)}/{gallery_name(rel)}": f"{results_dir}/{rel}" for rel in gallery if rel in built}

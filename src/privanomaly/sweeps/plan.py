@@ -1,0 +1,69 @@
+"""The plan of the sweeps of a run (``workflow/rules/sweeps_common.smk`` binds it): which configured sweeps run
+on which available datasets, their targets, the sweep feeding paper A's claims, per-sweep settings. The grid
+itself (one job per point) is :mod:`privanomaly.sweeps.spec`; no Snakemake here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from privanomaly.sweeps import index
+from privanomaly.sweeps.counts import sweep_cap
+from privanomaly.sweeps.spec import Sweep, ball_key, parse_all
+
+
+class SweepPlan:
+    """The sweeps of config ``sweeps:`` with the datasets they run on in this run.
+
+    ``check_names(names, key)`` raises on a name that is not a configured dataset; ``available(names)``
+    keeps those that can be built in this run (:class:`privanomaly.plan.DataPlan`).
+    """
+
+    def __init__(self, sweeps_cfg: Mapping | None, check_names: Callable[[list, str], list],
+                 available: Callable[[Iterable[str]], list[str]]):
+        self.sweeps: dict[str, Sweep] = parse_all(sweeps_cfg)
+        for name, sw in self.sweeps.items():
+            check_names(list(sw.datasets), f"sweeps.{name}.datasets")
+        self.datasets = {n: available(list(s.datasets)) for n, s in self.sweeps.items()}
+        runs = [n for n in self.sweeps if self.datasets[n]]
+        self.a = [n for n in runs if self.sweeps[n].kind == "paper_a"]  # paper-A sweeps that run
+        self.b = [n for n in runs if self.sweeps[n].kind == "paper_b"]
+        self.skipped = [n for n in self.sweeps if n not in runs]  # none of its datasets available
+
+    def targets(self, out: str) -> list[str]:
+        """Tidy table (Parquet + CSV) and figures of every sweep that runs, under ``out`` (results/sweeps)."""
+        files = []
+        for n in self.a + self.b:
+            files += [f"{out}/{n}/sweep.parquet", f"{out}/{n}/sweep.csv"]
+            kind = self.sweeps[n].kind
+            files += [f"{out}/{n}/figures/{f}.{e}" for f in index.FIGURES[kind] for e in ("png", "pdf")]
+        return files
+
+    def index_entries(self) -> list[dict]:
+        """Rows of the "Sweeps" section of results/index.md."""
+        return index.entries(self.sweeps, self.datasets)
+
+    def cap(self, sweep: str) -> int:
+        """The ball-count cap of a paper-A sweep (:func:`privanomaly.sweeps.counts.sweep_cap`)."""
+        return sweep_cap(self.sweeps[sweep].beta, self.sweeps[sweep].eps)
+
+    def counts_file(self, out: str, sweep: str, dataset: str, beta: str, r: str) -> str:
+        """The ball counts a grid point reads (shared by every eps, k, mechanism at that beta and r)."""
+        return f"{out}/{sweep}/counts/{dataset}/{ball_key(self.sweeps[sweep], beta, r)}.parquet"
+
+    def claims_sweep(self, name: str | None) -> str:
+        """The paper-A sweep feeding claims A3, A6, A8 (config ``paper_a.claims.sweep``), "" if unset or not
+        run; a name that is not a paper-A sweep is an error naming the key."""
+        if name and name not in self.sweeps:
+            raise ValueError(
+                f"config paper_a.claims.sweep: {name!r} is not a sweep (known: {', '.join(self.sweeps) or 'none'})")
+        if name and self.sweeps[name].kind != "paper_a":
+            raise ValueError(f"config paper_a.claims.sweep: {name!r} is a {self.sweeps[name].kind} sweep; "
+                             "A3, A6, A8 need a paper_a one")
+        return name if name in self.a else ""
+
+    def or_scenario1(self, sweep: str, key: str, scenario1: Mapping[str, Any]) -> Any:
+        """Algorithm 2's feasibility guard of a paper-B sweep: its own ``key``, else paper_b.scenario1's."""
+        own = getattr(self.sweeps[sweep], key)
+        return scenario1[key] if own is None else own

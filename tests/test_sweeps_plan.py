@@ -1,0 +1,50 @@
+"""privanomaly.sweeps.plan.SweepPlan: which sweeps run, their targets, the claims sweep (sweeps_common.smk)."""
+
+from __future__ import annotations
+
+import pytest
+
+from privanomaly.sweeps.plan import SweepPlan
+
+CFG = {
+    "a": {"kind": "paper_a", "datasets": ["thyroid", "gone"], "mechanisms": ["sp"], "eps": [0.5, 1.0], "k": [1], "beta": [5], "r": {"fraction": [0.05]}},
+    "b": {"datasets": ["syn"], "kind": "paper_b", "k": [3], "r": {"fraction": [0.1]}, "eps": [0.5], "h": [1],
+          "subspace_dims": [1], "methods": ["fast"], "conventions": ["printed"]},
+    "off": {"kind": "paper_a", "datasets": ["gone"], "mechanisms": ["sp"], "eps": [1.0], "k": [1], "beta": [5], "r": {"fraction": [0.05]}},
+}
+
+
+def _plan(cfg=CFG):
+    def check(names, key):
+        bad = [n for n in names if n not in {"thyroid", "syn", "gone"}]
+        if bad:
+            raise ValueError(f"{key}: unknown dataset {bad[0]!r}")
+        return names
+
+    return SweepPlan(cfg, check, lambda names: [n for n in names if n != "gone"])
+
+
+def test_sweeps_run_on_their_available_datasets_and_list_their_files():
+    plan = _plan()
+    assert (plan.a, plan.b, plan.skipped) == (["a"], ["b"], ["off"])
+    assert plan.datasets["a"] == ["thyroid"]
+    assert plan.targets("S") == [
+        "S/a/sweep.parquet", "S/a/sweep.csv", "S/a/figures/error_vs_eps.png", "S/a/figures/error_vs_eps.pdf",
+        "S/a/figures/gain.png", "S/a/figures/gain.pdf",
+        "S/b/sweep.parquet", "S/b/sweep.csv", "S/b/figures/sigma_ratio.png", "S/b/figures/sigma_ratio.pdf",
+        "S/b/figures/top_h.png", "S/b/figures/top_h.pdf",
+    ]
+    assert [e["name"] for e in plan.index_entries()] == ["a", "b"]
+    assert plan.cap("a") > 0
+    assert plan.or_scenario1("b", "max_work", {"max_work": 123}) == 123
+
+
+def test_claims_sweep_is_a_paper_a_sweep_that_runs():
+    plan = _plan()
+    assert plan.claims_sweep("a") == "a" and plan.claims_sweep(None) == "" and plan.claims_sweep("off") == ""
+    with pytest.raises(ValueError, match="paper_a.claims.sweep: 'nope' is not a sweep"):
+        plan.claims_sweep("nope")
+    with pytest.raises(ValueError, match="'b' is a paper_b sweep"):
+        plan.claims_sweep("b")
+    with pytest.raises(ValueError, match="sweeps.x.datasets: unknown dataset 'mine'"):
+        _plan({"x": dict(CFG["a"], datasets=["mine"])})

@@ -62,6 +62,7 @@ def pytest_sessionfinish(session):  # noqa: ARG001 - pytest hook
         f[0] += cpu
         f[1] += wall
         f[2] += 1
+    Path(out).mkdir(parents=True, exist_ok=True)
     with open(Path(out) / "pytest_cpu.csv", "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["file", "tests", "cpu_s", "wall_s"])

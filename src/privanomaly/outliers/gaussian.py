@@ -14,6 +14,12 @@ so the paper's "10-30 times" claim cannot come from the printed constants.  The 
 constants that Scenario 1 compares (log base, factor on alpha, rule for beta ...) are data in
 :mod:`privanomaly.outliers.conventions`, evaluated with the functions of this module; only the printed one
 carries the privacy guarantee.
+
+Floating point never weakens a proven claim: the scales that carry one are rounded *outward* by a relative
+``2^-48`` (:data:`OUTWARD`) - sigma_Global up (:func:`sigma_global`), alpha and beta down
+(:func:`theorem2_alpha`, :func:`theorem2_beta`), so sigma_Smooth = S/alpha goes up and a bound that is
+beta-smooth for the rounded beta is smooth for the theorem's. Each formula is a handful of correctly rounded
+float operations (relative error < 2^-50), so the rounded value is always on the safe side of the real one.
 """
 
 from __future__ import annotations
@@ -38,6 +44,20 @@ __all__ = [
     "sigma_smooth",
     "gaussian_release",
 ]
+
+
+OUTWARD = 2.0**-48
+"""Relative outward rounding of the privacy-carrying scales (module docstring)."""
+
+
+def _up(x: float) -> float:
+    """x rounded up by a relative :data:`OUTWARD` (larger than the float error of the formulas here)."""
+    return x * (1.0 + OUTWARD)
+
+
+def _down(x: float) -> float:
+    """x rounded down by a relative :data:`OUTWARD`."""
+    return x * (1.0 - OUTWARD)
 
 
 def _check(eps: float, delta: float) -> None:
@@ -99,17 +119,19 @@ def sigma_global(gs: float, eps: float, delta: float) -> float:
             f"has exact delta {theorem1_exact_delta(eps, delta):.3g} > delta (holds only for eps <= "
             f"{theorem1_max_epsilon(delta):.4g})"
         )
-    return theorem1_sigma(gs, eps, delta)
+    return _up(theorem1_sigma(gs, eps, delta))
 
 
 def theorem2_alpha(eps: float, delta: float, factor: float = 5.0) -> float:
-    """Theorem 2's ``alpha = eps / (5 sqrt(2 ln(2/delta)))`` (``factor`` = the printed 5), unchecked."""
-    return eps / (factor * theorem1_factor(delta))
+    """Theorem 2's ``alpha = eps / (5 sqrt(2 ln(2/delta)))`` (``factor`` = the printed 5), unchecked; rounded
+    down (module docstring)."""
+    return _down(eps / (factor * theorem1_factor(delta)))
 
 
 def theorem2_beta(eps: float, delta: float, p: int = 1) -> float:
-    """Theorem 2's ``beta = eps / (4 (p + ln(2/delta)))`` (p = output dimension), unchecked."""
-    return eps / (4.0 * (p + math.log(2.0 / delta)))
+    """Theorem 2's ``beta = eps / (4 (p + ln(2/delta)))`` (p = output dimension), unchecked; rounded down
+    (module docstring)."""
+    return _down(eps / (4.0 * (p + math.log(2.0 / delta))))
 
 
 def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, float]:

@@ -18,6 +18,7 @@ include: "workflow/rules/audit.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/standins.smk"
+include: "workflow/rules/steps.smk"
 
 
 rule all:

@@ -1,4 +1,4 @@
-# Shared helpers for the workflow/rules/*.smk files: paths, logs, benchmarks. No rules here.
+# Shared names of the workflow/rules/*.smk files: paths, the catalogue, the dataset plan. No rules here.
 # (The library is put on sys.path / PYTHONPATH by config.smk, included before this file.)
 import sys
 from pathlib import Path
@@ -8,7 +8,7 @@ RESOURCES = config["resources_dir"]
 LOGS = f"{RESULTS}/logs"
 BENCH = f"{RESULTS}/benchmarks"
 
-# The catalogue of outputs (issue 13): paper A's targets and the generic plot rule (plots.smk) read it
+# The catalogue of outputs (issue 13): the papers' targets and the generic plot rule (plots.smk) read it
 from privanomaly.report import catalogue as _catalogue
 
 CATALOGUE_ITEMS = _catalogue.load(f"{workflow.basedir}/workflow/report/catalogue.yaml")
@@ -20,14 +20,21 @@ from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
 
 PLAN = DataPlan(config)
-dataset_names, dataset_cfg, dataset_parquet = PLAN.names, PLAN.entry, PLAN.parquet
-check_dataset_names, check_dataset_name = PLAN.check_names, PLAN.check_name
-unavailable_datasets, available_datasets = PLAN.unavailable, PLAN.available
-data_downloads, data_targets, run_records = (
-    PLAN.downloads,
+check_dataset_names, unavailable_datasets = PLAN.check_names, PLAN.unavailable
+available_datasets, data_targets, run_records = (
+    PLAN.available,
     PLAN.targets,
     PLAN.run_records,
 )
-dataset_raw_files = lambda wc: PLAN.raw_files(wc.dataset)
-stand_in_notes, standin_files = PLAN.stand_in_notes, PLAN.standin_files
-standin_mirror_links, STANDIN_MIRROR = PLAN.standin_mirror_links, PLAN.standin_mirror
+stand_in_notes, STANDIN_MIRROR = PLAN.stand_in_notes, PLAN.standin_mirror
+
+# What the compute steps (workflow/steps.yaml, steps.smk) name, filled by each rule file: paths in file
+# patterns, the plan's dataset sets, values and functions of a job's wildcards (privanomaly.steps).
+STEP_CONSTANTS = {
+    "RESULTS": RESULTS,
+    "RESOURCES": RESOURCES,
+    "STANDIN_MIRROR": STANDIN_MIRROR,
+}
+STEP_CONSTANTS["RUN_CONFIG_RECORD"] = RUN_CONFIG_RECORD
+PLAN_SETS = {"data.available": available_datasets()}
+STEP_VALUES = PLAN.step_values()

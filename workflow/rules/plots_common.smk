@@ -2,12 +2,13 @@
 # (the linter wants functions apart from rules). The catalogue items come from common.smk (CATALOGUE_ITEMS).
 
 # the plan's sets a {d} input expands over (catalogue `datasets`) or a `sets` param names (missing: the names)
-PLOT_DATASETS = {**PA_SETS, "paper_a.missing": list(PA_MISSING), **PB_SETS}
+PLAN_SETS.update({**PA_SETS, **PB_SETS})
+PLAN_SETS["paper_a.missing"] = list(PA_SETS["paper_a.missing"])
 # {dataset: stand-in note} per paper (scale runs only), stamped where the catalogue says `stand_in: true`
 PLOT_STAND_IN = {"A": PA_STAND_IN}
 PLOT_ITEMS = [it for it in CATALOGUE_ITEMS if it.plot is not None]
 # what a file wildcard of a plot item may match: a configured dataset, a smooth bound of paper B
-PLOT_WILDCARDS = {"dataset": wildcard_choice(dataset_names()), "method": "paper|fast"}
+PLOT_WILDCARDS = {"dataset": wildcard_choice(PLAN.names()), "method": "paper|fast"}
 
 
 def plot_wildcards(item):
@@ -19,16 +20,16 @@ def plot_params(item):
     """The plot function's params: config values (filled per job if a key uses wildcards) and literals."""
     if item.plot.per_job:
         return lambda wc: _catalogue.plot_params(
-            config, item.plot, dict(wc.items()), PLOT_DATASETS
+            config, item.plot, dict(wc.items()), PLAN_SETS
         )
-    return _catalogue.plot_params(config, item.plot, None, PLOT_DATASETS)
+    return _catalogue.plot_params(config, item.plot, None, PLAN_SETS)
 
 
 def plot_inputs(item):
     """{name: path or per-dataset list of paths} of a catalogue plot item."""
     return {
         name: (
-            expand(f"{RESULTS}/{path}", d=PLOT_DATASETS[item.plot.datasets])
+            expand(f"{RESULTS}/{path}", d=PLAN_SETS[item.plot.datasets])
             if _catalogue.EXPAND in path
             else f"{RESULTS}/{path}"
         )

@@ -5,34 +5,12 @@
 #   standin_mirror       all of the above: the mirror a scale run reads with data_mirror = that directory
 #   scale_all            the whole paper-A pipeline + data tables + STAND-IN-DATA.md of a scale run
 #
-# Datasets with `stand_in` in their entry get their file from rule `standin`; the download rule then copies it
-# from the stand-in mirror and checks the sha256 pinned in the overlay, and prepare reads it with the real
-# loader and preprocessing. Nothing of this is in the DAG of a normal run (no dataset has `stand_in`).
+# Datasets with `stand_in` in their entry get their file from step `standin` (workflow/steps.yaml); the
+# download step then copies it from the stand-in mirror and checks the sha256 pinned in the overlay, and
+# prepare reads it with the real loader and preprocessing. Nothing of this is in the DAG of a normal run.
 from privanomaly.datasets import standins as _standins
 
 _standins.check_isolation(stand_in_notes(), RESULTS, RESOURCES)
-
-
-rule standin:
-    """A stand-in raw file: the real format and size, values generated from the seed (never real data)."""
-    output:
-        f"{STANDIN_MIRROR}/{{relpath}}",
-    log:
-        f"{LOGS}/standin/{{relpath}}.log",
-    benchmark:
-        f"{BENCH}/standin/{{relpath}}.tsv"
-    wildcard_constraints:
-        relpath=wildcard_choice(standin_files()),
-    conda:
-        "../../envs/privanomaly.yaml"
-    resources:
-        mem_mb=4000,
-        runtime=10,
-    params:
-        generator=lambda wc: standin_files()[wc.relpath],
-        seed=config["seed"],
-    script:
-        "../../scripts/standin.py"
 
 
 rule standin_mirror_link:
@@ -44,7 +22,7 @@ rule standin_mirror_link:
     benchmark:
         f"{BENCH}/standin_mirror_link/{{relpath}}.tsv"
     wildcard_constraints:
-        relpath=wildcard_choice(standin_mirror_links()),
+        relpath=wildcard_choice(PLAN.standin_mirror_links()),
     localrule: True
     conda:
         "../../envs/privanomaly.yaml"
@@ -61,28 +39,9 @@ rule standin_mirror:
     input:
         expand(
             f"{STANDIN_MIRROR}/{{relpath}}",
-            relpath=[*standin_files(), *standin_mirror_links()],
+            relpath=[*PLAN.standin_files(), *PLAN.standin_mirror_links()],
         ),
     localrule: True
-
-
-rule standin_readme:
-    """STAND-IN-DATA.md at the top of a scale run's results: which datasets are stand-ins and why."""
-    output:
-        f"{RESULTS}/STAND-IN-DATA.md",
-    log:
-        f"{LOGS}/standin_readme/all.log",
-    benchmark:
-        f"{BENCH}/standin_readme/all.tsv"
-    localrule: True
-    conda:
-        "../../envs/privanomaly.yaml"
-    params:
-        notes=stand_in_notes(),
-        files=standin_files(),
-        seed=config["seed"],
-    script:
-        "../../scripts/standin_readme.py"
 
 
 rule scale_all:

@@ -67,3 +67,21 @@ def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> d
         "paper_a.compiler": [compiler],
         "paper_a.selected": list(dict.fromkeys([*tables, fig2, compiler])),
     }
+
+
+def step_values(pa: Mapping, sets: Mapping[str, object], stand_in: Mapping[str, str]) -> dict[str, object]:
+    """What paper A's steps of ``workflow/steps.yaml`` name (``{plan: paper_a.betas}`` ...), from
+    ``config['paper_a']``, its :func:`sets` and the stand-in notes of its datasets (scale runs only)."""
+    fig2 = pa["fig2"]["dataset"]
+    no_growth = "not in paper_a.growth.datasets (no growth curve in this run)"
+    return {
+        # Figures 2-3's dataset is selected over its own beta grid (paper_a.fig2.betas)
+        "paper_a.betas": lambda wc: pa["fig2"]["betas"] if wc.pa_dataset == fig2 else pa["selection"]["betas"],
+        # the smallest eps any mechanism of paper A runs at: where ball counts may be capped
+        "paper_a.eps_min": min(pa["eps_grid"] + [pa["fig2"]["eps"], pa["compiler"]["eps"]]),
+        "paper_a.k_sensitive": sorted(set(pa["k_grid"]) | set(pa["fig3"]["k_values"])),
+        "paper_a.stand_in": dict(stand_in),
+        "paper_a.missing": sets["paper_a.missing"],
+        "paper_a.not_evaluated": {
+            "A4": {n: no_growth for n in sets["paper_a.tables"] if n not in sets["paper_a.growth"]}},
+    }

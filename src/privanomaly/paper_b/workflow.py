@@ -120,3 +120,32 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
                                      sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
         }
     return plan
+
+
+def step_values(pb: dict, sets: dict[str, list], results: str, out: str) -> dict[str, object]:
+    """What paper B's steps of ``workflow/steps.yaml`` name (``{plan: paper_b.choice}`` ...), from config
+    ``paper_b``, its :func:`sets`, and ``results``/``out`` (results_dir, results_dir/paper_b). A job's reading
+    is its ``pb_reading`` wildcard ("" = ours, :func:`privanomaly.paper_b.readings.by_prefix`)."""
+    paper_r = pb["paper_reported"].get("r", {})
+    readings = [_readings.OURS, *_readings.variants(list(pb.get("readings", [])))]
+    reading = lambda wc: _readings.by_prefix(wc.pb_reading)  # noqa: E731
+    # a reading's datasets of a set: all for our r, those with a printed r for the paper's
+    of_set = lambda name: lambda wc: _readings.with_r(reading(wc), sets[name], paper_r)  # noqa: E731
+    plan = readings_plan(out, pb, sets)
+    return {
+        "paper_b.space": lambda wc: pb["tuning"]["space"].get(wc.pb_dataset, "full"),
+        "paper_b.paper_r": lambda wc: paper_r.get(wc.pb_dataset),
+        "paper_b.r_readings": _readings.regex([rd for rd in readings if rd.r_only]),
+        "paper_b.table_sets": of_set("paper_b.table_sets"),
+        "paper_b.table1": of_set("paper_b.table1"),
+        "paper_b.table2": of_set("paper_b.table2"),
+        "paper_b.tables_data": lambda wc: [f"{results}/data/{d}.parquet" for d in of_set("paper_b.table_sets")(wc)],
+        "paper_b.tables_choices": lambda wc: [
+            f"{out}/{wc.pb_reading}tuning/{d}.json" for d in of_set("paper_b.table_sets")(wc)],
+        "paper_b.tables_subcategory": lambda wc: "Tables 1-2" + reading(wc).suffix,
+        # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
+        "paper_b.choice": lambda wc: f"{out}/{reading(wc).r_prefix}tuning/{wc.pb_dataset}.json",
+        "paper_b.exponent": lambda wc: reading(wc).exponent,
+        "paper_b.readings_plan": plan,
+        "paper_b.readings_files": [f for rd in plan.values() for f in flat_files(rd["inputs"])],
+    }

@@ -10,7 +10,8 @@ from typing import Any
 
 from privanomaly.sweeps import index
 from privanomaly.sweeps.counts import sweep_cap
-from privanomaly.sweeps.spec import Sweep, ball_key, parse_all
+from privanomaly.plan import wildcard_choice
+from privanomaly.sweeps.spec import NUMBER, R_TOKEN, Sweep, ball_key, parse_all
 
 
 class SweepPlan:
@@ -67,3 +68,38 @@ class SweepPlan:
         """Algorithm 2's feasibility guard of a paper-B sweep: its own ``key``, else paper_b.scenario1's."""
         own = getattr(self.sweeps[sweep], key)
         return scenario1[key] if own is None else own
+
+    def job_value(self, attr: str, scenario1: Mapping[str, Any]) -> Callable[[Any], Any]:
+        """A sweep setting as a function of a job's wildcards (its ``sweep``): a field of its :class:`Sweep`
+        (tuples as lists), ``cap`` (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`)."""
+        if attr == "cap":
+            return lambda wc: self.cap(wc.sweep)
+        if attr == "max_work":
+            return lambda wc: self.or_scenario1(wc.sweep, "max_work", scenario1)
+
+        def value(wc):
+            v = getattr(self.sweeps[wc.sweep], attr)
+            return list(v) if isinstance(v, tuple) else v
+
+        return value
+
+    def step_values(self, out: str, scenario1: Mapping[str, Any], claims_sweep: str | None) -> dict[str, Any]:
+        """What the sweep steps of ``workflow/steps.yaml`` name (``{plan: sweeps.a}``, ``{plan: sweep.eps}``
+        ...): this run's sweeps, their targets under ``out`` (results/sweeps), per-job sweep settings."""
+        claims = self.claims_sweep(claims_sweep)
+        fields = ("kind", "r_kind", "metric", "n_absent", "mechanisms", "eps", "delta", "conventions", "methods",
+                  "h", "subspace_dims", "max_subspaces", "cap", "max_work")
+        return {
+            "sweeps.a": wildcard_choice(self.a),
+            "sweeps.b": wildcard_choice(self.b),
+            "sweeps.all": wildcard_choice(self.a + self.b),
+            "sweeps.r_token": R_TOKEN,
+            "sweeps.number": NUMBER,
+            "sweeps.ballkey": f"(beta~[0-9]+_)?r~{R_TOKEN}",
+            "sweeps.counts_file": lambda wc: self.counts_file(out, wc.sweep, wc.dataset, wc.beta, wc.r),
+            "sweeps.targets": self.targets(out),
+            "sweeps.index_entries": self.index_entries(),
+            "sweeps.claims_name": lambda wc: claims,
+            "sweeps.claims_table": lambda wc: [f"{out}/{n}/sweep.parquet" for n in [claims] if n],
+            **{f"sweep.{f}": self.job_value(f, scenario1) for f in fields},
+        }

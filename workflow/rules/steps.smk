@@ -7,7 +7,9 @@ STEPS = _steps.load(f"{workflow.basedir}/workflow/steps.yaml")
 STEP = _steps.Resolver(STEP_CONSTANTS, PLAN_SETS, STEP_VALUES, config, expand)
 
 
-for _s in STEPS:
+# One rule per step, defined in a function so that the script path (evaluated again when a job runs) is the
+# step's own and not the loop's last.
+def step_rule(_s):
 
     rule:
         name:
@@ -22,15 +24,19 @@ for _s in STEPS:
             STEP.log(_s, BENCH, ".tsv")
         wildcard_constraints:
             **STEP.wildcards(_s),
-        localrule: _s.localrule
-        conda:
-            "../../envs/privanomaly.yaml"
         threads: _s.threads
         resources:
             **dict(_s.resources),
+        localrule: _s.localrule
+        conda:
+            "../../envs/privanomaly.yaml"
         params:
             **STEP.params(_s),
         script:
             f"../../scripts/{_s.script}"
 
     workflow.get_rule(_s.rule).docstring = _s.doc
+
+
+for _s in STEPS:
+    step_rule(_s)

@@ -67,7 +67,7 @@ def _form(value: Any, where: str, allowed: set[str]) -> str | None:
         return None
     forms = set(value) & FORMS
     if len(forms) != 1 or not forms <= allowed:
-        raise ValueError(f"{where}: expected one of {sorted(allowed)} (see privanomaly.steps), got {value!r}")
+        raise ValueError(f"{where}: expected one of {sorted(allowed & FORMS)} (see privanomaly.steps), got {value!r}")
     form = forms.pop()
     if form != "expand" and len(value) != 1:
         raise ValueError(f"{where}: {{{form}: ...}} takes no other key, got {value!r}")

@@ -1,5 +1,5 @@
-"""Config checks for workflow/rules/paper_a.smk (kept out of the Snakefile, testable). Paper A's targets are
-the files of its items in workflow/report/catalogue.yaml (privanomaly.report.catalogue.paper_files)."""
+"""Config checks, dataset sets and step values of paper A for the workflow (workflow/rules/paper_a.smk and the
+steps of workflow/steps.yaml). Paper A's targets are the files of its items in workflow/report/catalogue.yaml."""
 
 from __future__ import annotations
 

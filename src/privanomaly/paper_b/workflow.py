@@ -1,5 +1,5 @@
-"""Helpers of workflow/rules/paper_b.smk: config cross-checks, the dataset sets of the catalogue, the inputs of
-the comparison (no Snakemake here)."""
+"""Helpers of workflow/rules/paper_b.smk and of paper B's steps (workflow/steps.yaml): config cross-checks, the
+dataset sets of the catalogue, the inputs of the comparison, the step values (no Snakemake here)."""
 
 from __future__ import annotations
 

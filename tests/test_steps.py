@@ -86,6 +86,13 @@ def test_a_bad_step_is_an_error_naming_the_file_the_step_and_the_key(tmp_path, c
     assert str(path) in str(err.value) and message in str(err.value)
 
 
+def test_a_key_given_twice_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "steps.yaml"
+    path.write_text("steps:\n  - rule: r\n    doc: d.\n    script: a.py\n    script: b.py\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"steps\.yaml:5:.*duplicate key 'script'"):
+        steps.load(path)
+
+
 def test_two_steps_of_one_name_and_a_step_without_name_are_errors(tmp_path):
     with pytest.raises(ValueError, match="step r: a second step of that name"):
         steps.load(_write(tmp_path, [_step(), _step()]))

@@ -28,9 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-import yaml
-
-from privanomaly.report.catalogue import WILDCARD, config_value
+from privanomaly.report.catalogue import WILDCARD, config_value, yaml_list
 
 CONSTANT = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 KEYS = {"rule", "doc", "input", "output", "report", "log", "wildcards", "threads", "resources", "localrule",
@@ -100,11 +98,8 @@ def _mapping(raw: dict, key: str, where: str, required: bool = False) -> dict:
 def load(path: str | Path) -> list[Step]:
     """Read and validate ``workflow/steps.yaml``; errors name the file, the step and the key."""
     path = Path(path)
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(doc, dict) or not isinstance(doc.get("steps"), list):
-        raise ValueError(f"{path}: expected a mapping with a list under 'steps'")
     steps, seen = [], set()
-    for i, raw in enumerate(doc["steps"]):
+    for i, raw in enumerate(yaml_list(path, "steps")):
         where = f"{path}: steps[{i}]"
         if not isinstance(raw, dict) or not isinstance(raw.get("rule"), str):
             raise ValueError(f"{where}: expected a mapping with a 'rule' name, got {raw!r}")

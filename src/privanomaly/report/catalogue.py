@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
-import yaml
 
 WILDCARD = re.compile(r"\{(\w+)\}")
 WILDCARD_VALUE = "[A-Za-z0-9_]+"  # dataset names and methods: identifiers (no '/' and no '.')
@@ -146,14 +145,22 @@ def _require(entry: dict, key: str, where: str, kind: type) -> object:
     return value
 
 
+def yaml_list(path: Path, key: str) -> list:
+    """The list under ``key`` of the YAML mapping in ``path`` (a registry: the catalogue, the steps), read
+    strictly (:func:`privanomaly.configcheck.load_yaml`: a duplicate key is an error naming file and line)."""
+    from privanomaly.configcheck import load_yaml
+
+    doc = load_yaml(path)
+    if not isinstance(doc, dict) or not isinstance(doc.get(key), list):
+        raise ValueError(f"{path}: expected a mapping with a list under '{key}'")
+    return doc[key]
+
+
 def load(path: str | Path) -> list[Item]:
     """Read and validate the catalogue; errors name the file, the item index and the key."""
     path = Path(path)
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-    if not isinstance(doc, dict) or not isinstance(doc.get("items"), list):
-        raise ValueError(f"{path}: expected a mapping with a list under 'items'")
     items = []
-    for i, raw in enumerate(doc["items"]):
+    for i, raw in enumerate(yaml_list(path, "items")):
         where = f"{path}: items[{i}]"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")

@@ -210,7 +210,7 @@ class Resolver:
                 return self._set(value["set"], where)
             return self.plan(value["plan"], where)
         if WILDCARD.search(value):
-            return lambda wc: config_value(self.config, WILDCARD.sub(lambda m: wc[m.group(1)], value))
+            return lambda wc: config_value(self.config, value, wc)
         return config_value(self.config, value)
 
     def inputs(self, step: Step) -> dict:

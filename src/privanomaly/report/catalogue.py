@@ -278,8 +278,11 @@ def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None =
     return out
 
 
-def config_value(config: dict, key: str) -> object:
-    """``config`` at dotted ``key`` (``paper_a.fig3.k_values``); a clear error naming the key if absent."""
+def config_value(config: dict, key: str, wildcards: Mapping[str, str] | None = None) -> object:
+    """``config`` at dotted ``key`` (``paper_a.fig3.k_values``), its ``{name}`` parts filled from ``wildcards``
+    (``paper_b.datasets.{dataset}``); a clear error naming the key if absent."""
+    if wildcards is not None:
+        key = WILDCARD.sub(lambda m: wildcards[m.group(1)], key)
     value: object = config
     for i, part in enumerate(key.split(".")):
         if not isinstance(value, dict) or part not in value:
@@ -293,8 +296,7 @@ def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = Non
     """The params of a plot/table job: each ``plot.params`` config key (wildcards filled), each ``plot.sets``
     set of the workflow's plan ``sets``, then ``plot.values``."""
     wildcards, sets = dict(wildcards or {}), sets or {}
-    params = {name: config_value(config, WILDCARD.sub(lambda m: wildcards[m.group(1)], key))
-              for name, key in plot.params}
+    params = {name: config_value(config, key, wildcards) for name, key in plot.params}
     for name, key in plot.sets:
         if key not in sets:
             raise ValueError(f"catalogue: no set {key!r} for param {name!r} (known: {sorted(sets)})")

@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from privanomaly import steps
 from privanomaly.report import catalogue, figures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,9 +37,21 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
         assert (ROOT / "workflow" / "report" / it.plot.caption).is_file(), it.plot.caption
         # raises if a key is absent (a key with {dataset} is read at the first paper-B dataset with a printed r)
         sets = {name: [] for _, name in it.plot.sets}  # the plan's sets: the workflow builds them
-        catalogue.plot_params(config, it.plot, {"dataset": "adult_b1", "method": "fast"}, sets)
+        params = _params(config, it, sets)["plot_params"]
+        if callable(params):
+            params({"dataset": "adult_b1", "method": "fast"})
     # every registered function is used; one function may draw several items (paper B's readings)
     assert sorted({it.plot.function for it in rendered}) == registered
+
+
+def _params(config: dict, item: catalogue.Item, sets: dict) -> dict:
+    """The params of an item's generic rule (privanomaly.steps.item_step), as the workflow resolves them."""
+    values = {"paper_a.stand_in": {"syn": "stand-in"}, "paper_b.stand_in": None}
+    return steps.Resolver({"RESULTS": "res"}, sets, values, config, lambda p, **kw: []).params(steps.item_step(item))
+
+
+def _item(plot: catalogue.Plot, files=("paper_b/figures/x_{dataset}.png",)) -> catalogue.Item:
+    return catalogue.Item("B", "Figure 9", "t", "paper_b_plot_x", tuple(files), plot=plot)
 
 
 def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
@@ -46,16 +59,36 @@ def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
     plot = catalogue.Plot("f", "c.rst", "s", (("t", "x.csv"),),
                           params=(("name", "names.{dataset}"), ("r", "r.{dataset}"), ("k", "k")),
                           values=(("reading", "paper_r"),))
-    assert plot.per_job
-    assert catalogue.plot_params(config, plot, {"dataset": "a"}) == {"name": "Adult", "r": 0.35, "k": 3,
-                                                                     "reading": "paper_r"}
+    params = _params(config, _item(plot), {})
+    assert (params["kind"], params["function"], params["stand_in"]) == ("plot", "f", None)
+    assert params["plot_params"]({"dataset": "a"}) == {"name": "Adult", "r": 0.35, "k": 3, "reading": "paper_r"}
     with pytest.raises(ValueError, match="no key 'r.b'"):
-        catalogue.plot_params(config, plot, {"dataset": "b"})
-    # a table's plan sets (workflow-derived lists such as the unavailable datasets) come in as params too
-    table = catalogue.Plot("f", "c.rst", "s", (("t", "x.csv"),), sets=(("missing", "p.missing"),), kind="table")
-    assert catalogue.plot_params(config, table, None, {"p.missing": ["aps"]}) == {"missing": ["aps"]}
-    with pytest.raises(ValueError, match="no set 'p.missing' for param 'missing'"):
-        catalogue.plot_params(config, table, None, {})
+        params["plot_params"]({"dataset": "b"})
+    # a table's plan sets (workflow-derived lists such as the unavailable datasets) come in as params too;
+    # without a per-job key the params are one mapping, not a function
+    table = catalogue.Plot("f", "c.rst", "s", (("t", "x.csv"),), sets=(("missing", "p.missing"),), kind="table",
+                           stand_in=True)
+    item = catalogue.Item("A", "Table 9", "t", "paper_a_table9", ("paper_a/tables/t9.csv", "paper_a/tables/t9.md"),
+                          plot=table)
+    params = _params(config, item, {"p.missing": ["aps"]})
+    assert params["plot_params"] == {"missing": ["aps"]} and params["stand_in"] == {"syn": "stand-in"}
+    with pytest.raises(ValueError, match="no set 'p.missing'"):
+        _params(config, item, {})
+
+
+def test_an_items_rule_writes_its_files_with_the_first_in_the_report():
+    plot = catalogue.Plot("paper_b.x", "cap.rst", "Figures", (("t", "tables/{d}.csv"), ("u", "one.csv")),
+                          datasets="paper_b.s2")
+    step = steps.item_step(_item(plot, ("paper_b/figures/x_{dataset}.png", "paper_b/figures/x_{dataset}.pdf")))
+    resolver = steps.Resolver({"RESULTS": "res"}, {"paper_b.s2": ["a", "b"]}, {}, {},
+                              lambda p, d: [p.format(d=x) for x in d])
+    assert resolver.inputs(step) == {"t": ["res/tables/a.csv", "res/tables/b.csv"], "u": "res/one.csv"}
+    out = resolver.outputs(step, lambda path, **kw: (path, kw))
+    assert out["pdf"] == "res/paper_b/figures/x_{dataset}.pdf"
+    assert out["png"] == ("res/paper_b/figures/x_{dataset}.png",
+                          {"caption": "../report/cap.rst", "category": "Paper B", "subcategory": "Figures"})
+    assert (step.rule, step.script, step.log, dict(step.wildcards)) == (
+        "paper_b_plot_x", "render.py", "{dataset}", {"dataset": {"plan": "items.dataset"}})
 
 
 def test_unknown_function_and_double_registration_are_errors():

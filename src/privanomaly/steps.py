@@ -2,8 +2,7 @@
 
 ``workflow/rules/steps.smk`` turns every entry into one Snakemake rule named after it, with the log,
 benchmark and conda environment every rule of the project has (``{LOGS}/<rule>/<log>.log``,
-``{BENCH}/<rule>/<log>.tsv``, ``envs/privanomaly.yaml``). The figures and tables built from tidy tables are
-not steps: they are catalogue items (``workflow/report/catalogue.yaml``, :mod:`privanomaly.report.catalogue`).
+``{BENCH}/<rule>/<log>.tsv``, ``envs/privanomaly.yaml``).
 
 A step says what a Snakemake rule says, as data (:class:`Step`). Values are written in a small language:
 
@@ -16,6 +15,10 @@ param string    a dotted config key (``paper_a.eps_grid``); with ``{wildcard}`` 
 ``{value: v}``    a literal param
 ``{set: name}``   a set of the plan as a param
 ``{wildcard: name}``  the job's value of a wildcard as a param
+``{bundle: {name: param, ...}}``  a mapping of params as one param (per job if one of them is)
+
+The figures and tables that the catalogue builds from tidy tables are steps too: :func:`item_step` makes the
+step of a catalogue item with a ``plot:`` or ``table:`` section (script ``render.py``).
 
 No Snakemake here: :func:`load` validates the file (errors name the file, the step and the key) and the
 ``*_of`` functions resolve a step's values against the workflow's constants, sets and plan values.
@@ -28,13 +31,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from privanomaly.report.catalogue import WILDCARD, config_value, yaml_list
+from privanomaly.report.catalogue import EXPAND, WILDCARD, Item, config_value, yaml_list
 
 CONSTANT = re.compile(r"\{([A-Z][A-Z0-9_]*)\}")
 KEYS = {"rule", "doc", "input", "output", "report", "log", "wildcards", "threads", "resources", "localrule",
         "params", "script"}
 REPORT_KEYS = {"caption", "category", "subcategory"}
-FORMS = {"expand", "plan", "value", "set", "wildcard"}  # the keys that make a mapping a value of the step language
+PARAM_FORMS = {"plan", "value", "set", "wildcard", "bundle"}
+FORMS = {"expand", "plan", "value", "set", "wildcard", "bundle"}  # the keys that make a mapping a value of the step language
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,11 @@ def _check_value(value: Any, where: str, allowed: set[str]) -> None:
         raise ValueError(f"{where}: expected a path, a list or one of {sorted(allowed & FORMS)}, got {value!r}")
     if form == "expand" and not isinstance(value["expand"], str):
         raise ValueError(f"{where}.expand: expected a path, got {value['expand']!r}")
+    if form == "bundle":
+        if not isinstance(value["bundle"], dict):
+            raise ValueError(f"{where}.bundle: expected a mapping name -> param, got {value['bundle']!r}")
+        for name, v in value["bundle"].items():
+            _check_value(v, f"{where}.bundle.{name}", PARAM_FORMS - {"bundle"})
 
 
 def _mapping(raw: dict, key: str, where: str, required: bool = False) -> dict:
@@ -129,7 +138,7 @@ def load(path: str | Path) -> list[Step]:
                 _check_value(rep["subcategory"], f"{where}.report.{name}.subcategory", {"plan"})
         params = _mapping(raw, "params", where)
         for name, v in params.items():
-            _check_value(v, f"{where}.params.{name}", {"plan", "value", "set", "wildcard"})
+            _check_value(v, f"{where}.params.{name}", PARAM_FORMS)
         wildcards = _mapping(raw, "wildcards", where)
         for name, v in wildcards.items():
             _check_value(v, f"{where}.wildcards.{name}", {"plan"})
@@ -206,12 +215,20 @@ class Resolver:
                 return value["value"]
             if "wildcard" in value:
                 return _wildcard(value["wildcard"])
+            if "bundle" in value:
+                return self._bundle({n: self.param(v, f"{where}.{n}") for n, v in value["bundle"].items()})
             if "set" in value:
                 return self._set(value["set"], where)
             return self.plan(value["plan"], where)
         if WILDCARD.search(value):
             return lambda wc: config_value(self.config, value, wc)
         return config_value(self.config, value)
+
+    @staticmethod
+    def _bundle(parts: dict) -> Any:
+        if not any(callable(v) for v in parts.values()):
+            return parts
+        return lambda wc: {n: v(wc) if callable(v) else v for n, v in parts.items()}
 
     def inputs(self, step: Step) -> dict:
         return {n: self.value(v, f"step {step.rule}.input.{n}") for n, v in step.input}
@@ -240,3 +257,31 @@ class Resolver:
     def log(self, step: Step, root: str, suffix: str) -> str:
         """``{root}/<rule>/<log><suffix>``: the step's log (LOGS, .log) or benchmark (BENCH, .tsv) file."""
         return f"{root}/{step.rule}/{self.path(step.log, f'step {step.rule}.log')}{suffix}"
+
+
+def item_step(item: Item) -> Step:
+    """The step of a catalogue item with a ``plot:`` or ``table:`` section (:class:`privanomaly.report.catalogue.Plot`):
+    ``scripts/render.py`` runs the registered function on the item's input tables and writes the item's files
+    (the first one, PNG or CSV, in the report with the item's caption). Params: ``kind``, ``function``,
+    ``plot_params`` (the section's config keys, plan sets and values in one mapping) and ``stand_in`` (the
+    paper's stand-in notes, plan value ``paper_<x>.stand_in``, if the section says ``stand_in: true``)."""
+    plot = item.plot
+    if plot is None:
+        raise ValueError(f"catalogue: {item.paper} {item.item}: no plot: or table: section, so no step")
+    inputs = {n: {"expand": f"{{RESULTS}}/{p}", "d": plot.datasets} if EXPAND in p else f"{{RESULTS}}/{p}"
+              for n, p in plot.inputs}
+    outputs = {Path(f).suffix.lstrip("."): f"{{RESULTS}}/{f}" for f in item.files}
+    names = list(dict.fromkeys(WILDCARD.findall(item.files[0])))
+    bundle = {**dict(plot.params), **{n: {"set": s} for n, s in plot.sets}, **{n: {"value": v} for n, v in plot.values}}
+    stand_in = {"plan": f"paper_{item.paper.lower()}.stand_in"} if plot.stand_in else {"value": None}
+    return Step(
+        rule=item.rule, doc=f"{item.item} (paper {item.paper}): {item.title}", input=tuple(inputs.items()),
+        output=tuple(outputs.items()),
+        report=((next(iter(outputs)), {"caption": plot.caption, "category": f"Paper {item.paper}",
+                                       "subcategory": plot.subcategory}),),
+        log="_".join(f"{{{n}}}" for n in names) or "all", wildcards=tuple((n, {"plan": f"items.{n}"}) for n in names),
+        threads=1, resources=(), localrule=False,
+        params=(("kind", {"value": plot.kind}), ("function", {"value": plot.function}),
+                ("plot_params", {"bundle": bundle}), ("stand_in", stand_in)),
+        script="render.py",
+    )

@@ -8,7 +8,7 @@ RESOURCES = config["resources_dir"]
 LOGS = f"{RESULTS}/logs"
 BENCH = f"{RESULTS}/benchmarks"
 
-# The catalogue of outputs (issue 13): the papers' targets and the generic plot rule (plots.smk) read it
+# The catalogue of outputs (issue 13): the papers' targets and the generic plot/table rule (privanomaly.steps.item_step) read it
 from privanomaly.report import catalogue as _catalogue
 
 CATALOGUE_ITEMS = _catalogue.load(f"{workflow.basedir}/workflow/report/catalogue.yaml")

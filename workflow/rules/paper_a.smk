@@ -18,6 +18,8 @@ PA_SETS = _pa_checks.sets(
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
 PA_STAND_IN = stand_in_notes(PA_SETS["paper_a.selected"])
 STEP_VALUES.update(_pa_checks.step_values(PA, PA_SETS, PA_STAND_IN))
+# the sets steps and catalogue items expand over ({d}) or pass as params (missing: the names)
+PLAN_SETS.update(PA_SETS, **{"paper_a.missing": list(PA_SETS["paper_a.missing"])})
 STEP_CONSTANTS.update(
     PA_WORK=f"{RESULTS}/paper_a/work", PA_FIG2_DATA=PA["fig2"]["dataset"]
 )

@@ -16,6 +16,7 @@ PB_READINGS = [_pb_readings.OURS, *_pb_readings.variants(list(PB.get("readings",
 STEP_CONSTANTS.update(PB_OUT=f"{RESULTS}/paper_b")
 STEP_CONSTANTS.update(PB_PAPER_R_PREFIX=_pb_readings.R_PREFIX["paper"])
 STEP_VALUES.update(_pb_wf.step_values(PB, PB_SETS, RESULTS, f"{RESULTS}/paper_b"))
+PLAN_SETS.update(PB_SETS)
 
 # Every final paper-B file: the catalogue's paper-B items over PB_SETS; called by `rule all` in the Snakefile.
 paper_b_targets = lambda: [

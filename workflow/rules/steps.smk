@@ -1,9 +1,14 @@
-# The compute steps (workflow/steps.yaml, privanomaly.steps): one rule per step, named as the step, with its
-# log, benchmark and conda environment. The values a step names come from the plan the other rule files
-# bind: STEP_CONSTANTS (paths), PLAN_SETS (dataset sets), STEP_VALUES (values and functions of wildcards).
+# Every rule that runs a script, from the two registries (privanomaly.steps): the compute steps of
+# workflow/steps.yaml, and the figures and tables of workflow/report/catalogue.yaml that are built from tidy
+# tables (items with a `plot:` or `table:` section; script render.py). The values a step names come from the
+# plan the other rule files bind: STEP_CONSTANTS (paths), PLAN_SETS (sets), STEP_VALUES (values, functions).
 from privanomaly import steps as _steps
 
 STEPS = _steps.load(f"{workflow.basedir}/workflow/steps.yaml")
+STEPS += [_steps.item_step(it) for it in CATALOGUE_ITEMS if it.plot is not None]
+# what a file wildcard of a catalogue item may match: a configured dataset, a smooth bound of paper B
+STEP_VALUES.update({"items.dataset": wildcard_choice(PLAN.names())})
+STEP_VALUES.update({"items.method": "paper|fast"})
 STEP = _steps.Resolver(STEP_CONSTANTS, PLAN_SETS, STEP_VALUES, config, expand)
 
 

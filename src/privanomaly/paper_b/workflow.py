@@ -148,4 +148,5 @@ def step_values(pb: dict, sets: dict[str, list], results: str, out: str) -> dict
         "paper_b.exponent": lambda wc: reading(wc).exponent,
         "paper_b.readings_plan": plan,
         "paper_b.readings_files": [f for rd in plan.values() for f in flat_files(rd["inputs"])],
+        "paper_b.stand_in": None,  # no stand-in data: paper B's datasets are all mirrored
     }

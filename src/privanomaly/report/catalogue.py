@@ -5,8 +5,8 @@ One home for the mapping from a paper's figure/table to the output files and the
 ``paper_b_targets()``), :func:`readme_table` renders the README's "What is reproduced" table from it,
 :func:`paper_files` lists a paper's targets from it (paper A's targets are exactly its items' files).
 
-An item with a ``plot:`` section is also the registry entry of a figure: ``workflow/rules/plots.smk`` turns
-it into one rule (named ``rule``) running a plot function registered in :mod:`privanomaly.report.figures`
+An item with a ``plot:`` section is also the registry entry of a figure: :func:`privanomaly.steps.item_step`
+turns it into one rule (named ``rule``) running a plot function registered in :mod:`privanomaly.report.figures`
 on the item's input tables, with the item's caption. See :class:`Plot`.
 """
 
@@ -57,11 +57,6 @@ class Plot:
     stand_in: bool = False
     sets: tuple[tuple[str, str], ...] = ()
     kind: str = "plot"  # or "table"
-
-    @property
-    def per_job(self) -> bool:
-        """True if a param key uses the item's wildcards (its values differ from job to job)."""
-        return any(WILDCARD.search(key) for _, key in self.params)
 
 
 @dataclass(frozen=True)
@@ -289,19 +284,6 @@ def config_value(config: dict, key: str, wildcards: Mapping[str, str] | None = N
             raise ValueError(f"config: no key {'.'.join(key.split('.')[: i + 1])!r} (a plot param in the catalogue)")
         value = value[part]
     return value
-
-
-def plot_params(config: dict, plot: Plot, wildcards: dict[str, str] | None = None,
-                sets: Mapping[str, object] | None = None) -> dict:
-    """The params of a plot/table job: each ``plot.params`` config key (wildcards filled), each ``plot.sets``
-    set of the workflow's plan ``sets``, then ``plot.values``."""
-    wildcards, sets = dict(wildcards or {}), sets or {}
-    params = {name: config_value(config, key, wildcards) for name, key in plot.params}
-    for name, key in plot.sets:
-        if key not in sets:
-            raise ValueError(f"catalogue: no set {key!r} for param {name!r} (known: {sorted(sets)})")
-        params[name] = sets[key]
-    return {**params, **dict(plot.values)}
 
 
 CLAIMS_FILES = {"A": "paper_a/claims.md", "B": "paper_b/comparison.md"}  # PASS/FAIL, MATCH/DIFFERS per paper

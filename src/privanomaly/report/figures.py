@@ -1,4 +1,4 @@
-"""The registry of plot and table functions behind the generic rule (``workflow/rules/plots.smk``).
+"""The registry of plot and table functions behind the generic rule (:func:`privanomaly.steps.item_step`).
 
 A plot function takes the item's input tables ``{name: DataFrame}`` (as named in the ``plot.inputs`` of its
 catalogue entry) and its params ``{name: value}`` and returns a matplotlib Figure; it reads tidy tables only.

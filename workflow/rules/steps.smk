@@ -1,4 +1,4 @@
-# Every rule that runs a script, from the two registries (privanomaly.steps): the compute steps of
+# The rules that run scripts come from two registries (privanomaly.steps) - the compute steps of
 # workflow/steps.yaml, and the figures and tables of workflow/report/catalogue.yaml that are built from tidy
 # tables (items with a `plot:` or `table:` section; script render.py). The values a step names come from the
 # plan the other rule files bind: STEP_CONSTANTS (paths), PLAN_SETS (sets), STEP_VALUES (values, functions).

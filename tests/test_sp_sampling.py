@@ -59,3 +59,33 @@ def test_bernoulli_exp_exact_rates():
     for num, den in ((0, 1), (1, 1), (1, 3), (7, 10)):
         got = sp.dlap.bernoulli_exp(rng, np.full(n, num), den)
         assert within_binomial(got.sum(), n, np.exp(-num / den))
+
+
+def test_cks_algorithm1_returns_k_odd_at_the_first_failed_ratio_draw():
+    """The shared driver of CKS Algorithm 1 (paper A's int64 path and paper B's big-rational path use it)."""
+    from privanomaly.sp.dlap import cks_algorithm1
+
+    stop_at = np.array([1, 2, 3, 4, 7])  # element i draws A = 1 while K < stop_at[i], then A = 0
+    calls = []
+
+    def ratio(active, K):
+        calls.append(active.copy())
+        return K < stop_at[active]
+
+    out = cks_algorithm1(5, ratio)
+    assert out.tolist() == [True, False, True, False, True]  # K at the stop is odd/even
+    assert [c.tolist() for c in calls][:3] == [[0, 1, 2, 3, 4], [1, 2, 3, 4], [2, 3, 4]]  # ascending, shrinking
+    assert len(calls) == 7
+
+
+def test_exp_minus_whole_draws_nothing_for_zero_and_matches_exp_minus_w():
+    from privanomaly.sp.dlap import exp_minus_whole
+
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    assert exp_minus_whole(rng, np.zeros(5, dtype=np.int64)).all() and rng.bit_generator.state == state
+    w = np.repeat(np.array([1, 2, 3], dtype=np.int64), 60_000)
+    ok = exp_minus_whole(np.random.default_rng(4), w)
+    for k in (1, 2, 3):  # P = exp(-k); 60,000 draws: 5 sigma of the binomial
+        p, got = np.exp(-k), ok[w == k].mean()
+        assert abs(got - p) < 5 * np.sqrt(p * (1 - p) / 60_000), (k, got, p)

@@ -7,8 +7,9 @@ as the base-2^62 digits of a uniform real U in [0, 1):
   denominator of any size): U < p is decided digit by digit; the first digit decides unless it equals the
   first digit of p (probability 2^-62), then the next digits do (exact Python integers).
 * :func:`bernoulli_exp_rational` - Bernoulli(exp(-gamma)) for any rational gamma >= 0: floor(gamma) draws of
-  Bernoulli(exp(-1)) (:func:`privanomaly.sp.dlap.bernoulli_exp`), then Canonne-Kamath-Steinke (NeurIPS 2020)
-  Algorithm 1 on the fractional part with the Bernoulli(f / K) draws of :func:`bernoulli_rational`.
+  Bernoulli(exp(-1)) (:func:`privanomaly.sp.dlap.exp_minus_whole`), then Canonne-Kamath-Steinke (NeurIPS 2020)
+  Algorithm 1 (:func:`privanomaly.sp.dlap.cks_algorithm1`) on the fractional part, its Bernoulli(f / K) drawn
+  digit by digit as in :func:`bernoulli_rational`.
 * :class:`LazyUniforms` - a pool of uniforms in [0, 1) known to as many base-2^62 digits as the comparisons
   made so far needed (Karney's lazy uniform deviates, ACM TOMS 42(1), 2016, Sec. 2); comparing two of them
   draws further digits only on equal leading digits.
@@ -25,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from privanomaly.sp.dlap import bernoulli_exp
+from privanomaly.sp.dlap import cks_algorithm1, exp_minus_whole
 
 __all__ = ["DIGIT_BITS", "bernoulli_rational", "bernoulli_exp_rational", "ExpBernoulliTable", "LazyUniforms"]
 
@@ -113,21 +114,12 @@ class ExpBernoulliTable:
         if self._whole_arr.size != len(self._whole):
             self._whole_arr = np.array(self._whole, dtype=np.int64)
         flat = idx.reshape(-1)
-        ok = np.ones(flat.size, dtype=bool)
-        n_whole = self._whole_arr[flat]
-        j = 0
-        while True:  # the integer part, stopping at the first failure
-            live = np.flatnonzero(ok & (n_whole > j))
-            if live.size == 0:
-                break
-            one = np.ones(live.size, dtype=np.int64)
-            ok[live] = bernoulli_exp(rng, one, one)
-            j += 1
-        active = np.flatnonzero(ok)
-        K = np.ones(flat.size, dtype=np.int64)
-        while active.size:  # CKS Algorithm 1 on the fractional part: A ~ Bernoulli(f / K)
-            width = int(K[active].max()) + 1
-            keys, inv = np.unique(flat[active] * width + K[active], return_inverse=True)
+        ok = exp_minus_whole(rng, self._whole_arr[flat])  # the integer part
+        todo = flat[ok]
+
+        def ratio(active: np.ndarray, K: np.ndarray) -> np.ndarray:  # Bernoulli(f / K), f the fractional part
+            width = int(K.max()) + 1
+            keys, inv = np.unique(todo[active] * width + K, return_inverse=True)
             digits = []
             for code in keys.tolist():
                 key = divmod(code, width)
@@ -135,11 +127,9 @@ class ExpBernoulliTable:
                     self._digits[key] = _first_digit(self._frac[key[0]] / key[1])
                 digits.append(self._digits[key])
             first = np.array([d for d, _ in digits], dtype=np.int64)
-            a = _bernoulli_from_digits(rng, first, [r for _, r in digits], inv.reshape(-1))
-            done = active[~a]
-            ok[done] = (K[done] % 2) == 1
-            active = active[a]
-            K[active] += 1
+            return _bernoulli_from_digits(rng, first, [r for _, r in digits], inv.reshape(-1))
+
+        ok[ok] = cks_algorithm1(todo.size, ratio)
         return ok.reshape(idx.shape)
 
 

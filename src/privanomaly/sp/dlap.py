@@ -15,6 +15,7 @@ same distribution and the privacy actually spent is the rate used, never more th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -146,24 +147,49 @@ def _bernoulli_frac(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) 
 _INT64_SAFE = 2**62
 
 
-def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (CKS 2020, Algorithm 1, gamma <= 1).
+def cks_algorithm1(n: int, bernoulli_ratio: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """CKS 2020, Algorithm 1: exact Bernoulli(exp(-gamma_i)) for n rationals gamma_i in [0, 1].
 
-    K = 1; repeat: A ~ Bernoulli(gamma / K); stop if A = 0; K += 1. Return K odd.
+    K = 1; repeat: A ~ Bernoulli(gamma / K); stop if A = 0; K += 1. Return K odd. ``bernoulli_ratio(active,
+    K)`` draws Bernoulli(gamma_i / K_i) for the still-running indices ``active`` (ascending) and their K; it is
+    the only place the representation of gamma enters (int64 here, big ``Fraction`` digits in
+    :class:`privanomaly.outliers.exact_random.ExpBernoulliTable`).
     """
-    out = np.empty(num.size, dtype=bool)
-    K = np.ones(num.size, dtype=np.int64)
-    active = np.arange(num.size)
+    out = np.empty(n, dtype=bool)
+    K = np.ones(n, dtype=np.int64)
+    active = np.arange(n)
     while active.size:
-        if int(den[active].max()) * int(K[active].max()) >= _INT64_SAFE:
-            raise OverflowError("bernoulli_exp: den * K would leave int64 (denominator too large)")
-        a = _bernoulli_frac(rng, num[active], den[active] * K[active])
+        a = bernoulli_ratio(active, K[active])
         done = active[~a]
         out[done] = (K[done] % 2) == 1
-        cont = active[a]
-        K[cont] += 1
-        active = cont
+        active = active[a]
+        K[active] += 1
     return out
+
+
+def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (:func:`cks_algorithm1`, int64)."""
+
+    def ratio(active: np.ndarray, K: np.ndarray) -> np.ndarray:
+        if int(den[active].max()) * int(K.max()) >= _INT64_SAFE:
+            raise OverflowError("bernoulli_exp: den * K would leave int64 (denominator too large)")
+        return _bernoulli_frac(rng, num[active], den[active] * K)
+
+    return cks_algorithm1(num.size, ratio)
+
+
+def exp_minus_whole(rng: np.random.Generator, whole: np.ndarray) -> np.ndarray:
+    """Exact Bernoulli(exp(-w)) for integers w >= 0: w independent Bernoulli(exp(-1)) draws must all be 1
+    (drawn round by round, each element stopping at its first failure)."""
+    ok = np.ones(whole.size, dtype=bool)
+    j = 0
+    while True:
+        live = np.flatnonzero(ok & (whole > j))
+        if live.size == 0:
+            return ok
+        one = np.ones(live.size, dtype=np.int64)
+        ok[live] = _bernoulli_exp_le1(rng, one, one)
+        j += 1
 
 
 def bernoulli_exp(rng: np.random.Generator, num, den) -> np.ndarray:
@@ -188,14 +214,7 @@ def bernoulli_exp(rng: np.random.Generator, num, den) -> np.ndarray:
     out[idx] = _bernoulli_exp_le1(rng, num_f[idx], den_f[idx])
     big = np.flatnonzero(~small)
     q, rem = np.divmod(num_f[big], den_f[big])
-    ok = np.ones(big.size, dtype=bool)
-    j = 0
-    while True:  # the integer part: q draws of Bernoulli(exp(-1)), stopping at the first failure
-        live = np.flatnonzero(ok & (q > j))
-        if live.size == 0:
-            break
-        ok[live] = _bernoulli_exp_le1(rng, np.ones(live.size, dtype=np.int64), np.ones(live.size, dtype=np.int64))
-        j += 1
+    ok = exp_minus_whole(rng, q)
     live = np.flatnonzero(ok)
     if live.size:
         ok[live] = _bernoulli_exp_le1(rng, rem[live], den_f[big][live])

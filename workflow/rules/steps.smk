@@ -1,7 +1,7 @@
 # The rules that run scripts come from two registries (privanomaly.steps) - the compute steps of
 # workflow/steps.yaml, and the figures and tables of workflow/report/catalogue.yaml that are built from tidy
 # tables (items with a `plot:` or `table:` section; script render.py). The values a step names come from the
-# plan the other rule files bind: STEP_CONSTANTS (paths), PLAN_SETS (sets), STEP_VALUES (values, functions).
+# plan that the other files of workflow/rules bind - STEP_CONSTANTS (paths), PLAN_SETS (sets), STEP_VALUES.
 from privanomaly import steps as _steps
 
 STEPS = _steps.load(f"{workflow.basedir}/workflow/steps.yaml")

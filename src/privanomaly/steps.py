@@ -20,8 +20,8 @@ param string    a dotted config key (``paper_a.eps_grid``); with ``{wildcard}`` 
 The figures and tables that the catalogue builds from tidy tables are steps too: :func:`item_step` makes the
 step of a catalogue item with a ``plot:`` or ``table:`` section (script ``render.py``).
 
-No Snakemake here: :func:`load` validates the file (errors name the file, the step and the key) and the
-``*_of`` functions resolve a step's values against the workflow's constants, sets and plan values.
+No Snakemake here: :func:`load` validates the file (errors name the file, the step and the key) and a
+:class:`Resolver` resolves a step's values against the workflow's constants, sets and plan values.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ KEYS = {"rule", "doc", "input", "output", "report", "log", "wildcards", "threads
         "params", "script"}
 REPORT_KEYS = {"caption", "category", "subcategory"}
 PARAM_FORMS = {"plan", "value", "set", "wildcard", "bundle"}
-FORMS = {"expand", "plan", "value", "set", "wildcard", "bundle"}  # the keys that make a mapping a value of the step language
+FORMS = PARAM_FORMS | {"expand"}  # the keys that make a mapping a value of the step language
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ available_datasets, data_targets, run_records = (
 )
 stand_in_notes, STANDIN_MIRROR = PLAN.stand_in_notes, PLAN.standin_mirror
 
-# What the compute steps (workflow/steps.yaml, steps.smk) name, filled by each rule file: paths in file
+# What the compute steps (workflow/steps.yaml, steps.smk) name, filled by each file of workflow/rules - paths in file
 # patterns, the plan's dataset sets, values and functions of a job's wildcards (privanomaly.steps).
 STEP_CONSTANTS = {
     "RESULTS": RESULTS,
@@ -38,3 +38,12 @@ STEP_CONSTANTS = {
 STEP_CONSTANTS["RUN_CONFIG_RECORD"] = RUN_CONFIG_RECORD
 PLAN_SETS = {"data.available": available_datasets()}
 STEP_VALUES = PLAN.step_values()
+
+
+def step_script(scope):
+    """The script a step runs (steps.smk). Snakemake evaluates the script path twice - in the loop over the
+    steps, where the step is `_s`, and in the job's run function, where `rule` is the name of the job's rule
+    and `_s` would be the loop's last step."""
+    name = scope.get("rule")
+    step = STEP_BY_RULE[name] if isinstance(name, str) else scope["_s"]
+    return f"../../scripts/{step.script}"

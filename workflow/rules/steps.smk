@@ -12,9 +12,10 @@ STEP_VALUES.update({"items.method": "paper|fast"})
 STEP = _steps.Resolver(STEP_CONSTANTS, PLAN_SETS, STEP_VALUES, config, expand)
 
 
-# One rule per step, defined in a function so that the script path (evaluated again when a job runs) is the
-# step's own and not the loop's last.
-def step_rule(_s):
+STEP_BY_RULE = {s.rule: s for s in STEPS}
+
+
+for _s in STEPS:
 
     rule:
         name:
@@ -29,19 +30,15 @@ def step_rule(_s):
             STEP.log(_s, BENCH, ".tsv")
         wildcard_constraints:
             **STEP.wildcards(_s),
-        threads: _s.threads
-        resources:
-            **dict(_s.resources),
         localrule: _s.localrule
         conda:
             "../../envs/privanomaly.yaml"
+        threads: _s.threads
+        resources:
+            **dict(_s.resources),
         params:
             **STEP.params(_s),
         script:
-            f"../../scripts/{_s.script}"
+            step_script(locals())
 
     workflow.get_rule(_s.rule).docstring = _s.doc
-
-
-for _s in STEPS:
-    step_rule(_s)

@@ -149,16 +149,21 @@ def load(path: str | Path) -> list[Step]:
         threads = raw.get("threads", 1)
         if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
             raise ValueError(f"{where}.threads: expected a positive integer, got {threads!r}")
-        first = next(iter(outputs.values()))
-        names = [n for n in dict.fromkeys(WILDCARD.findall(first)) if not CONSTANT.fullmatch(f"{{{n}}}")]
         steps.append(Step(
             rule=raw["rule"], doc=raw["doc"].strip(),
             input=tuple(inputs.items()), output=tuple(outputs.items()), report=tuple(report.items()),
-            log=str(raw.get("log") or "_".join(f"{{{n}}}" for n in names) or "all"),
+            log=str(raw.get("log") or default_log(next(iter(outputs.values())))),
             wildcards=tuple(wildcards.items()), threads=threads, resources=tuple(resources.items()),
             localrule=bool(raw.get("localrule", False)), params=tuple(params.items()), script=raw["script"],
         ))
     return steps
+
+
+def default_log(first_output: str) -> str:
+    """A step's log/benchmark name unless it gives one: its first output's wildcards joined by "_" (the
+    workflow's ``{CONSTANTS}`` left out), or "all" when it has none."""
+    names = [n for n in dict.fromkeys(WILDCARD.findall(first_output)) if not CONSTANT.fullmatch(f"{{{n}}}")]
+    return "_".join(f"{{{n}}}" for n in names) or "all"
 
 
 def _wildcard(name: str) -> Callable[[Any], str]:
@@ -271,7 +276,7 @@ def item_step(item: Item) -> Step:
     inputs = {n: {"expand": f"{{RESULTS}}/{p}", "d": plot.datasets} if EXPAND in p else f"{{RESULTS}}/{p}"
               for n, p in plot.inputs}
     outputs = {Path(f).suffix.lstrip("."): f"{{RESULTS}}/{f}" for f in item.files}
-    names = list(dict.fromkeys(WILDCARD.findall(item.files[0])))
+    names = list(dict.fromkeys(WILDCARD.findall(item.files[0])))  # a catalogue file has no {CONSTANTS}
     bundle = {**dict(plot.params), **{n: {"set": s} for n, s in plot.sets}, **{n: {"value": v} for n, v in plot.values}}
     stand_in = {"plan": f"paper_{item.paper.lower()}.stand_in"} if plot.stand_in else {"value": None}
     return Step(
@@ -279,7 +284,7 @@ def item_step(item: Item) -> Step:
         output=tuple(outputs.items()),
         report=((next(iter(outputs)), {"caption": plot.caption, "category": f"Paper {item.paper}",
                                        "subcategory": plot.subcategory}),),
-        log="_".join(f"{{{n}}}" for n in names) or "all", wildcards=tuple((n, {"plan": f"items.{n}"}) for n in names),
+        log=default_log(item.files[0]), wildcards=tuple((n, {"plan": f"items.{n}"}) for n in names),
         threads=1, resources=(), localrule=False,
         params=(("kind", {"value": plot.kind}), ("function", {"value": plot.function}),
                 ("plot_params", {"bundle": bundle}), ("stand_in", stand_in)),

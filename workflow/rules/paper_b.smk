@@ -12,6 +12,9 @@ _pb_wf.check_config(PB)
 check_dataset_names(list(PB["datasets"]), "paper_b.datasets")
 # the dataset/method sets the catalogue's paper-B items expand over (privanomaly.paper_b.workflow.sets)
 PB_SETS = _pb_wf.sets(PB, available_datasets(list(PB["datasets"])))
+PB_METHOD_REGEX = (
+    "paper|fast"  # the smooth bounds a Scenario-1 table or figure is computed with
+)
 PB_READINGS = [_pb_readings.OURS, *_pb_readings.variants(list(PB.get("readings", [])))]
 STEP_CONSTANTS.update(PB_OUT=f"{RESULTS}/paper_b")
 STEP_CONSTANTS.update(PB_PAPER_R_PREFIX=_pb_readings.R_PREFIX["paper"])
@@ -26,7 +29,7 @@ paper_b_targets = lambda: [
 
 wildcard_constraints:
     pb_dataset="[A-Za-z][A-Za-z0-9_]*",
-    pb_method="paper|fast",
+    pb_method=PB_METHOD_REGEX,
     pb_reading=_pb_readings.regex(PB_READINGS),
 
 

@@ -8,7 +8,7 @@ STEPS = _steps.load(f"{workflow.basedir}/workflow/steps.yaml")
 STEPS += [_steps.item_step(it) for it in CATALOGUE_ITEMS if it.plot is not None]
 # what a file wildcard of a catalogue item may match: a configured dataset, a smooth bound of paper B
 STEP_VALUES.update({"items.dataset": wildcard_choice(PLAN.names())})
-STEP_VALUES.update({"items.method": "paper|fast"})
+STEP_VALUES.update({"items.method": PB_METHOD_REGEX})
 STEP = _steps.Resolver(STEP_CONSTANTS, PLAN_SETS, STEP_VALUES, config, expand)
 
 

@@ -132,16 +132,16 @@ def step_values(pb: dict, sets: dict[str, list], results: str, out: str) -> dict
     # a reading's datasets of a set: all for our r, those with a printed r for the paper's
     of_set = lambda name: lambda wc: _readings.with_r(reading(wc), sets[name], paper_r)  # noqa: E731
     plan = readings_plan(out, pb, sets)
+    table_sets = of_set("paper_b.table_sets")
     return {
         "paper_b.space": lambda wc: pb["tuning"]["space"].get(wc.pb_dataset, "full"),
         "paper_b.paper_r": lambda wc: paper_r.get(wc.pb_dataset),
         "paper_b.r_readings": _readings.regex([rd for rd in readings if rd.r_only]),
-        "paper_b.table_sets": of_set("paper_b.table_sets"),
+        "paper_b.table_sets": table_sets,
         "paper_b.table1": of_set("paper_b.table1"),
         "paper_b.table2": of_set("paper_b.table2"),
-        "paper_b.tables_data": lambda wc: [f"{results}/data/{d}.parquet" for d in of_set("paper_b.table_sets")(wc)],
-        "paper_b.tables_choices": lambda wc: [
-            f"{out}/{wc.pb_reading}tuning/{d}.json" for d in of_set("paper_b.table_sets")(wc)],
+        "paper_b.tables_data": lambda wc: [f"{results}/data/{d}.parquet" for d in table_sets(wc)],
+        "paper_b.tables_choices": lambda wc: [f"{out}/{wc.pb_reading}tuning/{d}.json" for d in table_sets(wc)],
         "paper_b.tables_subcategory": lambda wc: "Tables 1-2" + reading(wc).suffix,
         # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
         "paper_b.choice": lambda wc: f"{out}/{reading(wc).r_prefix}tuning/{wc.pb_dataset}.json",

@@ -12,8 +12,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
     k = int(wc.k)
     r_kind, r_value = spec.parse_r_token(wc.r)
-    # paper B's outliers have fewer than k *other* records within r: (k+1)-NN distances, like beta = k
-    r = counts.resolve_r(X, r_kind, r_value, k, "euclidean")
+    r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
     log.info("%s: k = %d, r (%s %s) = %.6g", wc.dataset, k, r_kind, r_value, r)
 
     def smooth_for(method):

@@ -36,6 +36,18 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
     raise ValueError(f"unknown r kind {r_kind!r}")
 
 
+def resolve_r_paper_b(X: np.ndarray, r_kind: str, value: float, k: int) -> float:
+    """The radius of a paper-B grid point, on paper B's own distance dist_S (Sec. 3.1, scaled by 1/sqrt|S|).
+
+    An outlier has fewer than ``k`` other records within r (Def. 8), i.e. its (k+1)-NN distance including
+    itself exceeds r: β = k of :func:`resolve_r`, read off the scaled full-space coordinates that
+    :func:`privanomaly.outliers.q_count` measures - so ``fraction: f`` flags about f of the records.
+    """
+    from privanomaly.outliers.distance import subspace_coords
+
+    return resolve_r(subspace_coords(X), r_kind, value, int(k), "euclidean")
+
+
 def absent_points(X: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
     """``n`` points drawn uniformly from the bounding box of X, none equal to a record of X (redrawn if so)."""
     X = np.asarray(X, dtype=float)

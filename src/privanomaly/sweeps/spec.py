@@ -16,7 +16,9 @@ r is given in one of three ways (exactly one key under ``r``):
 * ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear).
 
 For paper B the (β+1)-NN distance is the (k+1)-NN distance: a record is a distance outlier (Def. 8) iff it
-has fewer than k *other* records within r, i.e. its ball count (itself included) is <= k.
+has fewer than k *other* records within r, i.e. its ball count (itself included) is <= k - measured on paper
+B's distance dist_S, scaled by 1/sqrt(|S|) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`), so that
+``fraction: f`` flags about f of the records as ``q_count`` counts them.
 
 Grid points are named by *tokens* (strings that are also file names): numbers are written by
 :func:`num_token` (``1.0`` and ``1`` are the same point), radii by :func:`r_token` (``v0.5``, ``f0.05``,

@@ -22,8 +22,14 @@ from .distance import RADIUS_RTOL
 
 __all__ = ["WorkBudgetExceeded", "seb_radius", "algorithm1", "largest_enclosed_subset"]
 
-#: relative tolerance when testing seb(C) <= r (errs towards "enclosed", i.e. towards a larger bound)
-SEB_RTOL = RADIUS_RTOL
+#: relative tolerance when testing seb(C) <= r: errs towards "enclosed" (a larger M, hence a larger smooth
+#: bound) by a margin strictly larger than the rounding of the degree test. The degree test
+#: (:mod:`.distance`) counts y as a neighbour of x when the float distance is <= r (1 + RADIUS_RTOL); that
+#: float distance and the computed smallest-enclosing-ball radius are each within a few ulp (relative
+#: ~1e-15) of the exact values, so every set the degree test puts within r of one point has a computed seb
+#: <= r (1 + RADIUS_RTOL)(1 + ~1e-14) < r (1 + 2 RADIUS_RTOL): Algorithm 1 counts it as enclosed, and
+#: Theorem 2's premise S >= LS holds at every tie (tests/test_outliers_float_boundary.py).
+SEB_RTOL = 2.0 * RADIUS_RTOL
 
 
 class WorkBudgetExceeded(RuntimeError):
@@ -71,17 +77,44 @@ def seb_radius(P: np.ndarray) -> float:
         return 0.0
     if len(P) == 2:
         return float(np.linalg.norm(P[0] - P[1]) / 2.0)
+    Q = _merge_near_duplicates(P)
+    if len(Q) == 1:
+        return float(_norms(P - Q[0]).max())
     center = None
     try:
         with np.errstate(all="ignore"):
-            c, _ = miniball.get_bounding_ball(P, rng=np.random.default_rng(0))
+            c, _ = miniball.get_bounding_ball(Q, rng=np.random.default_rng(0))
         if np.all(np.isfinite(c)):
             center = c
     except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
         center = None
     if center is None:
-        center = _minimax_center(P)
+        center = _minimax_center(Q)
     return float(_norms(P - center).max())
+
+
+#: rows closer than this (relative to the set's extent) are one support point for Welzl's algorithm
+SEB_MERGE_RTOL = 1e-12
+
+
+def _merge_near_duplicates(P: np.ndarray) -> np.ndarray:
+    """The rows of P without those within ``SEB_MERGE_RTOL`` x extent of an earlier kept row.
+
+    Welzl's algorithm (``miniball``) can return a far-from-smallest ball when two support points differ in
+    the last bits (seen: 1.09 r for copies of a triangle's vertices at circumradius r). The centre is found
+    on the merged rows and the radius measured on every row of P, so it stays a valid enclosing radius,
+    above the smallest by at most the merge distance (~1e-12 of the extent): far below the margin
+    ``SEB_RTOL - RADIUS_RTOL``.
+    """
+    tol = SEB_MERGE_RTOL * max(float(np.ptp(P, axis=0).max()), np.finfo(float).tiny)
+    pairs = cKDTree(P).query_pairs(tol, output_type="ndarray")
+    if len(pairs) == 0:
+        return P
+    keep = np.ones(len(P), dtype=bool)
+    for i, j in pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]:
+        if keep[i]:
+            keep[j] = False
+    return P[keep]
 
 
 def _norms(D: np.ndarray) -> np.ndarray:
@@ -144,13 +177,16 @@ def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float, work: _Work | N
 
 
 def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
-    """Exact in the plane for the closed radius ``rr = r (1 + RADIUS_RTOL)`` that every other test uses
-    (neighbours, seb, 1-D windows): an optimal disc can be moved (covering no fewer points) until two
+    """Exact in the plane for the closed radius ``rd = r (1 + RADIUS_RTOL)`` of the degree test, erring
+    towards "enclosed" like every other test (seb, 1-D windows): points are counted within
+    ``rr = r (1 + SEB_RTOL)`` of each candidate centre. An optimal disc can be moved (covering no fewer points) until two
     distinct points lie on its boundary, or it contains a single location; so it suffices to test the two
-    radius-``rr`` discs through every pair at distance <= 2 rr and the discs centred at the points.  ``U``:
+    radius-``rd`` discs through every pair at distance <= 2 rd (the midpoint disc for a pair up to 2 rr apart)
+    and the discs centred at the points.  ``U``:
     distinct points, ``w``: their multiplicities.  The two defining points are counted by construction (they
     lie on the boundary; rounding of the centre must not drop them)."""
-    rr = r * (1.0 + SEB_RTOL)
+    rr = r * (1.0 + SEB_RTOL)  # counting radius
+    rd = r * (1.0 + RADIUS_RTOL)  # the discs' radius: rr - rd covers the rounding of the constructed centres
     if work is not None:
         work.charge()  # one closed-form (polynomial) solve
     tree = cKDTree(U)
@@ -161,14 +197,14 @@ def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | N
         return np.array([int(w[h].sum()) if h else 0 for h in hits], dtype=np.int64)
 
     best = int(weight_within(U).max())
-    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")
+    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")  # a pair within 2 rr: midpoint disc at least
     if len(pairs) == 0 or best == int(wsum[-1]):
         return best
     a, b = U[pairs[:, 0]], U[pairs[:, 1]]
     mid = (a + b) / 2.0
     d = b - a
     half = np.hypot(d[:, 0], d[:, 1]) / 2.0
-    h = np.sqrt(np.maximum(rr * rr - half * half, 0.0))
+    h = np.sqrt(np.maximum(rd * rd - half * half, 0.0))
     perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
     ia, ib = pairs[:, 0], pairs[:, 1]
     for sgn in (1.0, -1.0):

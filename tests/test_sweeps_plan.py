@@ -48,3 +48,13 @@ def test_claims_sweep_is_a_paper_a_sweep_that_runs():
         plan.claims_sweep("b")
     with pytest.raises(ValueError, match="sweeps.x.datasets: unknown dataset 'mine'"):
         _plan({"x": dict(CFG["a"], datasets=["mine"])})
+
+
+@pytest.mark.parametrize("drop, named", [("subspace_dims", "sweeps.b.subspace_dims"), ("h", "sweeps.b.h")])
+def test_top_h_needs_both_h_and_subspace_dims(drop, named):
+    """h without subspace_dims (or the reverse) would give no top-h rows and an empty figure: an error
+    naming the missing key."""
+    cfg = {**CFG, "b": {k: v for k, v in CFG["b"].items() if k != drop}}
+    with pytest.raises(ValueError, match=named.replace(".", r"\.") + ": sweeps.b." + ("h" if drop != "h" else "subspace_dims")):
+        _plan(cfg)
+    assert _plan({"b": {k: v for k, v in CFG["b"].items() if k not in ("h", "subspace_dims")}}).b == ["b"]

@@ -189,6 +189,11 @@ def parse(name: str, entry: dict) -> Sweep:
             raise ValueError(f"{where}.delta: must lie in (0, 1)")
         if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
             raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
+        if bool(sw.h) != bool(sw.subspace_dims):  # top-h runs over h x subspace dimension: one alone is no row
+            have, need = ("h", "subspace_dims") if sw.h else ("subspace_dims", "h")
+            raise ValueError(f"{where}.{need}: {where}.{have} is set, so top-h subspace discovery needs "
+                             f"{need} too (e.g. h: [1, 2, 3], subspace_dims: [1, 2]); without it the sweep "
+                             f"would have no top-h rows. Set both, or remove {have}")
     _distinct_tokens(sw.eps, num_token, f"{where}.eps")
     _distinct_tokens(sw.k, str, f"{where}.k")
     _distinct_tokens(sw.r_values, num_token, f"{where}.r.{r_kind}")

@@ -70,3 +70,11 @@ def test_wildcard_choice_matches_exactly_the_values():
     rx = re.compile(f"(?:{wildcard_choice(['a.b', 'c'])})\\Z")
     assert rx.match("a.b") and rx.match("c") and not rx.match("aXb")
     assert not re.match(f"(?:{wildcard_choice([])})\\Z", "")
+
+
+@pytest.mark.parametrize("mirror", [None, ""])
+def test_download_mode_is_announced_never_silent(tmp_path, mirror):
+    note = DataPlan(_config(tmp_path, mirror)).mirror_notice()
+    assert note.startswith("data_mirror is not set") and "canonical URL" in note and "DATA_MIRROR=DIR" in note
+    assert DataPlan(_config(tmp_path, str(tmp_path))).mirror_notice() == (
+        f"data_mirror: raw files are copied from {tmp_path} (sha256 checked)")

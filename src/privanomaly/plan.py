@@ -64,6 +64,17 @@ class DataPlan:
                 out[name] = why
         return out
 
+    def mirror_notice(self) -> str:
+        """One line for the start of a run saying where raw files come from: the mirror, or - when
+        ``data_mirror`` is unset or empty (``--config data_mirror=``) - their canonical URLs, so download mode
+        is never silent."""
+        mirror = self.config.get("data_mirror")
+        if mirror:
+            return f"data_mirror: raw files are copied from {mirror} (sha256 checked)"
+        return ("data_mirror is not set (null or empty): every raw file not yet under "
+                f"{self.resources}/raw is downloaded from its canonical URL (sha256 checked); "
+                "set --config data_mirror=DIR (make: DATA_MIRROR=DIR) to copy from a local mirror")
+
     def unavailable(self) -> dict[str, str]:
         """{name: one-line reason} of the datasets whose raw file cannot be obtained in this run (only with
         ``data_mirror``: without one every file is attempted for download)."""

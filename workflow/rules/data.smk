@@ -3,6 +3,7 @@
 for _name, _entry in config["datasets"].items():
     check_dataset_entry(_name, _entry)
 
+print(PLAN.mirror_notice(), file=sys.stderr)
 for _name, _why in unavailable_datasets().items():
     print(f"{_name}: {_why}", file=sys.stderr)
 

@@ -58,3 +58,13 @@ def test_top_h_needs_both_h_and_subspace_dims(drop, named):
     with pytest.raises(ValueError, match=named.replace(".", r"\.") + ": sweeps.b." + ("h" if drop != "h" else "subspace_dims")):
         _plan(cfg)
     assert _plan({"b": {k: v for k, v in CFG["b"].items() if k not in ("h", "subspace_dims")}}).b == ["b"]
+
+
+def test_a_sweep_past_the_point_limit_stops_before_its_grid_is_built():
+    big = {**CFG["a"], "datasets": ["thyroid"], "eps": [round(0.001 * i, 3) for i in range(1, 1001)],
+           "k": list(range(1, 31)), "beta": list(range(1, 101))}  # 1 x 100 x 1 x 30 x 1000 = 3,000,000 points
+    with pytest.raises(ValueError, match=r"sweeps\.a: its grid has 3,000,000 points, more than sweep_max_points = 50,000"):
+        SweepPlan({"a": big}, lambda n, k: n, lambda n: list(n), max_points=50_000)
+    assert SweepPlan({"a": CFG["a"]}, lambda n, k: n, lambda n: list(n), max_points=4).a == ["a"]  # 2x1x1x1x2
+    with pytest.raises(ValueError, match="its grid has 4 points"):
+        SweepPlan({"a": CFG["a"]}, lambda n, k: n, lambda n: list(n), max_points=3)

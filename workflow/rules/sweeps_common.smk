@@ -6,7 +6,12 @@ from privanomaly.sweeps import spec as _sw_spec
 from privanomaly.sweeps.plan import SweepPlan
 
 SW_OUT = f"{RESULTS}/sweeps"
-SW = SweepPlan(config.get("sweeps"), check_dataset_names, available_datasets)
+SW = SweepPlan(
+    config.get("sweeps"),
+    check_dataset_names,
+    available_datasets,
+    config.get("sweep_max_points"),
+)
 SW_SPACES = {
     n: Paramspace(_sw_spec.point_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.a
 }

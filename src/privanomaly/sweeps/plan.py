@@ -14,6 +14,12 @@ from privanomaly.plan import wildcard_choice
 from privanomaly.sweeps.spec import NUMBER, R_TOKEN, Sweep, ball_key, parse_all
 
 
+def grid_size(sw: Sweep) -> int:
+    """Grid points of a sweep, without building its grid: datasets x β x r x k x ε (paper B: no β)."""
+    n = len(sw.datasets) * max(len(sw.beta), 1) * len(sw.r_values) * len(sw.k) * len(sw.eps)
+    return int(n)
+
+
 class SweepPlan:
     """The sweeps of config ``sweeps:`` with the datasets they run on in this run.
 
@@ -22,10 +28,15 @@ class SweepPlan:
     """
 
     def __init__(self, sweeps_cfg: Mapping | None, check_names: Callable[[list, str], list],
-                 available: Callable[[Iterable[str]], list[str]]):
+                 available: Callable[[Iterable[str]], list[str]], max_points: int | None = None):
         self.sweeps: dict[str, Sweep] = parse_all(sweeps_cfg)
         for name, sw in self.sweeps.items():
             check_names(list(sw.datasets), f"sweeps.{name}.datasets")
+            if max_points is not None and grid_size(sw) > max_points:
+                raise ValueError(
+                    f"config sweeps.{name}: its grid has {grid_size(sw):,} points, more than sweep_max_points = "
+                    f"{max_points:,}; shrink its grids or raise sweep_max_points (the DAG of a sweep grows with "
+                    "its points)")
         self.datasets = {n: available(list(s.datasets)) for n, s in self.sweeps.items()}
         runs = [n for n in self.sweeps if self.datasets[n]]
         self.a = [n for n in runs if self.sweeps[n].kind == "paper_a"]  # paper-A sweeps that run

@@ -1,4 +1,4 @@
-"""The generic rule of catalogue items (privanomaly.steps.item_step): run the registered plot or table function the catalogue names."""
+"""The rule of a catalogue item with a plot: or table: section (workflow/rules/report.smk): run the registered plot or table function the catalogue names."""
 
 from privanomaly import runlog
 from privanomaly.report import figures

@@ -701,7 +701,7 @@ def test_config_check_command_line_names_the_file(tmp_path):
 # ============================================================================ issue 16: empty tables get a note
 def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_path):
     out = tmp_path / "tables"
-    _run_script(  # the generic table rule (privanomaly.steps.item_step) running Table 2's registered function
+    _run_script(  # the generic table rule (workflow/rules/report.smk) running Table 2's registered function
         "render.py",
         input={"summaries": []},
         output={"csv": str(out / "table2.csv"), "md": str(out / "table2.md")},

@@ -268,7 +268,7 @@ def growth(g: pd.DataFrame):
 
 # ------------------------- registered plot functions (catalogue `plot.function` names) -------------------------
 # Each adapts the catalogue entry's input tables and params to one figure above; the generic plot rule
-# (privanomaly.steps.item_step, scripts/render.py) calls them through privanomaly.report.figures.
+# (workflow/rules/report.smk, scripts/render.py) calls them through privanomaly.report.figures.
 
 
 @figures.register("paper_a.fig1")

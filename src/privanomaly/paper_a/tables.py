@@ -92,7 +92,7 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
 
 # ------------------------- registered table functions (catalogue `table.function` names) -------------------------
 # Each reads its input paths with the checking readers of privanomaly.experiment and returns one table; the
-# generic rule (privanomaly.steps.item_step) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
+# generic rule (workflow/rules/report.smk) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
 
 
 @figures.register("paper_a.table1")

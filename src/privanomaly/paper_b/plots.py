@@ -197,7 +197,7 @@ def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true
 
 # ------------------------- registered plot functions (catalogue `plot.function` names) -------------------------
 # Each adapts the catalogue entry's input tables and params to one figure above; the generic plot rule
-# (privanomaly.steps.item_step, scripts/render.py) calls them through privanomaly.report.figures.
+# (workflow/rules/report.smk, scripts/render.py) calls them through privanomaly.report.figures.
 
 
 def _at(p) -> str:

@@ -1,4 +1,5 @@
-"""The registry of plot and table functions behind the generic rule (:func:`privanomaly.steps.item_step`).
+"""The registry of plot and table functions behind the generic rule of catalogue items
+(``workflow/rules/report.smk``).
 
 A plot function takes the item's input tables ``{name: DataFrame}`` (as named in the ``plot.inputs`` of its
 catalogue entry) and its params ``{name: value}`` and returns a matplotlib Figure; it reads tidy tables only.
@@ -8,7 +9,7 @@ It is registered under a dotted name with :func:`register`, in one of :data:`PLO
     def _fig3(tables, params):
         return fig3(tables["records"], params["k_values"])
 
-:func:`render` is what ``scripts/plot.py`` runs: read the tables, call the function, stamp the stand-in
+:func:`render` is what ``scripts/render.py`` runs: read the tables, call the function, stamp the stand-in
 note when the catalogue asks for it, save PNG + PDF atomically (:func:`privanomaly.io.save_figure`).
 """
 

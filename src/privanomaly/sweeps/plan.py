@@ -1,4 +1,4 @@
-"""The plan of the sweeps of a run (``workflow/rules/sweeps_common.smk`` binds it): which configured sweeps run
+"""The plan of the sweeps of a run (``workflow/rules/common.smk`` binds it): which configured sweeps run
 on which available datasets, their targets, the sweep feeding paper A's claims, per-sweep settings. The grid
 itself (one job per point) is :mod:`privanomaly.sweeps.spec`; no Snakemake here.
 """
@@ -80,37 +80,16 @@ class SweepPlan:
         own = getattr(self.sweeps[sweep], key)
         return scenario1[key] if own is None else own
 
-    def job_value(self, attr: str, scenario1: Mapping[str, Any]) -> Callable[[Any], Any]:
-        """A sweep setting as a function of a job's wildcards (its ``sweep``): a field of its :class:`Sweep`
-        (tuples as lists), ``cap`` (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`)."""
-        if attr == "cap":
-            return lambda wc: self.cap(wc.sweep)
-        if attr == "max_work":
-            return lambda wc: self.or_scenario1(wc.sweep, "max_work", scenario1)
+    def setting(self, sweep: str, field: str, scenario1: Mapping[str, Any]) -> Any:
+        """A setting of ``sweep`` for its jobs: a field of its :class:`Sweep` (tuples as lists), ``cap``
+        (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one)."""
+        if field == "cap":
+            return self.cap(sweep)
+        if field == "max_work":
+            return self.or_scenario1(sweep, "max_work", scenario1)
+        v = getattr(self.sweeps[sweep], field)
+        return list(v) if isinstance(v, tuple) else v
 
-        def value(wc):
-            v = getattr(self.sweeps[wc.sweep], attr)
-            return list(v) if isinstance(v, tuple) else v
-
-        return value
-
-    def step_values(self, out: str, scenario1: Mapping[str, Any], claims_sweep: str | None) -> dict[str, Any]:
-        """What the sweep steps of ``workflow/steps.yaml`` name (``{plan: sweeps.a}``, ``{plan: sweep.eps}``
-        ...): this run's sweeps, their targets under ``out`` (results/sweeps), per-job sweep settings."""
-        claims = self.claims_sweep(claims_sweep)
-        fields = ("kind", "r_kind", "metric", "n_absent", "mechanisms", "eps", "delta", "conventions", "methods",
-                  "h", "subspace_dims", "max_subspaces", "cap", "max_work")
-        return {
-            "sweeps.a": wildcard_choice(self.a),
-            "sweeps.b": wildcard_choice(self.b),
-            "sweeps.all": wildcard_choice(self.a + self.b),
-            "sweeps.r_token": R_TOKEN,
-            "sweeps.number": NUMBER,
-            "sweeps.ballkey": f"(beta~[0-9]+_)?r~{R_TOKEN}",
-            "sweeps.counts_file": lambda wc: self.counts_file(out, wc.sweep, wc.dataset, wc.beta, wc.r),
-            "sweeps.targets": self.targets(out),
-            "sweeps.index_entries": self.index_entries(),
-            "sweeps.claims_name": lambda wc: claims,
-            "sweeps.claims_table": lambda wc: [f"{out}/{n}/sweep.parquet" for n in [claims] if n],
-            **{f"sweep.{f}": self.job_value(f, scenario1) for f in fields},
-        }
+    def claims_table(self, out: str, name: str | None) -> list[str]:
+        """The tidy table of the sweep feeding claims A3, A6, A8 (:meth:`claims_sweep`), or none."""
+        return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]

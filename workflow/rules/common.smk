@@ -155,15 +155,12 @@ SW = SweepPlan(
     PLAN.check_names,
     PLAN.available,
     config.get("sweep_max_points"),
+    config.get("sweep_points_per_job"),
 )
+# paper B: one job per dataset x k x r, file dataset~{dataset}/k~{k}/r~{r}
 SW_SPACES = {
-    n: Paramspace(sweep_spec.point_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.a
+    n: Paramspace(sweep_spec.b_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.b
 }
-SW_SPACES.update(
-    {n: Paramspace(sweep_spec.b_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.b}
-)
-# dataset~{dataset}/beta~{beta}/r~{r}/k~{k}/eps~{eps} and dataset~{dataset}/k~{k}/r~{r}
-SW_POINT = Paramspace(sweep_spec.point_grid(None, [])).wildcard_pattern
 SW_BPOINT = Paramspace(sweep_spec.b_grid(None, [])).wildcard_pattern
 SW_CLAIMS = PA.get("claims", {}).get("sweep")
 for _name in SW.skipped:
@@ -177,18 +174,15 @@ def sweep_setting(field):
     return lambda wc: SW.setting(wc.sweep, field, PB["scenario1"])
 
 
-def get_sweep_counts(wildcards):
-    """The ball counts a grid point reads (rule sweep_counts), shared by every eps, k and mechanism."""
-    return SW.counts_file(
-        SW_OUT, wildcards.sweep, wildcards.dataset, wildcards.beta, wildcards.r
-    )
-
-
 def get_sweep_points(wildcards):
-    """Every point file of a sweep (paper A: one per grid point; paper B: one per dataset x k x r)."""
-    where = "points" if wildcards.sweep in SW.a else "bpoints"
+    """Every row file of a sweep (paper A: its chunks; paper B: one per dataset x k x r)."""
+    if wildcards.sweep in SW.a:
+        return [
+            one_file(rules.sweep_chunk.output.rows, sweep=wildcards.sweep, dataset=d, eps=e, part=p)
+            for d, e, p in SW.chunks(wildcards.sweep)
+        ]
     return expand(
-        f"{SW_OUT}/{wildcards.sweep}/{where}/{{p}}.parquet",
+        f"{SW_OUT}/{wildcards.sweep}/bpoints/{{p}}.parquet",
         p=SW_SPACES[wildcards.sweep].instance_patterns,
     )
 

@@ -2,13 +2,14 @@
 # under {RESULTS}/sweeps/<sweep>/: sweep.parquet (+ .csv), the tidy long table, and figures. The plan is
 # privanomaly.sweeps.plan.SweepPlan (SW, common.smk); the grids are privanomaly.sweeps.spec.
 #
-#   paper_a kind: sweep_counts (per dataset, r, metric: ball counts of every record + absent query points,
-#                 shared by every eps, k, beta, mechanism) -> sweep_point (one job per grid point
-#                 dataset x beta x r x k x eps; every mechanism inside it) -> sweep_collect -> sweep_plot
+#   paper_a kind: sweep_counts (one job per dataset: ball counts of every record + absent query points at
+#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x eps,
+#                 split in parts of at most sweep_points_per_job points; every beta, r, k, mechanism inside:
+#                 privanomaly.sweeps.chunks) -> sweep_collect -> sweep_plot
 #   paper_b kind: sweep_b_point (one job per dataset x k x r: sigma over eps/convention/bound, top-h over
 #                 h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
-# Adding a value to a grid adds jobs and leaves every finished one untouched (file names carry only the
-# point's own values; tests/test_sweeps_workflow.py checks the dry-run).
+# Adding an eps adds chunks and leaves every finished one untouched; adding a beta, r or k reruns the chunks
+# whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
 
 
 rule sweeps_all:
@@ -19,61 +20,59 @@ rule sweeps_all:
 
 
 rule sweep_counts:
-    """Ball counts of every record and of the absent query points at one r: shared by the whole grid."""
+    """Ball counts of every record and absent query point at every (beta, r) of a sweep: shared by its chunks."""
     input:
         data=get_data_table,
     output:
-        counts=f"{SW_OUT}/{{sweep}}/counts/{{dataset}}/{{ballkey}}.parquet",
+        counts=f"{SW_OUT}/{{sweep}}/counts/{{dataset}}.parquet",
     log:
-        f"{LOGS}/sweep_counts/{{sweep}}/{{dataset}}/{{ballkey}}.log",
+        f"{LOGS}/sweep_counts/{{sweep}}/{{dataset}}.log",
     benchmark:
-        f"{BENCH}/sweep_counts/{{sweep}}/{{dataset}}/{{ballkey}}.tsv"
+        f"{BENCH}/sweep_counts/{{sweep}}/{{dataset}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
-        ballkey=f"(beta~[0-9]+_)?r~{sweep_spec.R_TOKEN}",
-    conda:
-        "../../envs/privanomaly.yaml"
     resources:
         mem_mb=4000,
         runtime=30,
     params:
-        r_kind=sweep_setting("r_kind"),
+        ballkeys=lambda wc: SW.ball_keys(wc.sweep),
         metric=sweep_setting("metric"),
         n_absent=sweep_setting("n_absent"),
         cap=sweep_setting("cap"),
         seed=config["seed"],
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/sweep_counts.py"
 
 
-rule sweep_point:
-    """One grid point (dataset, beta, r, k, eps): exact errors, precision/recall and claim of every mechanism."""
+rule sweep_chunk:
+    """A chunk of grid points at one eps (every beta, r, k and mechanism): exact errors, precision/recall, claims."""
     input:
-        counts=get_sweep_counts,
+        counts=rules.sweep_counts.output.counts,
     output:
-        point=f"{SW_OUT}/{{sweep}}/points/{SW_POINT}.parquet",
+        rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/eps~{{eps}}_part~{{part}}.parquet",
     log:
-        f"{LOGS}/sweep_point/{{sweep}}/{SW_POINT}.log",
+        f"{LOGS}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.log",
     benchmark:
-        f"{BENCH}/sweep_point/{{sweep}}/{SW_POINT}.tsv"
+        f"{BENCH}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
-        beta="[0-9]+",
-        r=sweep_spec.R_TOKEN,
-        k="[0-9]+",
         eps=sweep_spec.NUMBER,
-    conda:
-        "../../envs/privanomaly.yaml"
+        part="[0-9]+",
     resources:
         mem_mb=2000,
-        runtime=10,
+        runtime=30,
     params:
+        points=lambda wc: SW.chunk_points(wc.sweep, wc.part),
         mechanisms=sweep_setting("mechanisms"),
         cap=sweep_setting("cap"),
+    conda:
+        "../../envs/privanomaly.yaml"
     script:
-        "../../scripts/sweep_point.py"
+        "../../scripts/sweep_chunk.py"
 
 
 rule sweep_b_point:

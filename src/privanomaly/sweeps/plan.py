@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from privanomaly.sweeps import index
+from privanomaly.sweeps import chunks, index
 from privanomaly.sweeps.counts import sweep_cap
-from privanomaly.plan import wildcard_choice
-from privanomaly.sweeps.spec import NUMBER, R_TOKEN, Sweep, ball_key, parse_all
+from privanomaly.sweeps.spec import Sweep, ball_keys, num_token, parse_all
 
 
 def grid_size(sw: Sweep) -> int:
@@ -28,8 +27,12 @@ class SweepPlan:
     """
 
     def __init__(self, sweeps_cfg: Mapping | None, check_names: Callable[[list, str], list],
-                 available: Callable[[Iterable[str]], list[str]], max_points: int | None = None):
+                 available: Callable[[Iterable[str]], list[str]], max_points: int | None = None,
+                 points_per_job: int | None = None):
         self.sweeps: dict[str, Sweep] = parse_all(sweeps_cfg)
+        self.points_per_job = chunks.DEFAULT_POINTS_PER_JOB if points_per_job is None else int(points_per_job)
+        if self.points_per_job < 1:
+            raise ValueError(f"config sweep_points_per_job: expected an integer >= 1, got {points_per_job!r}")
         for name, sw in self.sweeps.items():
             check_names(list(sw.datasets), f"sweeps.{name}.datasets")
             if max_points is not None and grid_size(sw) > max_points:
@@ -60,9 +63,19 @@ class SweepPlan:
         """The ball-count cap of a paper-A sweep (:func:`privanomaly.sweeps.counts.sweep_cap`)."""
         return sweep_cap(self.sweeps[sweep].beta, self.sweeps[sweep].eps)
 
-    def counts_file(self, out: str, sweep: str, dataset: str, beta: str, r: str) -> str:
-        """The ball counts a grid point reads (shared by every eps, k, mechanism at that beta and r)."""
-        return f"{out}/{sweep}/counts/{dataset}/{ball_key(self.sweeps[sweep], beta, r)}.parquet"
+    def ball_keys(self, sweep: str) -> list[str]:
+        """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""
+        return ball_keys(self.sweeps[sweep])
+
+    def chunks(self, sweep: str) -> list[tuple[str, str, int]]:
+        """(dataset, ε token, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.chunks`)."""
+        sw = self.sweeps[sweep]
+        parts = range(chunks.n_parts(sw, self.points_per_job))
+        return [(d, num_token(e), p) for d in self.datasets[sweep] for e in sw.eps for p in parts]
+
+    def chunk_points(self, sweep: str, part: int) -> list[list]:
+        """The [β, r token, k] points of chunk ``part`` of every (dataset, ε) of a paper-A sweep."""
+        return [list(p) for p in chunks.chunk_points(self.sweeps[sweep], int(part), self.points_per_job)]
 
     def claims_sweep(self, name: str | None) -> str:
         """The paper-A sweep feeding claims A3, A6, A8 (config ``paper_a.claims.sweep``), "" if unset or not

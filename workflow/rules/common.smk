@@ -178,7 +178,13 @@ def get_sweep_points(wildcards):
     """Every row file of a sweep (paper A: its chunks; paper B: one per dataset x k x r)."""
     if wildcards.sweep in SW.a:
         return [
-            one_file(rules.sweep_chunk.output.rows, sweep=wildcards.sweep, dataset=d, eps=e, part=p)
+            one_file(
+                rules.sweep_chunk.output.rows,
+                sweep=wildcards.sweep,
+                dataset=d,
+                eps=e,
+                part=p,
+            )
             for d, e, p in SW.chunks(wildcards.sweep)
         ]
     return expand(

@@ -82,6 +82,8 @@ rule data_summary:
         f"{LOGS}/data_summary/summary.log",
     benchmark:
         f"{BENCH}/data_summary/summary.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:

@@ -168,6 +168,8 @@ rule paper_a_fig1_data:
         f"{LOGS}/paper_a_fig1_data/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig1_data/all.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -216,6 +218,8 @@ rule paper_a_fig4_data:
         f"{LOGS}/paper_a_fig4_data/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig4_data/all.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:

@@ -58,6 +58,8 @@ rule paper_b_paper_r:
         f"{LOGS}/paper_b_paper_r/{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_paper_r/{{pb_dataset}}.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -116,6 +118,8 @@ rule paper_b_gs_bounds:
         f"{LOGS}/paper_b_gs_bounds/all.log",
     benchmark:
         f"{BENCH}/paper_b_gs_bounds/all.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -136,6 +140,8 @@ rule paper_b_kissing:
         f"{LOGS}/paper_b_kissing/all.log",
     benchmark:
         f"{BENCH}/paper_b_kissing/all.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:

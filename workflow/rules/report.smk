@@ -138,6 +138,8 @@ rule provenance:
         f"{LOGS}/provenance/provenance.log",
     benchmark:
         f"{BENCH}/provenance/provenance.tsv"
+    group:
+        "small"
     conda:
         "../../envs/privanomaly.yaml"
     params:

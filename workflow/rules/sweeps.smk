@@ -32,6 +32,8 @@ rule sweep_counts:
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
+    conda:
+        "../../envs/privanomaly.yaml"
     resources:
         mem_mb=4000,
         runtime=30,
@@ -41,8 +43,6 @@ rule sweep_counts:
         n_absent=sweep_setting("n_absent"),
         cap=sweep_setting("cap"),
         seed=config["seed"],
-    conda:
-        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/sweep_counts.py"
 
@@ -62,6 +62,10 @@ rule sweep_chunk:
         dataset="[A-Za-z][A-Za-z0-9_]*",
         eps=sweep_spec.NUMBER,
         part="[0-9]+",
+    group:
+        "sweep_chunks"
+    conda:
+        "../../envs/privanomaly.yaml"
     resources:
         mem_mb=2000,
         runtime=30,
@@ -69,8 +73,6 @@ rule sweep_chunk:
         points=lambda wc: SW.chunk_points(wc.sweep, wc.part),
         mechanisms=sweep_setting("mechanisms"),
         cap=sweep_setting("cap"),
-    conda:
-        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/sweep_chunk.py"
 
@@ -160,6 +162,8 @@ rule sweep_plot:
     wildcard_constraints:
         sweep=wildcard_choice(SW.a + SW.b),
         figure="error_vs_eps|gain|sigma_ratio|top_h",
+    group:
+        "figures"
     conda:
         "../../envs/privanomaly.yaml"
     params:

@@ -1,7 +1,7 @@
 """Rule effective_config: record this run's merged configuration in results/effective_config.yaml."""
 
 from privanomaly import io, runlog
-from privanomaly.report import run_config
+from privanomaly import run_config
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
     out = snakemake.output.yaml  # noqa: F821

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from privanomaly.datasets import sources, validation
-from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
 
 
 def wildcard_choice(values: Iterable[Any]) -> str:

@@ -22,6 +22,7 @@ from .exponential import (
 )
 from .conventions import CONVENTIONS, NoiseConvention, NoiseScales, noise_scales
 from .gaussian import (
+    gaussian_hockey_stick,
     gaussian_release,
     sigma_global,
     sigma_smooth,
@@ -60,7 +61,7 @@ __all__ = [
     "gs_lower", "gs_upper", "gs_exact",
     "SmoothResult", "WorkBudgetExceeded", "seb_radius", "algorithm1", "largest_enclosed_subset",
     "local_sensitivity_bound", "local_sensitivity_exact_grid", "smooth_sensitivity", "algorithm2", "block_smooth_bound",
-    "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "theorem2_worst_delta", "smooth_parameters", "sigma_smooth", "gaussian_release", "theorem1_factor", "theorem1_sigma", "theorem2_alpha",
+    "gaussian_hockey_stick", "sigma_global", "theorem1_exact_delta", "theorem1_max_epsilon", "theorem2_worst_delta", "smooth_parameters", "sigma_smooth", "gaussian_release", "theorem1_factor", "theorem1_sigma", "theorem2_alpha",
     "theorem2_beta", "NoiseConvention", "NoiseScales", "CONVENTIONS", "noise_scales",
     "exp_mech_logits", "exp_mech_probs", "top_h_subspaces", "top_h_trials", "top_h_sequence_probs",
     "top_h_inclusion_probs", "subspace_utility",

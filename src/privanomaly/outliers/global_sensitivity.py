@@ -231,9 +231,3 @@ def gs_exact(d: int, k: int, N: int | None = None) -> int:
             f"{lo} <= GS <= {hi} (exact values are proven for d = 1, d = 2 with N >= 5k + 1, and small N)"
         )
     return hi
-
-
-def gs_upper_array(N: int | None, dims: np.ndarray, k: int) -> np.ndarray:
-    """Vectorised :func:`gs_upper` over an array of subspace dimensions."""
-    dims = np.asarray(dims, dtype=int)
-    return np.vectorize(lambda m: gs_upper(N, int(m), k), otypes=[np.int64])(dims)

@@ -36,9 +36,7 @@ from functools import partial
 
 import numpy as np
 
-from privanomaly import outliers as ol
-from privanomaly.outliers import audit_worlds as aw
-from privanomaly.outliers import exact_normal
+from privanomaly import outliers as ol  # its modules (scipy) load on first use of a name
 
 from .base import Claim, Mechanism, check_rng, check_trials
 from .registry import register
@@ -72,7 +70,7 @@ class CountGaussian(Mechanism):
     def release_cdf(self, t, X, *, k, r, eps, delta) -> np.ndarray:
         """Exact law of :meth:`sample`: ``P(release <= t)`` (the Gaussian rounded to the grid)."""
         mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
-        return exact_normal.rounded_normal_cdf(t, mean, sigma)
+        return ol.exact_normal.rounded_normal_cdf(t, mean, sigma)
 
 
 class GaussianGlobal(CountGaussian):
@@ -108,9 +106,9 @@ class GaussianGlobal(CountGaussian):
         """On every grid world: the largest |q(X) - q(X')| over edges is <= GS, and the exact delta(eps) of
         the released Gaussians (equal sigma) on the worst edge is <= delta."""
         rows = []
-        for w in aw.FAST_WORLDS if fast else aw.DEFAULT_WORLDS:
+        for w in ol.audit_worlds.FAST_WORLDS if fast else ol.audit_worlds.DEFAULT_WORLDS:
             grid = np.asarray(w.grid, dtype=float)
-            states, u, v = aw.grid_world(len(grid), w.N)
+            states, u, v = ol.audit_worlds.grid_world(len(grid), w.N)
             q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
             jump = float(np.abs(q[u] - q[v]).max())
             gs = self.gs(w.N, grid.shape[1], w.k)
@@ -156,7 +154,7 @@ class GaussianSmooth(CountGaussian):
         return Claim(eps, delta, self.neighbours, note=self.reference)
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-        rows = aw.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
+        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
         claim = self.claim(eps=eps, delta=delta).describe()
         return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
                  "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
@@ -194,7 +192,7 @@ class TopH(Mechanism):
         state, edges u, v, number of candidates)."""
         cells = np.array([(a, b) for a in range(5) for b in range(2)], dtype=float)
         subspaces, N, k, r = [(0,), (1,), (0, 1)], 3, 1, 1.0
-        states, u, v = aw.grid_world(len(cells), N)
+        states, u, v = ol.audit_worlds.grid_world(len(cells), N)
         dims = np.array([len(S) for S in subspaces])
         util = np.array([ol.subspace_utility(np.array([ol.q_count(cells[list(s)], k, r, S) for S in subspaces]),
                                              N, dims, k) for s in states])

@@ -1,4 +1,4 @@
-"""The effective configuration of a run, recorded in ``results/effective_config.yaml`` (issue 17).
+"""The effective configuration of a run, recorded in ``results/effective_config.yaml``.
 
 A run's configuration is ``config.yaml`` merged with every ``--configfile`` overlay and ``--config`` value.
 Rule ``effective_config`` writes it next to the results it describes; ``snakemake --report`` then rebuilds

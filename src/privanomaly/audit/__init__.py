@@ -6,6 +6,7 @@
 * :mod:`.worlds` — exhaustive small worlds (1-D and 2-D grids, l1/l2/l_inf, several r) and their edges.
 * :mod:`.harness` — :func:`run`: every registered mechanism through its family's auditor, plus the
   negative controls (:mod:`.controls`), into the "Privacy audit" table. ``python -m privanomaly.audit``.
+* :mod:`.paper_b` — the auditors of paper B's families, registered here (importing this package).
 """
 
 from .statistical import *  # noqa: F401,F403
@@ -22,3 +23,4 @@ from .harness import (  # noqa: F401
     negative_control,
     run,
 )
+from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors

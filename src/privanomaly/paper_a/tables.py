@@ -10,7 +10,10 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import experiment, mechanisms
-from privanomaly.report import figures
+from privanomaly.registry import Registry
+
+FIGURES: Registry = Registry("paper A table function")
+"""The table functions of this module by catalogue name (merged by :mod:`privanomaly.report.figures`)."""
 
 
 def unavailable_row(name: str, columns: list[str], note: str) -> dict:
@@ -95,7 +98,7 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
 # generic rule (workflow/rules/report.smk) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
 
 
-@figures.register("paper_a.table1")
+@FIGURES.register("paper_a.table1")
 def _table1(inp, p):
     """Table 1: sizes, dimension after PCA, labelled anomalies, chosen (β, r) and the (β, r)-anomalies."""
     rows = []
@@ -116,24 +119,24 @@ def pca_note(prov: dict) -> str:
     return f"{prov.get('raw_columns', '?')} → {prov.get('dims', '?')}" if steps else "none"
 
 
-@figures.register("paper_a.table2")
+@FIGURES.register("paper_a.table2")
 def _table2(inp, p):
     labels = tuple(mechanisms.get(n).label for n in p["mechanisms"])
     return table2(experiment.concat(inp["summaries"]), p["eps_ref"], p["k_main"], p["missing"], labels)
 
 
-@figures.register("paper_a.table3")
+@FIGURES.register("paper_a.table3")
 def _table3(inp, p):
     return table3(experiment.concat(inp["detection"]), p["missing"])
 
 
-@figures.register("paper_a.growth_table")
+@FIGURES.register("paper_a.growth_table")
 def _growth_table(inp, p):
     """The growth curves of every growth dataset in one table."""
     return experiment.concat(inp["curves"])
 
 
-@figures.register("paper_a.parameters")
+@FIGURES.register("paper_a.parameters")
 def _parameters(inp, p):
     """The chosen (β, r) of every dataset in one table; a choice on the edge of its grid is logged."""
     rows = [experiment.read_choice(path, "beta") for path in inp["choices"]]

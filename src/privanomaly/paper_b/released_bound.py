@@ -7,7 +7,7 @@ polynomial block bound, :func:`privanomaly.outliers.block_smooth_bound`) - never
 "Algorithm 2 under a work budget, else the fast bound" switch (issue 12, item 1) made S(X) jump from 17.5
 to 25.0 between neighbours (8 triples at the corners of a cube of side 1.998 r plus one record moved next
 to it, k = 3, d = 3), exact delta 0.0896 against the claimed 0.01 at eps = 0.5. That switch survives only
-as :func:`budget_switch_bound`, a known-broken negative control for the audit.
+as :func:`privanomaly.audit.controls.budget_switch_bound`, a known-broken negative control for the audit.
 
 ``max_work`` (config ``paper_b.scenario1.max_work``) is now a *feasibility guard*: if Algorithm 2 needs more
 smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised and the job fails with
@@ -100,13 +100,3 @@ def smooth_bound(
         res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
         return _as_dict(res, "fast", 0)
     raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
-
-
-def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: int, fast_exact_max: int = 0) -> float:
-    """NOT a smooth bound - the known-broken negative control of issue 12, item 1: Algorithm 2 when its work
-    fits ``max_work``, else the fast bound. Each branch is beta-smooth; the data-dependent switch is not
-    (S(X) can jump by far more than e^beta between neighbours). Kept only so the audit can show it is caught."""
-    try:
-        return float(ol.algorithm2(X, k, r, beta, max_work=max_work).value)
-    except ol.WorkBudgetExceeded:
-        return float(ol.block_smooth_bound(X, k, r, beta, exact_max=fast_exact_max).value)

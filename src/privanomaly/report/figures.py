@@ -28,6 +28,9 @@ PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots", "priva
 
 _REGISTRY: dict[str, PlotFunction] = {}
 
+NO_DATA_NOTE = ("No dataset of this figure is available in this run (see data/unavailable.csv and the noted "
+                "rows of the tables); nothing is plotted rather than invented.")
+
 
 def register(name: str) -> Callable[[PlotFunction], PlotFunction]:
     """Decorator: register ``fn`` as plot function ``name`` (unique)."""
@@ -88,6 +91,24 @@ def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:
     return list(first["dataset"].unique()) if "dataset" in first else []
 
 
+def is_empty(table: Any) -> bool:
+    """True for an input with no rows: an empty DataFrame (no per-dataset file, or a header only) or list."""
+    if isinstance(table, pd.DataFrame):
+        return table.empty
+    return isinstance(table, (list, tuple)) and len(table) == 0
+
+
+def no_data_figure(title: str, note: str = NO_DATA_NOTE):
+    """A figure that says, in words, that no dataset of it has data in this run (instead of failing)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 2.2))
+    ax.set_axis_off()
+    ax.text(0.5, 0.62, title, ha="center", va="center", fontsize=11, weight="bold", transform=ax.transAxes)
+    ax.text(0.5, 0.3, note, ha="center", va="center", fontsize=9, wrap=True, transform=ax.transAxes)
+    return fig
+
+
 def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping[str, Any],
            stand_in: Mapping[str, str] | None, outputs: Sequence[str]) -> None:
     """Build figure ``name`` from ``inputs`` and save it to every path of ``outputs`` (PNG/PDF by suffix).
@@ -99,7 +120,10 @@ def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping
     from privanomaly.datasets import standins
 
     tables = read_tables(inputs)
-    fig = get(name)(tables, params)
+    if tables and all(is_empty(t) for t in tables.values()):  # every dataset of the figure unavailable
+        fig = no_data_figure(f"{name}: no data in this run")
+    else:
+        fig = get(name)(tables, params)
     if stand_in is not None:
         standins.stamp_figure(fig, stand_in, shown_datasets(tables))
     io.save_figure(fig, *outputs)

@@ -95,10 +95,15 @@ gallery: install
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
 	$(BIN)/python -m privanomaly.report.gallery --config config.yaml
 
-# The report of the run in results/: --report reads the configuration that run recorded
+# The report of the run in results/ (REPORT's directory): --report reads the configuration that run recorded
 # (results/effective_config.yaml); CONFIG matters only for results written before runs recorded it.
+# After an incomplete run (killed, or a job failed) it lists the missing outputs, says how to finish the run and
+# builds the report of what exists (privanomaly.report.partial); otherwise it is `snakemake --report`.
+PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/snakemake --report '$(REPORT)' \
+	--finish "make reproduce$(if $(CONFIG), CONFIG='$(CONFIG)',)" --
+
 report: install
-	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report '$(REPORT)'
+	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)
 
 # The full privacy audit (issue 12): every registered mechanism and negative control through the harness;
 # writes results/audit/privacy_audit.{csv,md}. Its fast subset runs inside `make test` (tests/test_audit_*).

@@ -289,6 +289,14 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
+    from privanomaly import configmerge
+
+    try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets
+        notes = configmerge.resolve(config)
+    except configmerge.ConfigListError as exc:
+        raise ConfigError(f"invalid configuration:\n  {exc}") from None
+    for note in notes:
+        print(f"privanomaly: {note}", file=sys.stderr)
     return config
 
 

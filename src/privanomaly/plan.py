@@ -97,6 +97,17 @@ class DataPlan:
         """Input of the ``prepare`` step: raw cache path (or local path) of each file of dataset ``name``."""
         return [sources.raw_path(spec, self.resources) for spec in self.entry(name).get("files", [])]
 
+    def raw_sha256(self, name: str) -> list[str | None]:
+        """The content of dataset ``name``'s raw files (one sha256 per file; the pinned one for a file not yet
+        fetched), for rule ``prepare`` to take as a param: a raw file whose content changed - also when it
+        was restored with an older mtime - reruns ``prepare``. Cached by (path, size, mtime_ns) in
+        ``{resources_dir}/sha256_cache.json`` (:func:`privanomaly.provenance.raw_sha256`)."""
+        from privanomaly import provenance
+
+        files = self.entry(name).get("files", [])
+        cache = Path(self.resources) / provenance.SHA256_CACHE
+        return provenance.raw_sha256(files, self.raw_files(name), cache)
+
     def summary_files(self) -> list[str]:
         """The data summary tables (rule ``data_summary``)."""
         return [f"{self.results}/data/{f}" for f in ("summary.csv", "summary.md", "unavailable.csv")]

@@ -61,6 +61,11 @@ def get_raw_files(wildcards):
     return PLAN.raw_files(wildcards.dataset)
 
 
+def get_raw_sha256(wildcards):
+    """The content (sha256) of a dataset's raw files: a file restored with an older mtime reruns prepare."""
+    return PLAN.raw_sha256(wildcards.dataset)
+
+
 def get_dataset_entry(wildcards):
     """The config entry datasets.<dataset> (rule prepare)."""
     return PLAN.entry(wildcards.dataset)

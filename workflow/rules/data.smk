@@ -56,6 +56,7 @@ rule prepare:
     params:
         entry=get_dataset_entry,
         seed=config["seed"],
+        raw_sha256=get_raw_sha256,
     script:
         "../../scripts/prepare.py"
 

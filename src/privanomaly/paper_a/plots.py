@@ -13,6 +13,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
+from privanomaly.experiment.no_data import no_data_figure  # noqa: E402
 from privanomaly.registry import Registry  # noqa: E402
 
 FIGURES: Registry = Registry("paper A plot function")
@@ -255,6 +256,9 @@ def normal_and_ranked(summaries: pd.DataFrame, ranked: pd.DataFrame, k: int, eps
 
 
 def growth(g: pd.DataFrame):
+    g = g[g["n_records"].notna()] if "n_records" in g else g.iloc[0:0]  # noted rows of unavailable datasets
+    if g.empty:
+        return no_data_figure("Error on anomalies as the data grow")
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for name, sub in g.groupby("dataset", sort=False):
         sub = sub.sort_values("n_records")

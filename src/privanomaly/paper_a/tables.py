@@ -130,10 +130,29 @@ def _table3(inp, p):
     return table3(experiment.concat(inp["detection"]), p["missing"])
 
 
+# the columns of a growth curve (privanomaly.paper_a.growth.growth_curve), led by its dataset
+GROWTH_COLUMNS = ["dataset", "size_fraction", "n_records", "beta", "r", "n_anomalies", "eps", "k", "mean_error_sp",
+                  "median_error_sp", "mean_error_dp", "note"]
+
+
+def growth_table(curves: pd.DataFrame, missing: dict[str, str] | list[str]) -> pd.DataFrame:
+    """The growth curves of every growth dataset in one table, plus one noted row per growth dataset that is
+    unavailable in this run (``missing``); with no curve at all the table still has its columns."""
+    rows = curves.reindex(columns=GROWTH_COLUMNS).to_dict("records") if len(curves) else []
+    for row in rows:
+        row["note"] = "" if pd.isna(row["note"]) else row["note"]
+    rows += [unavailable_row(m, GROWTH_COLUMNS, "not available offline (not mirrored); no numbers reported")
+             for m in missing]
+    return _int_columns(pd.DataFrame(rows, columns=GROWTH_COLUMNS), ["n_records", "beta", "n_anomalies", "k"])
+
+
 @FIGURES.register("paper_a.growth_table")
 def _growth_table(inp, p):
-    """The growth curves of every growth dataset in one table."""
-    return experiment.concat(inp["curves"])
+    """The growth curves of every growth dataset in one table; growth datasets unavailable in this run
+    (``paper_a.growth.datasets`` ∩ ``paper_a.missing``) are noted rows."""
+    configured = p.get("configured", [])
+    missing = [m for m in p.get("missing", {}) if m in configured]
+    return growth_table(experiment.concat(inp["curves"]), missing)
 
 
 @FIGURES.register("paper_a.parameters")

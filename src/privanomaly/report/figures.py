@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from privanomaly.experiment.no_data import no_data_figure
+
 from privanomaly.registry import Registry
 
 PlotFunction = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Any]
@@ -45,7 +47,6 @@ def registries() -> Iterator[Registry]:
 
     yield paper_b_plots.FIGURES
     yield _EXTRA
-
 
 def register(name: str) -> Callable[[PlotFunction], PlotFunction]:
     """Decorator: register ``fn`` as plot function ``name`` from outside the paper modules (unique)."""
@@ -110,6 +111,13 @@ def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:
     return list(first["dataset"].unique()) if "dataset" in first else []
 
 
+def is_empty(table: Any) -> bool:
+    """True for an input with no rows: an empty DataFrame (no per-dataset file, or a header only) or list."""
+    if isinstance(table, pd.DataFrame):
+        return table.empty
+    return isinstance(table, (list, tuple)) and len(table) == 0
+
+
 def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping[str, Any],
            stand_in: Mapping[str, str] | None, outputs: Sequence[str]) -> None:
     """Build figure ``name`` from ``inputs`` and save it to every path of ``outputs`` (PNG/PDF by suffix).
@@ -121,7 +129,10 @@ def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping
     from privanomaly.datasets import standins
 
     tables = read_tables(inputs)
-    fig = get(name)(tables, params)
+    if tables and all(is_empty(t) for t in tables.values()):  # every dataset of the figure unavailable
+        fig = no_data_figure(f"{name}: no data in this run")
+    else:
+        fig = get(name)(tables, params)
     if stand_in is not None:
         standins.stamp_figure(fig, stand_in, shown_datasets(tables))
     io.save_figure(fig, *outputs)

@@ -3,6 +3,7 @@
 import pandas as pd
 
 from privanomaly import io, runlog
+from privanomaly.privacy import scope
 from privanomaly.sweeps import points, spec
 
 with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
@@ -15,4 +16,6 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
             "r": float(table["r"].iloc[0]), "k": int(wc.k), "eps": float(wc.eps)}
     for i, (col, val) in enumerate(grid.items()):
         rows.insert(i, col, val)
+    prov = scope.provenance_of(snakemake.input)  # noqa: F821 - no provenance input: preprocessing "unknown"
+    rows = scope.add_sweep_columns(rows, "paper_a", r_kind, r_value, prov)
     io.write_table(rows, snakemake.output.point)  # noqa: F821

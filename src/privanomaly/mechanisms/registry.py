@@ -22,6 +22,7 @@ BUILTIN_MODULES = [
     "privanomaly.mechanisms.paper_a",
     "privanomaly.mechanisms.paper_b",
     "privanomaly.mechanisms.paper_b_printed",  # issue 18: Algorithm 3 with the printed exponent (2 eps-DP)
+    "privanomaly.privacy.end_to_end",  # private selection + release, composed (end-to-end private mode)
 ]
 """Modules whose import registers the built-in mechanisms (a missing module is skipped)."""
 

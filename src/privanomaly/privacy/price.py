@@ -45,7 +45,7 @@ from privanomaly.paper_b import tuning
 from . import private_selection, public_split, scope
 from .accountant import Accountant
 
-__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity"]
+__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
 
 TUNINGS = ("paper", "public_split", "private_selection")
 
@@ -132,10 +132,23 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
 
 
 # --------------------------------------------------------------------------------------------------- paper A
-def _sp_metrics(m, X: np.ndarray, y: np.ndarray, beta: int, r: float, k: int, eps: float, metric: str) -> dict:
-    """Exact error on the (β, r)-anomalies and expected precision/recall vs labels of ``m`` on records X."""
-    x_i = sp.balls.duplicate_counts(X)
-    B = sp.balls.ball_counts(X, r, metric=metric)
+class _Counts:
+    """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε)."""
+
+    def __init__(self, X: np.ndarray, metric: str):
+        self.X, self.metric = X, metric
+        self.x_i = sp.balls.duplicate_counts(X)
+        self._B: dict[float, np.ndarray] = {}
+
+    def B(self, r: float) -> np.ndarray:
+        if r not in self._B:
+            self._B[r] = sp.balls.ball_counts(self.X, r, metric=self.metric)
+        return self._B[r]
+
+
+def _sp_metrics(m, c: _Counts, y: np.ndarray, beta: int, r: float, k: int, eps: float) -> dict:
+    """Exact error on the (β, r)-anomalies and expected precision/recall vs labels of ``m`` on c's records."""
+    x_i, B = c.x_i, c.B(r)
     g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
     err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps), dtype=float)
     p_one = np.asarray(sp.prob_one(err, g.astype(np.int8)), dtype=float)
@@ -171,9 +184,9 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     # candidates of the private selection: (β, r) with r read off the public split's (β+1)-NN distances
     D = selection.knn_radius_table(Xh[pub], usable, p=pnorm)
     cands = [(b, selection.radius_for_fraction(D[:, j], f)) for j, b in enumerate(usable) for f in fractions]
-    x_priv = sp.balls.duplicate_counts(Xh[priv])
-    utility = np.array([int(((np.asarray(sp.is_anomaly(x_priv, sp.balls.ball_counts(Xh[priv], r, metric=metric), b))
-                              .astype(bool)) == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
+    paper_counts, honest_counts = _Counts(X[priv], metric), _Counts(Xh[priv], metric)
+    utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)
+                             == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
     try:
         du = paper_a_sensitivity(X.shape[1], max(usable), metric)
     except ValueError as exc:
@@ -185,12 +198,12 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     for eps in eps_grid:
         eps = float(eps)
         release = m.claim(eps=eps, beta=ch.beta, k=k)
-        paper = _sp_metrics(m, X[priv], y[priv], ch.beta, ch.r, k, eps, metric)
+        paper = _sp_metrics(m, paper_counts, y[priv], ch.beta, ch.r, k, eps)
         rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps,
                      "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0, "recall_loss": 0.0, "skipped": "",
                      **_scope_cols(release.scoped(("ε, k", "β and fraction grids (config)"),
                                                   (scope.paper_a_beta_r({"beta": ch.beta, "r": ch.r}) + prep).data_dependent))})
-        honest = _sp_metrics(m, Xh[priv], y[priv], ch_pub.beta, ch_pub.r, k, eps, metric)
+        honest = _sp_metrics(m, honest_counts, y[priv], ch_pub.beta, ch_pub.r, k, eps)
         pub_inputs = ("ε, k", split_text, f"(β, r) = ({ch_pub.beta}, {ch_pub.r:.6g}) by max F1 on the public split",
                       *prep_h.public_inputs)
         rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
@@ -208,7 +221,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         rel_eps = eps - acc.epsilon
         acc.spend("SP answers", m.claim(eps=rel_eps, beta=max(usable), k=k))
         p = private_selection.probs(utility, eps_sel, du)
-        per = [_sp_metrics(m, Xh[priv], y[priv], b, r, k, rel_eps, metric) for b, r in cands]
+        per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
         expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
         total = acc.total(("ε, k", split_text, "(β, fraction) grid; r from the public split", f"Δu = {du}",
                            *prep_h.public_inputs), prep_h.data_dependent)
@@ -218,3 +231,61 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
                      "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "",
                      **_scope_cols(total)})
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------------ the table
+def price_table(paper: str, datasets: list[str], data_paths: list[str], provenance_paths: list[str],
+                privacy: Mapping, cfg: Mapping, progress=lambda it: it) -> pd.DataFrame:
+    """The tidy price-of-honest-tuning table of ``paper`` ("A" or "B") over ``datasets`` (rule privacy_price).
+
+    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
+    paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
+    tuning.{r_grid, tie_break}). The split of each dataset is drawn from ``seeding.rng(public_split.seed,
+    "public_split", dataset)``; paper A's protocol subsample from ``seeding.rng(seed, "privacy_select", dataset)``."""
+    from privanomaly import experiment, seeding
+
+    if paper not in ("A", "B"):
+        raise ValueError(f"privacy_price: paper must be 'A' or 'B', got {paper!r}")
+    if not (len(datasets) == len(data_paths) == len(provenance_paths)):
+        raise ValueError("privacy_price: one data file and one provenance file per dataset")
+    ps = privacy["public_split"]
+    seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
+    parts = []
+    for name, data, prov_path in progress(list(zip(datasets, data_paths, provenance_paths))):
+        X, y, _ = experiment.load_dataset(data)
+        prov = scope.read_provenance(prov_path)
+        split = public_split.split(len(X), float(ps["fraction"]), seeding.rng(int(ps["seed"]), "public_split", name))
+        common = dict(eps_grid=list(privacy["eps"]), split=split, selection_share=float(privacy["selection_share"]),
+                      seed_text=seed_text)
+        if paper == "B":
+            t = paper_b_price(X, y, prov, k=int(cfg["k"]), delta=float(cfg["delta"]),
+                              radii=tuning.r_grid(cfg["tuning"]["r_grid"]),
+                              tie_break=cfg["tuning"].get("tie_break", "smallest"), **common)
+        else:
+            sel = cfg["selection"]
+            t = paper_a_price(X, y, prov, betas=list(sel["betas"]), fractions=list(sel["fractions"]),
+                              k=int(cfg["k_main"]), metric=cfg["metric"], max_query_rows=sel.get("max_query_rows"),
+                              rng=seeding.rng(int(ps["seed"]), "privacy_select", name), **common)
+        t.insert(0, "dataset", name)
+        parts.append(t)
+    if not parts:
+        return pd.DataFrame(columns=["dataset", "paper", "eps", "tuning"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def paper_settings(paper: str, config: Mapping) -> dict:
+    """The keys of the paper's config section that :func:`price_table` reads (the rule's params: it reruns
+    when one of them changes, and only then)."""
+    if paper == "A":
+        pa = config["paper_a"]
+        sel = pa["selection"]
+        return {"selection": {k: sel.get(k) for k in ("betas", "fractions", "max_query_rows")},
+                "k_main": pa["k_main"], "metric": pa["metric"]}
+    pb = config["paper_b"]
+    return {"k": pb["k"], "delta": pb["delta"],
+            "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}
+
+
+def datasets_of(paper: str, plan_sets: Mapping[str, list]) -> list[str]:
+    """The datasets of the price table: paper A's table datasets, paper B's Tables 1-2 datasets (this run)."""
+    return list(plan_sets["paper_a.tables" if paper == "A" else "paper_b.table_sets"])

@@ -114,3 +114,13 @@ def test_paper_a_with_scope_unknown_dataset_rows():
     df = pd.DataFrame({"dataset": ["x", "y"], "v": [1, 2]})
     out = tables.with_scope(df, {"x": scope.Scope(("ε",), ())}, lambda rows: True)
     assert out["proven_end_to_end"].tolist() == [True, False] and out["public_inputs"].tolist() == ["ε", ""]
+
+
+def test_paper_vs_ours_pages_say_both_papers_tune_non_privately():
+    from privanomaly.experiment.verdict import Verdict
+    from privanomaly.paper_a import claims
+    from privanomaly.paper_b import comparison
+
+    md = claims.to_markdown([Verdict.check("A1", "c", "t", "e", True)], "# h")
+    assert scope.TUNING_NOTE in md and "Both papers tune non-privately" in scope.TUNING_NOTE
+    assert comparison.methodology_notes({}, {}, {}, 1)[-1] == scope.TUNING_NOTE

@@ -4,6 +4,7 @@ import pandas as pd
 
 from privanomaly import experiment, io, runlog
 from privanomaly.paper_b import released_bound
+from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, sigma, spec
 
 with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
@@ -30,4 +31,6 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     for i, (col, val) in enumerate({"dataset": wc.dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
                                     "r": r}.items()):
         out.insert(i, col, val)
+    prov = scope.provenance_of(snakemake.input)  # noqa: F821
+    out = scope.add_sweep_columns(out, "paper_b", r_kind, r_value, prov)
     io.write_table(out, snakemake.output.point)  # noqa: F821

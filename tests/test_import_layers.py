@@ -32,17 +32,20 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("data", frozenset({"datasets", "plan"})),
     ("math", frozenset({"sp", "outliers"})),
     ("mechanisms", frozenset({"mechanisms"})),
+    ("privacy", frozenset({"privacy"})),
     ("audit", frozenset({"audit"})),
     ("experiment", frozenset({"experiment"})),
     ("papers", frozenset({"paper_a", "paper_b"})),
-    ("sweeps", frozenset({"sweeps"})),
+    ("sweeps", frozenset({"sweeps", "honest_tuning"})),
     ("report", frozenset({"report"})),
 )
 """The library's layers, bottom first: a package may import its own layer (without a cycle) and the layers
 below it, never one above. foundation: atomic I/O, seeding, logs, config checking, the run record and the
 named registry, dotted config keys; data: datasets and the dataset plan; math: paper A (``sp``) and paper B (``outliers``,
-including δ(ε) of the Gaussian); mechanisms (the registry of both papers' mechanisms); audit (auditors and
-negative controls); experiment (the shared experiment core); papers (``paper_a``, ``paper_b``); sweeps; report
+including δ(ε) of the Gaussian); mechanisms (the registry of both papers' mechanisms); privacy (the scope of a
+claim, the accountant, public split and private selection, the end-to-end mechanisms); audit (auditors and
+negative controls); experiment (the shared experiment core); papers (``paper_a``, ``paper_b``); sweeps and the
+price of honest tuning (over both papers); report
 (figures, tables and index over the papers' registries)."""
 
 RANK = {pkg: i for i, (_, pkgs) in enumerate(LAYERS) for pkg in pkgs}

@@ -329,6 +329,6 @@ def test_printed_exponent_passes_the_exhaustive_audit_against_its_own_2eps_claim
 def test_methodology_notes_of_the_comparison_live_in_the_library():
     names = {"adult_b2": "Adult 2", "synthetic_b1": "Synthetic 1"}
     notes = comparison.methodology_notes(names, {"adult_b2_text_inliers": 369}, {"adult_b2": {"space": "full"}}, 1)
-    assert len(notes) == 7 and notes[0].startswith("Datasets: Adult 2 = `adult_b2`, Synthetic 1 = `synthetic_b1`.")
+    assert len(notes) == 8 and notes[0].startswith("Datasets: Adult 2 = `adult_b2`, Synthetic 1 = `synthetic_b1`.")
     assert "(Adult 2: full)" in notes[3] and notes[3].endswith("the paper's r is used only here.")
     assert comparison.methodology_notes(names, {}, {}, 3)[3].endswith("in the other readings (section 'Readings').")

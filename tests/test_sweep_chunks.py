@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from privanomaly import seeding
+from privanomaly.privacy import scope
 from privanomaly.sweeps import chunks, collect, counts, points, spec
 
 MECHS = ["sp", "optimal_dp", "compiler", "laplace_count", "laplace_noisy_threshold"]
@@ -44,7 +45,7 @@ def _per_point_table(X, y, sw: spec.Sweep, cap: int, absent) -> pd.DataFrame:
                 "r": float(t["r"].iloc[0]), "k": int(row.k), "eps": float(row.eps)}
         for i, (c, v) in enumerate(grid.items()):
             rows.insert(i, c, v)
-        files.append(rows)
+        files.append(scope.add_sweep_columns(rows, "paper_a", r_kind, spec.parse_r_token(row.r)[1], None))
     return files
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from snakemake.utils import Paramspace
 
+from privanomaly import honest_tuning
 from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
@@ -79,6 +80,11 @@ def get_data_table(wildcards):
     raise ValueError(
         f"get_data_table: the job has no dataset wildcard ({dict(wildcards)})"
     )
+
+
+def get_data_provenance(wildcards):
+    """The provenance JSON of the job's dataset (wildcard dataset), from rule prepare."""
+    return one_file(rules.prepare.output.provenance, dataset=wildcards.dataset)
 
 
 # ---- Paper A: privanomaly.paper_a.workflow_checks ----
@@ -249,6 +255,29 @@ def item_log(item, root, suffix):
     """Log or benchmark of an item's job: `all`, or its wildcards (`{dataset}_{method}`)."""
     names = dict.fromkeys(catalogue.WILDCARD.findall(item.files[0]))
     return f"{root}/{item.rule}/{'_'.join(f'{{{n}}}' for n in names) or 'all'}{suffix}"
+
+
+# ---- The price of honest tuning: privanomaly.honest_tuning, one job per paper ----
+def get_price_datasets(wildcards):
+    """The datasets of a paper's price table: paper A's table datasets, paper B's Tables 1-2 datasets."""
+    return honest_tuning.datasets_of(wildcards.paper, PLAN_SETS)
+
+
+def get_price_tables(wildcards):
+    """The prepared tables of a paper's price table."""
+    return expand(rules.prepare.output.parquet, dataset=get_price_datasets(wildcards))
+
+
+def get_price_provenance(wildcards):
+    """The provenance of those tables (what preprocessing was fitted on)."""
+    return expand(
+        rules.prepare.output.provenance, dataset=get_price_datasets(wildcards)
+    )
+
+
+def get_price_settings(wildcards):
+    """The keys of the paper's config section the price table reads (its tuning protocol)."""
+    return honest_tuning.paper_settings(wildcards.paper, config)
 
 
 # ---- Report: index, gallery, provenance ----

@@ -51,6 +51,7 @@ rule sweep_chunk:
     """A chunk of grid points at one eps (every beta, r, k and mechanism): exact errors, precision/recall, claims."""
     input:
         counts=rules.sweep_counts.output.counts,
+        provenance=get_data_provenance,
     output:
         rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/eps~{{eps}}_part~{{part}}.parquet",
     log:

@@ -7,6 +7,8 @@
 * :mod:`.harness` — :func:`run`: every registered mechanism through its family's auditor, plus the
   negative controls (:mod:`.controls`), into the "Privacy audit" table. ``python -m privanomaly.audit``.
 * :mod:`.paper_b` — the auditors of paper B's families, registered here (importing this package).
+* :mod:`.end_to_end` — the end-to-end private mechanisms (:mod:`privanomaly.privacy.end_to_end`) and their
+  negative controls, registered here.
 """
 
 from .statistical import *  # noqa: F401,F403
@@ -24,3 +26,4 @@ from .harness import (  # noqa: F401
     run,
 )
 from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
+from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls

@@ -17,6 +17,7 @@ import pandas as pd
 
 from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, number, to_frame
 from privanomaly.outliers.gaussian import theorem1_factor
+from privanomaly.privacy.scope import TUNING_NOTE
 
 R_REL_TOL = 0.10
 APPROX = 1.5
@@ -493,5 +494,6 @@ def methodology_notes(names: dict[str, str], paper: dict, choices: dict[str, dic
         "the paper prints exp(eps u) (Theorem 3, 2 eps-DP). Algorithm 3 spends eps/h per draw.",
         "Figures: Fig. 1 = figures/fig1_gs_bounds, Fig. 2 = figures/fig2_kissing, Figs. 3/4 = "
         "figures/scenario1_<dataset>_paper (fast-bound variants: _fast), Figs. 5-7 = figures/scenario2_<dataset>.",
+        TUNING_NOTE,
     ]
     return notes

@@ -17,11 +17,12 @@ table (:mod:`.collect`) is byte-identical whatever the chunking.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
+from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, points
 from privanomaly.sweeps.spec import Sweep, parse_ball_key, parse_r_token
 
@@ -68,9 +69,11 @@ def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric:
 
 
 def chunk_rows(table: pd.DataFrame, dataset: str, eps_token: str, pts: Sequence[tuple[int, str, int]],
-               mechanisms: Sequence[str], cap: int) -> pd.DataFrame:
+               mechanisms: Sequence[str], cap: int, provenance: Mapping | None = None) -> pd.DataFrame:
     """Every mechanism's rows at the points ``pts`` (β, r token, k) of one ε, from the counts ``table`` of
-    :func:`count_tables`; grid columns first (dataset, beta, r_kind, r_spec, r, k, eps)."""
+    :func:`count_tables`; grid columns first (dataset, beta, r_kind, r_spec, r, k, eps), the scope of each
+    row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`: a fraction or quantile r is read
+    off the data; ``provenance`` of the dataset says what its preprocessing was fitted on)."""
     by_key = {key: t.drop(columns="ballkey").reset_index(drop=True) for key, t in table.groupby("ballkey", sort=False)}
     out = []
     for beta, rtok, k in pts:
@@ -86,5 +89,5 @@ def chunk_rows(table: pd.DataFrame, dataset: str, eps_token: str, pts: Sequence[
                 "r": float(t["r"].iloc[0]), "k": int(k), "eps": float(eps_token)}
         for i, (col, val) in enumerate(grid.items()):
             rows.insert(i, col, val)
-        out.append(rows)
+        out.append(scope.add_sweep_columns(rows, "paper_a", r_kind, r_value, provenance))
     return pd.concat(out, ignore_index=True)

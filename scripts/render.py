@@ -3,7 +3,7 @@
 from privanomaly import runlog
 from privanomaly.report import figures
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
     render = figures.render if p.kind == "plot" else figures.render_table
-    render(p.function, dict(snakemake.input.items()), p.plot_params, p.stand_in, list(snakemake.output))  # noqa: F821
+    render(p.function, dict(snakemake.input.items()), p.plot_params, p.stand_in, list(snakemake.output))

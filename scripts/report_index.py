@@ -6,10 +6,10 @@ from privanomaly import io, runlog
 from privanomaly.report import checks, index
 from privanomaly.sweeps import index as sweep_index
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     verdicts, sources = {}, dict(p.sources)
-    for paper, path in zip(p.papers, snakemake.input.claims):  # noqa: F821
+    for paper, path in zip(p.papers, snakemake.input.claims):
         verdicts[paper] = checks.parse(Path(path).read_text(encoding="utf-8"))
         log.info("paper %s: %d verdicts in %s: %s", paper, len(verdicts[paper]), path,
                  checks.summary(verdicts[paper], with_ids=False))
@@ -27,5 +27,5 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         your_datasets={k: list(v) for k, v in p.your_datasets.items()},
     )
     text += sweep_index.render(list(p.sweeps))
-    io.write_text(snakemake.output.md, text)  # noqa: F821
+    io.write_text(snakemake.output.md, text)
     log.info("index: %d lines", len(p.entries))

@@ -1,4 +1,4 @@
-"""A new figure (or table) is one catalogue entry + one registered function + one caption (issue 13).
+"""A new figure (or table) is one catalogue entry + one registered function + one caption.
 
 In a temporary copy of the workflow (tests/workflow_copy.py), the test adds exactly those three things — an
 item with a ``plot:`` section appended to workflow/report/catalogue.yaml, a function registered in

@@ -115,7 +115,7 @@ def test_smooth_sensitivity_gaussian_passes_audit():
 def test_global_sensitivity_gaussian_passes_audit():
     q, _, u, v = gaussian_world()
     gs = outliers.global_sensitivity.gs_exact(1, G_K, G_N)
-    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1) (issue 12)
+    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1)
     assert np.max(np.abs(q[u] - q[v])) == gs  # attained in the exhaustive world, never exceeded
     sigma = np.full(len(q), gaussian.sigma_global(gs, EPS, DELTA))
     res, delta_at_eps, exact, _ = _audit_gaussian("global_gaussian", q, sigma, u, v)
@@ -209,7 +209,7 @@ def test_print_audit_table():
         print(f"paper B audit  {name:34s} claimed ε = {claimed:.3f}  exact worst-edge ε = {exact:.4f}  ε̂ = {est:.4f}")
 
 
-# ------------------------------------------------------------------ issue 12, item 1: the budget switch
+# ------------------------------------------------------------------ the budget switch
 def _cube_pair():
     from privanomaly.outliers.audit_worlds import cube_pair
 
@@ -252,7 +252,7 @@ def test_released_bound_on_the_cube_is_smooth_and_private(method):
     assert d <= delta
 
 
-# ------------------------------------------------------------------ registry (issue 12: mechanisms as objects)
+# ------------------------------------------------------------------ registry (mechanisms as objects)
 def test_paper_b_mechanisms_are_registered_with_their_claims():
     from privanomaly import mechanisms
 

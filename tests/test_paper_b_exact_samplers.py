@@ -1,4 +1,4 @@
-"""Paper B's samplers are exact (issue 12): no float draw decides an output, laws match, claims = rate used."""
+"""Paper B's samplers are exact: no float draw decides an output, laws match, claims = rate used."""
 
 from __future__ import annotations
 

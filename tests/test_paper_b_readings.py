@@ -1,5 +1,5 @@
-"""Paper B under its own printed choices (issue 18): the printed-exponent top-h mechanism, the readings and
-their files, and the comparison per reading (plus issue 17's "your datasets")."""
+"""Paper B under its own printed choices: the printed-exponent top-h mechanism, the readings and
+their files, and the comparison per reading (plus the "your datasets" rows)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A sweep defined only in an overlay YAML runs end to end, shows up in the report and the index, gives the
-exact values known in closed form, and adding one ε value reruns only that value's jobs (issue 14).
+exact values known in closed form, and adding one ε value reruns only that value's jobs.
 
 In a temporary copy of the workflow (the files git knows), ``my.yaml`` adds one tiny CSV dataset and one
 sweep; ``snakemake --cores 2 --configfile my.yaml <the sweep's files>`` runs it. The data: 300 records in a

@@ -2,7 +2,7 @@
 
 Which datasets are configured, which can be built in this run (``data_mirror``: a downloaded file neither in
 the mirror nor in the raw cache makes its dataset unavailable), where their files live, which are generated
-stand-ins (scale runs, issue 15) and what every run target also writes. No Snakemake here: the rule files call
+stand-ins (scale runs) and what every run target also writes. No Snakemake here: the rule files call
 these through one :class:`DataPlan` made from ``config``.
 """
 

@@ -53,7 +53,7 @@ def _cp_gaussian(m: CountGaussian, level, row: _harness.AuditRow, eps: float, de
         events, n, seed=level.seed, label=f"harness/{m.name}", delta=delta)
     row.cp_eps_hat, row.cp_claimed_eps = res.epsilon_lower, eps
     gof = _gof_gaussian(m, level, X, k, r, eps, delta)
-    row.cp_detail = (f"3-D cube pair (issue 12 item 1), eps = {eps:g}, delta = {delta:g}, n = {n} per side; "
+    row.cp_detail = (f"3-D cube pair, eps = {eps:g}, delta = {delta:g}, n = {n} per side; "
                      f"sampler vs exact law: Kolmogorov-Smirnov p = {gof:.3g} (n = {n})")
     row.statistical_pass = not res.violates(eps) and gof > GOF_ALPHA
 

@@ -19,7 +19,7 @@ kept next to the mechanism (:mod:`privanomaly.outliers.audit_worlds` for the smo
 least ``mechanism``, ``claim``, ``world``, ``datasets``, ``pairs``, ``worst_ratio`` (worst e^loss / e^eps, or
 S ratio / e^beta), ``worst_delta`` and ``passed``.
 
-Sampling is exact (issue 12), from uniform integers of a ``numpy.random.Generator`` only: top-h by
+Sampling is exact, from uniform integers of a ``numpy.random.Generator`` only: top-h by
 :func:`privanomaly.outliers.exponential.top_h_draws` (uniform proposals accepted by exact Bernoulli(exp(-gamma))
 draws, rational rate <= eps; the claim reports that rate); the Gaussian releases by
 :func:`privanomaly.outliers.exact_normal.gaussian_release_exact` (Karney's exact normal, ``q + sigma Z`` rounded

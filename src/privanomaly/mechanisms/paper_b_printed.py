@@ -1,5 +1,5 @@
 """Paper B's exponential mechanism *as printed* (eq. 11), in Algorithm 3: the "printed exponent" reading of
-issue 18, registered with the guarantee it actually has.
+the paper, registered with the guarantee it actually has.
 
 =================  =============================================  ============  =========================
 registry name      paper B                                        neighbours    claim at parameter eps

@@ -38,7 +38,7 @@ def sets(pb: dict, available: list[str]) -> dict[str, list]:
     :func:`privanomaly.report.catalogue.paper_files` over these), from config ``paper_b`` and the datasets
     ``available`` in this run.
 
-    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading (issue 18), written
+    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading, written
     under ``paper_b/<reading>/`` for the datasets with a printed r (``paper_reported.r``): Tables 1-2 and
     Figs. 3-4 only for readings that compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds
     ``readings_methods``. A reading that is not configured has empty sets.

@@ -32,6 +32,7 @@ from privanomaly import mechanisms as mech_registry
 from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
+from privanomaly.outliers import enclosing
 
 from . import controls as builtin_controls
 from . import statistical
@@ -218,6 +219,12 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     lv = LEVELS[level] if isinstance(level, str) else level
     if seed is not None:
         lv = replace(lv, seed=int(seed))
+    with enclosing.memoised():  # the small worlds' subsets recur across datasets, eps and bounds
+        rows = _run(lv, names, controls, log)
+    return pd.DataFrame([r.as_dict() for r in rows])
+
+
+def _run(lv: Level, names: list[str] | None, controls: bool, log: Callable[[str], None] | None) -> list[AuditRow]:
     rows = []
     for n in names if names is not None else mech_registry.names():
         t0 = time.perf_counter()
@@ -234,7 +241,7 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
             rows.append(audit_mechanism(m, lv, "negative control", "fail", what))
             if log:
                 log(f"audit {lv.name}: negative control {n} in {time.perf_counter() - t0:.1f} s")
-    return pd.DataFrame([r.as_dict() for r in rows])
+    return rows
 
 
 TABLE_COLUMNS = ["kind", "mechanism", "paper", "reference", "claim", "neighbours", "worlds", "edges", "pairs",

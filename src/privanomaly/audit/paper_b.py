@@ -16,6 +16,7 @@ import numpy as np
 from privanomaly.mechanisms.base import Mechanism
 from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, CountGaussian, TopH
 from privanomaly.outliers import audit_worlds as aw
+from privanomaly.outliers import enclosing
 
 from . import harness as _harness
 from . import statistical as _stat
@@ -81,7 +82,8 @@ def audit_count_gaussian(m: CountGaussian, level) -> _harness.AuditRow:
     then a sampled Clopper-Pearson audit on the cube pair."""
     eps_list = level.extra.get("paper_b_eps", AUDIT_EPS.get(level.name, AUDIT_EPS["fast"]))
     fast = level.name != "full"
-    rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
+    with enclosing.memoised():  # shares the harness's memo when called from run()
+        rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
     claim = f"(ε, {DEFAULT_DELTA:g})-DP on substitution" + ("" if m.claim(eps=eps_list[0]).proven else " [unproven]")
     row = _aggregate(m, rows, claim, len(rows) // len(eps_list))
     _cp_gaussian(m, level, row, eps_list[0], DEFAULT_DELTA)

@@ -17,6 +17,7 @@ from .balls import (
     ball_counts_scipy,
     duplicate_counts,
     pairwise_within,
+    record_counts,
     unique_rows,
 )
 from .composition import claim5, claim5_graph, parallel, sequential

@@ -25,11 +25,57 @@ def check_config(pb: dict) -> None:
                     f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets (known: {', '.join(sorted(known))})"
                 )
     _readings.variants(list(pb.get("readings", [])))
+    check_methods_by_dataset(pb)
     for i, name in enumerate(pb["scenario1"]["conventions"]):
         if name not in CONVENTIONS:
             raise ValueError(
                 f"config paper_b.scenario1.conventions[{i}]: unknown {name!r}; known: {', '.join(CONVENTIONS)}"
             )
+
+
+def scenario1_methods(pb: dict, dataset: str) -> list[str]:
+    """The smooth-bound methods of ``dataset`` in Scenario 1: ``paper_b.scenario1.methods_by_dataset[dataset]``
+    if set, else ``paper_b.scenario1.methods`` (a public, per-dataset choice made before the run)."""
+    s1 = pb["scenario1"]
+    return list((s1.get("methods_by_dataset") or {}).get(dataset, s1["methods"]))
+
+
+def scenario1_jobs(pb: dict, datasets: list[str]) -> list[tuple[str, str]]:
+    """(dataset, method) of every Scenario-1 table of ``datasets``: the per-dataset methods, not a product."""
+    return [(d, m) for d in datasets for m in scenario1_methods(pb, d)]
+
+
+def scenario1_max_work(pb: dict, dataset: str) -> int | None:
+    """Algorithm 2's guard for ``dataset``: ``max_work_by_dataset[dataset]`` if set (null = none), else ``max_work``."""
+    s1 = pb["scenario1"]
+    by = s1.get("max_work_by_dataset") or {}
+    return by[dataset] if dataset in by else s1["max_work"]
+
+
+def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
+    """DAG-time warnings: one line per Scenario-1 dataset running Algorithm 2 (method ``paper``) whose prepared
+    table (``parquet(dataset)``, when it exists) predicts :class:`~privanomaly.paper_b.released_bound.
+    AlgorithmTooCostly` (:func:`~privanomaly.paper_b.released_bound.algorithm2_outlook`)."""
+    from privanomaly.paper_b.released_bound import file_outlook
+
+    out = []
+    for d in datasets:
+        if "paper" not in scenario1_methods(pb, d):
+            continue
+        look = file_outlook(parquet(d), pb["k"], scenario1_max_work(pb, d), d)
+        if look is not None and look.verdict == "likely too costly":
+            out.append(look.message)
+    return out
+
+
+def check_methods_by_dataset(pb: dict) -> None:
+    """Every dataset ``paper_b.scenario1.methods_by_dataset`` / ``max_work_by_dataset`` names is a Scenario-1 one."""
+    s1 = pb["scenario1"]
+    for key in ("methods_by_dataset", "max_work_by_dataset"):
+        for name in s1.get(key) or {}:
+            if name not in s1["datasets"]:
+                raise ValueError(f"config paper_b.scenario1.{key}.{name}: {name!r} is not in paper_b.scenario1.datasets "
+                                 f"({', '.join(s1['datasets'])})")
 
 
 def sets(pb: dict, available: list[str]) -> dict[str, list]:

@@ -3,7 +3,7 @@
 from pathlib import Path
 
 from privanomaly import io, runlog
-from privanomaly.report import checks, index
+from privanomaly.report import checks, index, sentences
 from privanomaly.sweeps import index as sweep_index
 
 with runlog.log_to(snakemake.log[0]) as log:
@@ -17,6 +17,9 @@ with runlog.log_to(snakemake.log[0]) as log:
             log.warning("paper %s: no PASS/FAIL or MATCH/DIFFERS entry found in %s", paper, path)
     if p.uncovered:
         log.warning("outputs not in workflow/report/catalogue.yaml: %s", ", ".join(p.uncovered))
+    targets = list(snakemake.input.targets)
+    said = sentences.from_files(targets, dict(p.dataset_names))
+    log.info("%d sentences in words", len(said))
     text = index.render(
         entries=list(p.entries),
         verdicts=verdicts,
@@ -25,6 +28,7 @@ with runlog.log_to(snakemake.log[0]) as log:
         uncovered=list(p.uncovered),
         unavailable=dict(p.unavailable),
         your_datasets={k: list(v) for k, v in p.your_datasets.items()},
+        sentences=said,
     )
     text += sweep_index.render(list(p.sweeps))
     io.write_text(snakemake.output.md, text)

@@ -166,6 +166,18 @@ def test_paper_files_expand_wildcards_over_named_sets_and_skip_empty_when(tmp_pa
         catalogue.load(path)
 
 
+def test_wildcards_naming_one_set_of_pairs_range_over_it_jointly(tmp_path):
+    """Paper B's Scenario 1 has per-dataset methods: (dataset, method) pairs, not their product."""
+    path = tmp_path / "catalogue.yaml"
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}_{method}.csv'],"
+                    " expand: {dataset: jobs, method: jobs}}\n", encoding="utf-8")
+    items = catalogue.load(path)
+    assert catalogue.paper_files(items, "B", {"jobs": [("a", "paper"), ("a", "fast"), ("big", "fast")]}) == [
+        "f/a_paper.csv", "f/a_fast.csv", "f/big_fast.csv"]
+    with pytest.raises(ValueError, match="share the set 'jobs', whose values must be 2-tuples"):
+        catalogue.paper_files(items, "B", {"jobs": ["a"]})
+
+
 def test_plotted_item_must_start_with_its_png(tmp_path):
     path = tmp_path / "catalogue.yaml"
     path.write_text("items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.pdf, a.png], "

@@ -176,6 +176,7 @@ rule paper_b_scenario1:
         eps=PB["scenario1"]["eps"],
         conventions=PB["scenario1"]["conventions"],
         max_work=PB["scenario1"]["max_work"],
+        max_work_by_dataset=PB["scenario1"].get("max_work_by_dataset", {}),
         fast_exact_max=PB["fast_exact_max"],
         timeout=PB["scenario1"]["timeout_seconds"],
     script:
@@ -249,12 +250,15 @@ rule paper_b_comparison:
         table2=one_file(rules.paper_b_tables.output.csv2, pb_reading=""),
         fig1=rules.paper_b_gs_bounds.output.csv,
         fig2=rules.paper_b_kissing.output.counts,
-        scenario1=expand(
-            rules.paper_b_scenario1.output.csv,
-            pb_reading="",
-            pb_dataset=PB_SETS["paper_b.scenario1"],
-            pb_method=PB_SETS["paper_b.methods"],
-        ),
+        scenario1=[
+            one_file(
+                rules.paper_b_scenario1.output.csv,
+                pb_reading="",
+                pb_dataset=d,
+                pb_method=m,
+            )
+            for d, m in PB_SETS["paper_b.scenario1_jobs"]
+        ],
         scenario2=expand(
             rules.paper_b_scenario2.output.sweep,
             pb_reading="",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator
-from typing import Literal
+from typing import Callable, Literal
 
 import miniball
 import numpy as np
@@ -57,9 +57,12 @@ class _Work:
         if limit is not None and (not isinstance(limit, int | np.integer) or limit < 0):
             raise ValueError(f"max_work must be a non-negative integer or None, got {limit!r}")
         self.limit, self.used = limit, 0
+        self.tick: Callable[[int], object] | None = None  # progress hook (the job's log), called per charge
 
     def charge(self, n: int = 1) -> None:
         self.used += int(n)
+        if self.tick is not None:
+            self.tick(self.used)
         if self.limit is not None and self.used > self.limit:
             raise WorkBudgetExceeded(int(self.limit), self.used)
 

@@ -126,6 +126,8 @@ def convention_summary(s1: pd.DataFrame, paper: dict) -> pd.DataFrame:
     lo, hi = paper.get("sigma_ratio_range", [10, 30])
     smax, efrom = paper.get("sigma_smooth_max", 7), paper.get("sigma_smooth_eps_from", 0.7)
     rows = []
+    if "skipped" in s1:  # rows whose smooth bound was infeasible (Algorithm 2 past max_work): no evidence
+        s1 = s1[s1["skipped"].isna() | (s1["skipped"].astype(str) == "")]
     for (ds, method, conv), g in s1.groupby(["dataset", "method", "convention"], sort=False):
         high = g[g["eps"] >= efrom - 1e-12]
         ratio_ok = bool(((g["ratio"] >= lo / APPROX) & (g["ratio"] <= hi * APPROX)).all())

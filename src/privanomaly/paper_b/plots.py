@@ -160,6 +160,10 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     _style(ax2, "ε", "σ_Global / σ_Smooth (log scale)", "ratio σ_Global / σ_Smooth")
     ax2.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     fig.tight_layout()
+    skipped = sorted({str(w) for w in df["skipped"].dropna()} - {""}) if "skipped" in df else []
+    if skipped:  # smooth bound infeasible at some eps (Algorithm 2 past max_work): say so on the figure
+        fig.text(0.5, -0.06, "σ_Smooth not computed where " + "; ".join(w[:160] for w in skipped), ha="center",
+                 va="top", fontsize=8, color="tab:red", wrap=True)
     return fig
 
 

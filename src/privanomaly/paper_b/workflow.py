@@ -26,11 +26,57 @@ def check_config(pb: dict) -> None:
                     f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets (known: {', '.join(sorted(known))})"
                 )
     _readings.variants(list(pb.get("readings", [])))
+    check_methods_by_dataset(pb)
     for i, name in enumerate(pb["scenario1"]["conventions"]):
         if name not in CONVENTIONS:
             raise ValueError(
                 f"config paper_b.scenario1.conventions[{i}]: unknown {name!r}; known: {', '.join(CONVENTIONS)}"
             )
+
+
+def scenario1_methods(pb: dict, dataset: str) -> list[str]:
+    """The smooth-bound methods of ``dataset`` in Scenario 1: ``paper_b.scenario1.methods_by_dataset[dataset]``
+    if set, else ``paper_b.scenario1.methods`` (a public, per-dataset choice made before the run)."""
+    s1 = pb["scenario1"]
+    return list((s1.get("methods_by_dataset") or {}).get(dataset, s1["methods"]))
+
+
+def scenario1_jobs(pb: dict, datasets: list[str]) -> list[tuple[str, str]]:
+    """(dataset, method) of every Scenario-1 table of ``datasets``: the per-dataset methods, not a product."""
+    return [(d, m) for d in datasets for m in scenario1_methods(pb, d)]
+
+
+def scenario1_max_work(pb: dict, dataset: str) -> int | None:
+    """Algorithm 2's guard for ``dataset``: ``max_work_by_dataset[dataset]`` if set (null = none), else ``max_work``."""
+    s1 = pb["scenario1"]
+    by = s1.get("max_work_by_dataset") or {}
+    return by[dataset] if dataset in by else s1["max_work"]
+
+
+def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
+    """DAG-time warnings: one line per Scenario-1 dataset running Algorithm 2 (method ``paper``) whose prepared
+    table (``parquet(dataset)``, when it exists) predicts :class:`~privanomaly.paper_b.released_bound.
+    AlgorithmTooCostly` (:func:`~privanomaly.paper_b.released_bound.algorithm2_outlook`)."""
+    from privanomaly.paper_b.released_bound import file_outlook
+
+    out = []
+    for d in datasets:
+        if "paper" not in scenario1_methods(pb, d):
+            continue
+        look = file_outlook(parquet(d), pb["k"], scenario1_max_work(pb, d), d)
+        if look is not None and look.verdict == "likely too costly":
+            out.append(look.message)
+    return out
+
+
+def check_methods_by_dataset(pb: dict) -> None:
+    """Every dataset ``paper_b.scenario1.methods_by_dataset`` / ``max_work_by_dataset`` names is a Scenario-1 one."""
+    s1 = pb["scenario1"]
+    for key in ("methods_by_dataset", "max_work_by_dataset"):
+        for name in s1.get(key) or {}:
+            if name not in s1["datasets"]:
+                raise ValueError(f"config paper_b.scenario1.{key}.{name}: {name!r} is not in paper_b.scenario1.datasets "
+                                 f"({', '.join(s1['datasets'])})")
 
 
 def sets(pb: dict, available: list[str]) -> dict[str, list]:
@@ -56,6 +102,8 @@ def sets(pb: dict, available: list[str]) -> dict[str, list]:
         "paper_b.table_sets": list(dict.fromkeys(table1 + table2)),
         "paper_b.methods": list(pb["scenario1"]["methods"]),
     }
+    # (dataset, method) of every Scenario-1 table: the per-dataset methods (a set of pairs, expanded jointly)
+    out["paper_b.scenario1_jobs"] = scenario1_jobs(pb, out["paper_b.scenario1"])
     configured = _readings.variants(list(pb.get("readings", [])))
     paper_r = pb["paper_reported"].get("r", {})
     for rd in (r for r in _readings.READINGS.values() if r is not _readings.OURS):
@@ -71,15 +119,15 @@ def sets(pb: dict, available: list[str]) -> dict[str, list]:
 def reading_inputs(
     out: str,
     rd: _readings.Reading,
-    s1: list[str],
-    methods: list[str],
+    s1_jobs: list[tuple[str, str]],
     s2: list[str],
     table_sets: list[str],
     paper_r: dict[str, float],
 ) -> dict:
     """The tables rule ``paper_b_comparison`` reads for one reading: {tables: [table1, table2] (or [] when no
     table dataset has the reading's r), choices: {dataset: json},
-    scenario1: [csv], scenario2: {dataset: csv}, subspaces: {dataset: csv}}. Tables 1-2 and Figs. 3-4 come
+    scenario1: [csv] (one per (dataset, method) of ``s1_jobs``), scenario2: {dataset: csv}, subspaces: {dataset:
+    csv}}. Tables 1-2 and Figs. 3-4 come
     from the reading with the same r and our exponent (they do not use the exponent)."""
     src = _readings.r_source_reading(rd)
     keep = lambda names: _readings.with_r(rd, names, paper_r)  # noqa: E731
@@ -87,7 +135,7 @@ def reading_inputs(
     return {
         "tables": [f"{r_tab}/table1.csv", f"{r_tab}/table2.csv"] if keep(table_sets) else [],
         "choices": {d: f"{out}/{rd.r_prefix}tuning/{d}.json" for d in keep(table_sets)},
-        "scenario1": [f"{r_tab}/scenario1_{d}_{m}.csv" for d in keep(s1) for m in methods],
+        "scenario1": [f"{r_tab}/scenario1_{d}_{m}.csv" for d, m in s1_jobs if d in keep([d])],
         "scenario2": {d: f"{tab}/scenario2_pr_{d}.csv" for d in keep(s2)},
         "subspaces": {d: f"{tab}/scenario2_subspaces_{d}.csv" for d in keep(s2)},
     }
@@ -116,8 +164,10 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
             "label": rd.label,
             "short": rd.short,
             "shares": _readings.r_source_reading(rd).name if not rd.r_only else None,
-            "inputs": reading_inputs(out, rd, sets["paper_b.scenario1"],
-                                     methods if rd is _readings.OURS else pb.get("readings_methods", methods),
+            "inputs": reading_inputs(out, rd,
+                                     sets["paper_b.scenario1_jobs"] if rd is _readings.OURS else
+                                     [(d, m) for d in sets["paper_b.scenario1"]
+                                      for m in pb.get("readings_methods", methods)],
                                      sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
         }
     return plan

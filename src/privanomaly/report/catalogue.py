@@ -290,9 +290,19 @@ def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None =
             continue
         if WILDCARD.search(it.files[0]) and not it.expand:
             raise ValueError(f"catalogue: {it.paper} {it.item}: name the set of each wildcard under 'expand'")
-        names = [w for w, _ in it.expand]
-        for combo in itertools.product(*(values(it, s) for _, s in it.expand)):
-            out += [f.format(**dict(zip(names, map(str, combo)))) for f in it.files]
+        # wildcards naming the same set range over it jointly (a set of tuples: paper B's (dataset, method))
+        groups: dict[str, list[str]] = {}
+        for w, s in it.expand:
+            groups.setdefault(s, []).append(w)
+        for combo in itertools.product(*(values(it, s) for s in groups)):
+            wc = {}
+            for (s, names), value in zip(groups.items(), combo):
+                parts = value if len(names) > 1 else (value,)
+                if len(parts) != len(names):
+                    raise ValueError(f"catalogue: {it.paper} {it.item}: {names} share the set {s!r}, whose values "
+                                     f"must be {len(names)}-tuples; got {value!r}")
+                wc.update(zip(names, map(str, parts)))
+            out += [f.format(**wc) for f in it.files]
     return out
 
 

@@ -5,7 +5,7 @@ Paper A (:data:`PAPER_A`):
 * ``sp_L_plus_1`` — SP with L + 1 in place of L: overstates the distance to a label flip by one step.
 * ``optimal_dp_float_sampler`` — the pre-fix sampler ``rng.random() < p``: its realised law is
   P(1) = ceil(p 2^53) / 2^53 (``random()`` returns k / 2^53), which breaks the ratio where p is tiny
-  (issue 12 item 5: 1.81 e^eps at eps = 0.1). Only the exact check can see this; sampling cannot.
+  (1.81 e^eps at eps = 0.1). Only the exact check can see this; sampling cannot.
 * ``laplace_count_half_noise`` — the count baseline run with DLap(2 eps) (half the noise) but claiming eps.
 
 Paper B (:func:`paper_b_controls`):

@@ -72,3 +72,26 @@ def test_ball_counts_do_not_depend_on_threading(monkeypatch):
     threaded = distance._counts_scaled(Z, 0.2)
     monkeypatch.setattr(distance, "PARALLEL_MIN_ROWS", 10**9)
     assert (distance._counts_scaled(Z, 0.2) == threaded).all() and threaded.sum() > 0
+
+
+@pytest.mark.parametrize("x_i, B, beta, k, cap", [
+    (0, 0, 1, 1, None), (2, 2, 5, 4, None), (3, 9, 5, 2, 6), (1, 0, 3, 1, None), (-1, 2, 3, 1, None),
+    (2, 5, 0, 1, None), (2, 5, 3, 0, None), (2, 5, 3, 1, 3), (True, 4, 2, 1, None), (np.int64(4), 3, 2, 1, 3),
+])
+def test_scalar_argument_checks_decide_as_the_array_checks(x_i, B, beta, k, cap):
+    """The scalar fast path of the paper-A mdd argument checks (one record at a time, as the audit calls
+    them) accepts and rejects exactly what the array path does, with the same message and value."""
+    from privanomaly.sp import mdd
+
+    def outcome(xx, bb):
+        try:
+            return ("ok", mdd.mdd_sp_lower(xx, bb, beta, k, cap=cap).tolist(), mdd.mdd_dp(xx, bb, beta, cap=cap).tolist())
+        except ValueError as exc:
+            return ("error", str(exc).replace("array(", "").replace(")", ""))
+
+    scalar, array = outcome(x_i, B), outcome(np.array([x_i]), np.array([B]))
+    assert scalar[0] == array[0]
+    if scalar[0] == "ok":
+        assert [scalar[1]] == array[1] and [scalar[2]] == array[2]
+    else:
+        assert scalar[1].split(",")[0] == array[1].split(",")[0]

@@ -29,7 +29,6 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import mechanisms as mech_registry
-from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
 from privanomaly.outliers import enclosing

@@ -28,6 +28,7 @@ def log_to(path: str | Path | None) -> Iterator[logging.Logger]:
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+        logger.info("%s", start_line())
         try:
             with contextlib.redirect_stdout(fh), contextlib.redirect_stderr(fh):
                 yield logger
@@ -40,6 +41,14 @@ def log_to(path: str | Path | None) -> Iterator[logging.Logger]:
 
 
 USAGE_PREFIX = "job usage:"
+START_PREFIX = "job start:"
+
+
+def start_line() -> str:
+    """CPU time this process spent before the job's body (interpreter start, Snakemake's script preamble, the
+    script's imports): the job's start-up cost, which benchmarks/bench_runs.py separates from its work."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return f"{START_PREFIX} cpu_s={ru.ru_utime + ru.ru_stime:.3f}"
 
 
 def usage_line() -> str:

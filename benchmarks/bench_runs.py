@@ -1,0 +1,124 @@
+"""Where a run's CPU goes: the default run (``make reproduce``'s job) as Snakemake jobs, its work and its overhead.
+
+Every job logs the CPU its process spent before its body (``job start:``, interpreter start, Snakemake's script
+preamble, imports) and at its end (``job usage:``; :mod:`privanomaly.runlog`). For a finished run:
+
+* jobs, wall-clock, CPU of Snakemake and all its jobs (``getrusage(RUSAGE_CHILDREN)`` around the run);
+* work = the sum over jobs of (end CPU - start CPU): the computation itself, as it would cost in one process;
+* overhead share = (CPU - work) / CPU: job starts, imports and Snakemake's own bookkeeping;
+* per-job overhead: each job's start CPU plus an equal share of Snakemake's own CPU (CPU - all jobs' CPU);
+  the median over jobs is the figure to compare with the target (<= 0.5 s).
+
+Rows for the whole run and for its sweep jobs (rules ``sweep_*``). Run: ``python benchmarks/bench_runs.py``
+(runs the default config in a temporary copy with the mirrored data, ``--cores 2``; minutes) or
+``python benchmarks/bench_runs.py --results DIR --cpu S --wall S`` for a run made by hand. Writes
+benchmarks/bench_runs.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+START = re.compile(r"job start: cpu_s=([0-9.]+)")
+USAGE = re.compile(r"job usage: cpu_user_s=([0-9.]+) cpu_sys_s=([0-9.]+) cpu_children_s=([0-9.]+)")
+
+
+def job_cpu(results: Path) -> dict[str, tuple[float, float]]:
+    """{log path: (start CPU, end CPU)} of every job log of a run that has both lines (the last of each)."""
+    out = {}
+    for log in sorted((results / "logs").rglob("*.log")):
+        text = log.read_text(encoding="utf-8", errors="replace")
+        s, u = START.findall(text), USAGE.findall(text)
+        if s and u:
+            end = sum(float(x) for x in u[-1])
+            out[str(log.relative_to(results / "logs"))] = (float(s[-1]), end)
+    return out
+
+
+def rows(results: Path, cpu: float, wall: float, jobs: int) -> list[dict]:
+    per = job_cpu(results)
+    if not per:
+        raise SystemExit(f"{results}/logs: no job logs with 'job start:' and 'job usage:' lines")
+    snakemake_own = max(cpu - sum(e for _, e in per.values()), 0.0) / max(jobs, 1)
+    out = []
+    for name, pick in (("default run (all jobs)", lambda k: True), ("its sweeps (rules sweep_*)", lambda k: k.startswith("sweep_"))):
+        sel = {k: v for k, v in per.items() if pick(k)}
+        total = sum(e for _, e in sel.values()) + snakemake_own * len(sel)
+        work = sum(e - s for s, e in sel.values())
+        over = [s + snakemake_own for s, _ in sel.values()]
+        whole = name.startswith("default")
+        out.append({"what": name, "jobs": len(sel), "cpu": cpu if whole else total, "wall": wall if whole else None,
+                    "work": work,
+                    "median_overhead": statistics.median(over) if over else float("nan")})
+    for r in out:
+        r["share"] = (r["cpu"] - r["work"]) / r["cpu"] if r["cpu"] else float("nan")
+    return out
+
+
+def render(rs: list[dict], note: str) -> str:
+    lines = ["# Where a run's CPU goes (`make bench`: benchmarks/bench_runs.py)", "", note, "",
+             "| run | jobs | wall (s) | CPU (s) | work in the jobs' bodies (s) | overhead share | median per-job overhead (s CPU) |",
+             "|---|---|---|---|---|---|---|"]
+    for r in rs:
+        wall = f"{r['wall']:.0f}" if r["wall"] else "—"
+        lines.append(f"| {r['what']} | {r['jobs']} | {wall} | {r['cpu']:.0f} | {r['work']:.0f} | {100 * r['share']:.0f} % | "
+                     f"{r['median_overhead']:.2f} |")
+    lines += ["", "Overhead share = (CPU − work) / CPU; per-job overhead = the job's CPU before its body + its share of "
+              "Snakemake's own CPU. The sweep row counts only its jobs (Snakemake's share spread per job).", ""]
+    return "\n".join(lines)
+
+
+def run_default() -> tuple[Path, float, float, int]:
+    from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
+
+    mirror = MIRROR if MIRROR.is_dir() else Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
+    copy = copy_workflow(Path(tempfile.mkdtemp(prefix="bench-runs-")) / "wf")
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run([SNAKEMAKE, "--cores", "2", "--config", f"data_mirror={mirror}"], cwd=copy,
+                          env=env_for(copy), capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(proc.stdout[-3000:] + proc.stderr[-3000:])
+    m = re.findall(r"(\d+) of (\d+) steps \(100%\) done", proc.stdout + proc.stderr)
+    jobs = int(m[-1][1]) if m else 0
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    return copy / "results", cpu, wall, jobs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", type=Path, help="results_dir of a finished run (default: run one)")
+    ap.add_argument("--cpu", type=float, help="CPU seconds of that run (Snakemake and its jobs)")
+    ap.add_argument("--wall", type=float, help="wall-clock seconds of that run")
+    ap.add_argument("--jobs", type=int, help="jobs of that run")
+    args = ap.parse_args(argv)
+    if args.results:
+        results, cpu, wall, jobs = args.results, args.cpu, args.wall, args.jobs or len(job_cpu(args.results))
+    else:
+        results, cpu, wall, jobs = run_default()
+    load = os.getloadavg()
+    note = (f"Machine: {platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, `--cores 2`; "
+            f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.")
+    text = render(rows(results, cpu, wall, jobs), note)
+    (ROOT / "benchmarks" / "bench_runs.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

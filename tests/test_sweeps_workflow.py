@@ -143,3 +143,10 @@ def test_adding_one_eps_reruns_only_that_value(run):
     outs = re.findall(r"rule sweep_chunk:\n(?:.*\n)*?\s+output: (\S+)", dry)
     assert len(outs) == 1 and all(o.endswith("eps~0.5_part~0.parquet") for o in outs)
     assert set(jobs) <= {"sweep_chunk", "sweep_collect", "sweep_plot"}
+
+
+def test_a_sweeps_only_run_records_its_configuration(run):
+    """`snakemake sweeps_all` writes the run's effective configuration, so the report made after it has the
+    sweeps (the report reads the recorded configuration)."""
+    dry = snakemake(run["copy"], "sweeps_all", "-n", "--forceall")
+    assert "results/effective_config.yaml" in dry and "rule effective_config:" in dry

@@ -21,8 +21,9 @@ NAME = "mine"
 def test_own_dataset_in_paper_b_completes_with_skipped_rows(tmp_path):
     copy = wf.copy_workflow(tmp_path / "work")
     rng = np.random.default_rng(26)
-    X = np.vstack([rng.normal(size=(1980, 5)), rng.normal(4.0, 0.3, size=(20, 5)) * rng.choice([-1, 1], size=(20, 5))])
-    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(5)]).assign(status=["ok"] * 1980 + ["faulty"] * 20)
+    d = 21  # as the researcher's 1,831 x 21 dataset: Algorithm 2 needs > 20,000 units at the smallest beta
+    X = np.vstack([rng.normal(size=(1980, d)), rng.normal(4.0, 0.3, size=(20, d)) * rng.choice([-1, 1], size=(20, d))])
+    df = pd.DataFrame(X, columns=[f"f{i}" for i in range(d)]).assign(status=["ok"] * 1980 + ["faulty"] * 20)
     (copy / "data").mkdir()
     df.to_csv(copy / "data" / "mine.csv", index=False)
     overlay = {

@@ -27,6 +27,8 @@ from privanomaly import io
 # --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
 MISSING_STATUSES = ("missing", "incomplete")
 RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
+# the report's front page, which lists config report.missing_outputs (privanomaly.report.run_config)
+ROOT_REPORT_TEXT = Path(__file__).resolve().parents[3] / "workflow" / "report" / "workflow.rst"
 
 
 @dataclass(frozen=True)

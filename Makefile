@@ -105,12 +105,12 @@ PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/
 report: install
 	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)
 
-# The full privacy audit (issue 12): every registered mechanism and negative control through the harness;
+# The full privacy audit: every registered mechanism and negative control through the harness;
 # writes results/audit/privacy_audit.{csv,md}. Its fast subset runs inside `make test` (tests/test_audit_*).
 audit: install
 	$(BIN)/python -m privanomaly.audit --level full --out results/audit
 
-# ---- Scale run (issue 15) ----------------------------------------------------------------------------------
+# ---- Scale run ----------------------------------------------------------------------------------
 # The whole of paper A with all five datasets at their real size; credit card and APS are generated STAND-INS of
 # the real format (privanomaly.datasets.standins), never real data, labelled "stand-in data" everywhere. Overlay
 # .scale/config.yaml: everything lands in .scale/ (results, raw cache, stand-in mirror). Step 1 builds the

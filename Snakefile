@@ -6,18 +6,16 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# `--report` uses the configuration the run recorded in results/ (issue 17)
-include: "workflow/rules/run_config.smk"
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"
 include: "workflow/rules/audit.smk"
+include: "workflow/rules/privacy.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/standins.smk"
-include: "workflow/rules/steps.smk"
 
 
 rule all:

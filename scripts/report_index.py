@@ -6,10 +6,10 @@ from privanomaly import io, runlog
 from privanomaly.report import checks, index, sentences
 from privanomaly.sweeps import index as sweep_index
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     verdicts, sources = {}, dict(p.sources)
-    for paper, path in zip(p.papers, snakemake.input.claims):  # noqa: F821
+    for paper, path in zip(p.papers, snakemake.input.claims):
         verdicts[paper] = checks.parse(Path(path).read_text(encoding="utf-8"))
         log.info("paper %s: %d verdicts in %s: %s", paper, len(verdicts[paper]), path,
                  checks.summary(verdicts[paper], with_ids=False))
@@ -17,7 +17,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
             log.warning("paper %s: no PASS/FAIL or MATCH/DIFFERS entry found in %s", paper, path)
     if p.uncovered:
         log.warning("outputs not in workflow/report/catalogue.yaml: %s", ", ".join(p.uncovered))
-    targets = list(snakemake.input.targets)  # noqa: F821 - the run's tables: the sentences in words
+    targets = list(snakemake.input.targets)
     said = sentences.from_files(targets, dict(p.dataset_names))
     log.info("%d sentences in words", len(said))
     text = index.render(
@@ -31,5 +31,5 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         sentences=said,
     )
     text += sweep_index.render(list(p.sweeps))
-    io.write_text(snakemake.output.md, text)  # noqa: F821
+    io.write_text(snakemake.output.md, text)
     log.info("index: %d lines", len(p.entries))

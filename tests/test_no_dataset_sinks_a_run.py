@@ -57,6 +57,7 @@ def test_script_writes_skipped_rows_instead_of_failing(tmp_path):
     data["label"] = np.array([1] * 6 + [0] * 54, dtype=np.int8)
     data.to_parquet(tmp_path / "mine.parquet")
     (tmp_path / "choice.json").write_text(json.dumps({"dataset": "mine", "r": 0.3}))
+    (tmp_path / "mine.json").write_text(json.dumps({"dataset": "mine", "steps": []}))  # prepare's provenance
     out = {"csv": str(tmp_path / "s1.csv"), "md": str(tmp_path / "s1.md")}
     params = dict(k=3, delta=0.01, eps=EPS, conventions=["printed"], max_work=1, fast_exact_max=0, timeout=None)
     _run_script("paper_b_scenario1.py", input={"data": str(tmp_path / "mine.parquet"),

@@ -71,7 +71,7 @@ def test_parse_summary_skips_snakemake_chatter():
 
 
 def test_report_run_lists_the_missing_outputs_on_its_front_page(tmp_path):
-    from privanomaly.report import run_config
+    from privanomaly import run_config
 
     report = tmp_path / "results" / "report.html"
     report.parent.mkdir(parents=True)

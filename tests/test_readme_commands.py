@@ -1,4 +1,4 @@
-"""Every command of the README's ``bash`` blocks runs as written (issue 17), checked as a dry run.
+"""Every command of the README's ``bash`` blocks runs as written, checked as a dry run.
 
 The README is parsed, not copied: each line of a fenced ``bash`` block is a command (its ``# comment``
 dropped). In a temporary copy of the workflow, laid out like this machine (``../shared/datasets`` is the
@@ -66,7 +66,7 @@ def as_dry_run(cmd: str) -> list[str]:
 def test_readme_lists_the_commands_this_test_runs():
     cmds = readme_commands(README.read_text(encoding="utf-8"))
     assert cmds[:2] == ["make reproduce", "make test"]
-    # the trap of issue 17: a target, an overlay and the mirror together, in the order that works
+    # the trap : a target, an overlay and the mirror together, in the order that works
     combined = [c for c in cmds if "paper_a_all" in c and "--configfile" in c and "data_mirror" in c]
     assert combined, "no README example combines a target, --configfile and the mirror"
     for c in combined:

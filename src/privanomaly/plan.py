@@ -2,7 +2,7 @@
 
 Which datasets are configured, which can be built in this run (``data_mirror``: a downloaded file neither in
 the mirror nor in the raw cache makes its dataset unavailable), where their files live, which are generated
-stand-ins (scale runs, issue 15) and what every run target also writes. No Snakemake here: the rule files call
+stand-ins (scale runs) and what every run target also writes. No Snakemake here: the rule files call
 these through one :class:`DataPlan` made from ``config``.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from privanomaly.datasets import sources, validation
-from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
 
 
 def wildcard_choice(values: Iterable[Any]) -> str:
@@ -142,20 +142,6 @@ class DataPlan:
             return []
         return [rel for rel in self.downloads() if rel not in standins and (Path(mirror) / rel).is_file()]
 
-    def step_values(self) -> dict[str, Any]:
-        """What the data and stand-in steps of ``workflow/steps.yaml`` name (``{plan: data.url}`` ...):
-        values of this run and functions of a job's wildcards (:mod:`privanomaly.steps`)."""
-        return {
-            "data.names": wildcard_choice(self.names()),
-            "data.downloads": wildcard_choice(self.downloads()),
-            "data.url": lambda wc: self.downloads()[wc.relpath]["url"],
-            "data.sha256": lambda wc: self.downloads()[wc.relpath].get("sha256"),
-            "data.raw_files": lambda wc: self.raw_files(wc.dataset),
-            "data.entry": lambda wc: self.entry(wc.dataset),
-            "data.unavailable": self.unavailable(),
-            "data.unavailable_rows": [{"dataset": n, "reason": why} for n, why in self.unavailable().items()],
-            "standins.files_regex": wildcard_choice(self.standin_files()),
-            "standins.generator": lambda wc: self.standin_files()[wc.relpath],
-            "standins.notes": self.stand_in_notes(),
-            "standins.files": self.standin_files(),
-        }
+    def unavailable_rows(self) -> list[dict[str, str]]:
+        """One row {dataset, reason} per dataset unavailable in this run (rule ``data_summary``)."""
+        return [{"dataset": n, "reason": why} for n, why in self.unavailable().items()]

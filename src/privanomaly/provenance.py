@@ -156,6 +156,15 @@ def collect(
 # only new or touched files.
 
 SHA256_CACHE = "sha256_cache.json"  # under resources_dir
+
+
+def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
 _MEMO: dict[tuple[str, int, int], str] = {}
 
 
@@ -168,8 +177,6 @@ def _stat_key(path: str | os.PathLike) -> tuple[str, int, int]:
 def cached_sha256(path: str | os.PathLike, cache_file: str | os.PathLike | None = None) -> str:
     """sha256 of the file at ``path``, computed once per (path, size, mtime_ns): remembered in this process and,
     with ``cache_file``, in that JSON file across processes (rewritten atomically when it gains an entry)."""
-    from privanomaly.datasets.sources import sha256_file
-
     key = _stat_key(path)
     if key in _MEMO:
         return _MEMO[key]

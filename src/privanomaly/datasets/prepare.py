@@ -13,7 +13,8 @@ Steps, always in this order (``datasets.<name>.preprocess``):
                       a non-numeric cell is an error naming file, column and row (no column is dropped
                       unless the config asks for it).
 3. ``standardize``  — z-score each column (mean 0, variance 1, ddof = 0) on the full data; constant columns
-                      become 0 (noted). Non-finite results (overflow) are errors, as after ``pca``.
+                      become 0 (noted); provenance ``fitted_on`` says the statistics are the data's (a
+                      data-dependent choice outside any privacy claim: privanomaly.privacy.scope). Non-finite results (overflow) are errors, as after ``pca``.
 4. ``pca``          — project on the first ``pca`` principal components (columns ``pc0..``), if set.
 5. ``subsample``    — keep ``n_normal`` normal and ``n_anomaly`` anomalous rows drawn without replacement
                       (seeded: ``privanomaly.seeding.rng(seed, "subsample", name)``); original order kept.
@@ -30,6 +31,9 @@ import numpy as np
 import pandas as pd
 
 from privanomaly.seeding import rng as make_rng
+
+# ``fitted_on`` of a step whose statistics come from the data (read by privanomaly.privacy.scope)
+FITTED_ON_DATA = "all records (the released data included)"
 
 from . import loaders, sources, synthetic
 from .validation import DataError, is_local_file
@@ -252,12 +256,14 @@ def preprocess(
         X, step = standardize(X)
         check_finite(X, columns, "standardize", where)
         step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
+        step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
         steps.append(step)
     if opt["pca"]:
         with np.errstate(over="ignore", invalid="ignore"):
             X, step = pca(X, int(opt["pca"]), where)
         columns = [f"pc{i}" for i in range(X.shape[1])]
         check_finite(X, columns, "pca", where)
+        step["fitted_on"] = FITTED_ON_DATA  # its components are statistics of the records it releases
         steps.append(step)
     sub = opt["subsample"]
     if sub:

@@ -14,7 +14,7 @@ their own exact distribution and sampler; the audit harness dispatches on :attr:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
@@ -37,6 +37,12 @@ class Claim:
     ``epsilon`` is the privacy loss actually spent (e.g. the rational noise rate, never above the epsilon
     asked for); ``epsilon_exact`` the same as a Fraction when it is rational. ``proven`` is True only where
     every premise of the cited result holds; ``note`` says what the claim rests on.
+
+    The claim's scope: ``public_inputs`` are the inputs it treats as public (fixed before the data are seen:
+    ε, k, a configured r, ...); ``data_dependent`` the choices made *outside* the mechanism from the very
+    data it releases (r tuned against the labels, a quantile r, standardisation fitted on the data). A DP
+    guarantee holds for public parameters only, so :attr:`proven_end_to_end` is True only when the claim is
+    proven *and* nothing data-dependent is left outside the accounting.
     """
 
     epsilon: float
@@ -45,17 +51,36 @@ class Claim:
     epsilon_exact: Fraction | None = None
     proven: bool = True
     note: str = ""
+    public_inputs: tuple[str, ...] = ()
+    data_dependent: tuple[str, ...] = ()
 
     def __post_init__(self):
+        for key in ("public_inputs", "data_dependent"):
+            value = getattr(self, key)
+            if isinstance(value, str) or not all(isinstance(v, str) and v for v in value):
+                raise ValueError(f"Claim.{key} must be a sequence of non-empty strings, got {value!r}")
+            object.__setattr__(self, key, tuple(value))
         if self.neighbours not in NEIGHBOUR_RELATIONS:
             raise ValueError(f"unknown neighbour relation {self.neighbours!r} (one of {sorted(NEIGHBOUR_RELATIONS)})")
         if not (self.epsilon >= 0 and 0 <= self.delta < 1):
             raise ValueError(f"claim needs epsilon >= 0 and 0 <= delta < 1, got ({self.epsilon}, {self.delta})")
 
+    @property
+    def proven_end_to_end(self) -> bool:
+        """True only when every premise holds and no input was chosen from the released data."""
+        return bool(self.proven) and not self.data_dependent
+
+    def scoped(self, public_inputs=(), data_dependent=()) -> "Claim":
+        """The same claim with its scope stated (see the class docstring)."""
+        return replace(self, public_inputs=tuple(public_inputs), data_dependent=tuple(data_dependent))
+
     def describe(self) -> str:
         what = f"({self.epsilon:.6g}, {self.delta:.3g})" if self.delta else f"{self.epsilon:.6g}"
         kind = "SP" if self.neighbours == "sensitive_k" else "DP"
-        return f"{what}-{kind} on {self.neighbours}" + ("" if self.proven else " (premises not all met: unproven)")
+        text = f"{what}-{kind} on {self.neighbours}" + ("" if self.proven else " (premises not all met: unproven)")
+        if self.data_dependent:
+            text += "; for public parameters only: " + "; ".join(self.data_dependent) + " chosen from the data"
+        return text
 
 
 class Mechanism(ABC):

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly.experiment.verdict import PASS, Verdict, number as _fmt, to_frame as _verdict_frame
+from privanomaly.privacy.scope import TUNING_NOTE
 
 # claims.csv's columns: record field -> column
 COLUMNS = {"id": "claim_id", "claim": "claim", "expected": "test", "evidence": "evidence", "verdict": "status"}
@@ -308,6 +309,7 @@ def to_markdown(results: list[Verdict], header: str, yours: list[Verdict] | None
     lines = [header, ""]
     n_pass = sum(r.verdict == PASS for r in results)
     lines.append(f"**{n_pass} of {len(results)} claims PASS** in this run.\n")
+    lines.append(TUNING_NOTE + "\n")
     for r in results:
         lines += [f"## {r.id} — {r.claim}: **{r.verdict}**", "", f"- Test: {r.expected}", f"- Measured: {r.evidence}", ""]
     if yours:

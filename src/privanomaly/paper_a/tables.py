@@ -10,7 +10,11 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import experiment, mechanisms
-from privanomaly.report import figures
+from privanomaly.privacy import scope
+from privanomaly.registry import Registry
+
+FIGURES: Registry = Registry("paper A table function")
+"""The table functions of this module by catalogue name (merged by :mod:`privanomaly.report.figures`)."""
 
 
 def unavailable_row(name: str, columns: list[str], note: str) -> dict:
@@ -92,10 +96,10 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
 
 # ------------------------- registered table functions (catalogue `table.function` names) -------------------------
 # Each reads its input paths with the checking readers of privanomaly.experiment and returns one table; the
-# generic rule (privanomaly.steps.item_step) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
+# generic rule (workflow/rules/report.smk) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
 
 
-@figures.register("paper_a.table1")
+@FIGURES.register("paper_a.table1")
 def _table1(inp, p):
     """Table 1: sizes, dimension after PCA, labelled anomalies, chosen (β, r) and the (β, r)-anomalies."""
     rows = []
@@ -107,7 +111,38 @@ def _table1(inp, p):
         rec = pd.read_parquet(rec_path)
         row = table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
         rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)
-    return table1(rows, p["missing"])
+    # Table 1 releases no private output: nothing in it is proven (the (β, r)-anomalies are exact counts)
+    return with_scope(table1(rows, p["missing"]), scopes(inp), lambda df: False)
+
+
+def scopes(inp) -> dict[str, scope.Scope]:
+    """{dataset: its scope} from the item's ``choices`` and ``provenance`` inputs (same {d} order)."""
+    out = {}
+    for choice_path, prov_path in zip(inp["choices"], inp["provenance"]):
+        choice = experiment.read_choice(choice_path, "beta")
+        out[choice["dataset"]] = scope.paper_a(choice, scope.read_provenance(prov_path))
+    return out
+
+
+def with_scope(df: pd.DataFrame, by_dataset: dict[str, scope.Scope], proven) -> pd.DataFrame:
+    """``df`` with the :data:`privanomaly.privacy.scope.SCOPE_COLUMNS` at its right, per its ``dataset``
+    column; ``proven(rows)`` is the mechanism's own claim on those rows. A dataset without a scope (unavailable:
+    no numbers) gets empty texts and ``proven_end_to_end = False``."""
+    parts = {c: pd.Series("", index=df.index, dtype=object) for c in scope.SCOPE_COLUMNS[:2]}
+    end = pd.Series(False, index=df.index, dtype=bool)
+    for name, sc in by_dataset.items():
+        rows = df["dataset"] == name
+        if not rows.any():
+            continue
+        cols = sc.columns(proven(df[rows]))
+        for c in scope.SCOPE_COLUMNS[:2]:
+            parts[c][rows] = cols[c]
+        end[rows] = cols["proven_end_to_end"]
+    out = df.copy()
+    for c in scope.SCOPE_COLUMNS[:2]:
+        out[c] = parts[c]
+    out["proven_end_to_end"] = end
+    return out
 
 
 def pca_note(prov: dict) -> str:
@@ -116,15 +151,22 @@ def pca_note(prov: dict) -> str:
     return f"{prov.get('raw_columns', '?')} → {prov.get('dims', '?')}" if steps else "none"
 
 
-@figures.register("paper_a.table2")
+@FIGURES.register("paper_a.table2")
 def _table2(inp, p):
     labels = tuple(mechanisms.get(n).label for n in p["mechanisms"])
-    return table2(experiment.concat(inp["summaries"]), p["eps_ref"], p["k_main"], p["missing"], labels)
+    df = table2(experiment.concat(inp["summaries"]), p["eps_ref"], p["k_main"], p["missing"], labels)
+    if "choices" not in inp:  # an item without the scope inputs keeps the paper's columns only
+        return df
+    proven = all(mechanisms.get(n).claim(eps=p["eps_ref"], beta=1, k=p["k_main"]).proven for n in p["mechanisms"])
+    return with_scope(df, scopes(inp), lambda rows: proven)
 
 
-@figures.register("paper_a.table3")
+@FIGURES.register("paper_a.table3")
 def _table3(inp, p):
-    return table3(experiment.concat(inp["detection"]), p["missing"])
+    df = table3(experiment.concat(inp["detection"]), p["missing"])
+    if "choices" not in inp:
+        return df
+    return with_scope(df, scopes(inp), lambda rows: rows["private"].fillna(False).astype(bool))
 
 
 # the columns of a growth curve (privanomaly.paper_a.growth.growth_curve), led by its dataset
@@ -143,7 +185,7 @@ def growth_table(curves: pd.DataFrame, missing: dict[str, str] | list[str]) -> p
     return _int_columns(pd.DataFrame(rows, columns=GROWTH_COLUMNS), ["n_records", "beta", "n_anomalies", "k"])
 
 
-@figures.register("paper_a.growth_table")
+@FIGURES.register("paper_a.growth_table")
 def _growth_table(inp, p):
     """The growth curves of every growth dataset in one table; growth datasets unavailable in this run
     (``paper_a.growth.datasets`` ∩ ``paper_a.missing``) are noted rows."""
@@ -152,7 +194,7 @@ def _growth_table(inp, p):
     return growth_table(experiment.concat(inp["curves"]), missing)
 
 
-@figures.register("paper_a.parameters")
+@FIGURES.register("paper_a.parameters")
 def _parameters(inp, p):
     """The chosen (β, r) of every dataset in one table; a choice on the edge of its grid is logged."""
     rows = [experiment.read_choice(path, "beta") for path in inp["choices"]]
@@ -161,4 +203,6 @@ def _parameters(inp, p):
     df["note"] = df["note"].fillna("")  # a choice file without the note key (written by hand) has none
     for row in df[df["note"] != ""].itertuples():
         logging.getLogger("privanomaly").warning("%s: (beta, r) on the edge of its grid: %s", row.dataset, row.note)
-    return df
+    if "provenance" not in inp:
+        return df
+    return with_scope(df, scopes(inp), lambda rows: False)  # a parameter choice, no private release

@@ -17,6 +17,7 @@ import pandas as pd
 
 from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, number, to_frame
 from privanomaly.outliers.gaussian import theorem1_factor
+from privanomaly.privacy.scope import TUNING_NOTE
 
 R_REL_TOL = 0.10
 APPROX = 1.5
@@ -56,7 +57,7 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
         reason = "" if ok or ok is None else TABLE_REASONS.get(t["quantity"], "")
         if t["quantity"] == "r" and choices and t["dataset"] in choices:
             ch = choices[t["dataset"]]
-            if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: issue 18's "paper's r" reading
+            if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: the "paper's r" reading
                 extra = (f"r set to the paper's printed value; eq. (53) accuracy there {ch['accuracy']:.3f} in space "
                          f"{ch['space']} (TP {ch['tp']}, FP {ch['fp']}, FN {ch['fn']}, TN {ch['tn']})")
             else:
@@ -202,7 +203,7 @@ def non_increasing_in_h(sweep: pd.DataFrame, col: str) -> tuple[bool | None, int
 
 
 def no_truth_note(subspaces: pd.DataFrame, r_text: str) -> str:
-    """Why there is no true subspace, with the measured counts per subspace (issue 18's acceptance)."""
+    """Why there is no true subspace, with the measured counts per subspace (the comparison of a reading without one)."""
     flagged = ", ".join(str(int(v)) for v in subspaces["labelled_outliers_flagged"])
     counts = ", ".join(str(int(v)) for v in subspaces["q_count"])
     return (f"no true subspace at {r_text}: labelled outliers flagged per subspace {flagged}; q_count per "
@@ -326,7 +327,7 @@ def split_yours(rows: list[Verdict], paper: dict) -> tuple[list[Verdict], list[V
     return [r for r, m in zip(rows, mine) if not m], [r for r, m in zip(rows, mine) if m]
 
 
-# ------------------------------------------------------------------------------------------ readings (issue 18)
+# ------------------------------------------------------------------------------------------ readings
 def claim_rows(tables: pd.DataFrame | None, choices: dict[str, dict], s1: pd.DataFrame | None,
                sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
                paper: dict, k: int, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[Verdict]:
@@ -365,7 +366,7 @@ def reproduced_by(verdicts: dict[str, str], labels: dict[str, str]) -> str:
 
 def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[str, str],
                     shared: dict[str, str], notes: list[str]) -> str:
-    """The comparison.md section of issue 18: per-reading counts, one line per claim with its verdict under
+    """The comparison.md section : per-reading counts, one line per claim with its verdict under
     every reading and which reading reproduces it, then one verdict table per other reading (ids prefixed
     ``<reading>/``, so the index can select them). ``shared``: reading -> the reading whose Tables 1-2 and
     Figs. 3-4 verdicts it shares (listed once, there)."""
@@ -376,7 +377,7 @@ def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[s
     order = list(labels)
     parts = ["## Readings: our choices against the paper's printed ones", "",
              "Every claim of Tables 1-2 and Figs. 3-7, recomputed under each reading of the two choices the paper "
-             "prints and we do not follow (issue 18): the radius r and the exponent of the exponential mechanism. "
+             "prints and we do not follow: the radius r and the exponent of the exponential mechanism. "
              "'True subspace' is defined as everywhere (>= 1 labelled outlier flagged in S), at each reading's r.",
              "", *[f"- {n}" for n in notes], ""]
     for name in order:
@@ -495,5 +496,6 @@ def methodology_notes(names: dict[str, str], paper: dict, choices: dict[str, dic
         "the paper prints exp(eps u) (Theorem 3, 2 eps-DP). Algorithm 3 spends eps/h per draw.",
         "Figures: Fig. 1 = figures/fig1_gs_bounds, Fig. 2 = figures/fig2_kissing, Figs. 3/4 = "
         "figures/scenario1_<dataset>_paper (fast-bound variants: _fast), Figs. 5-7 = figures/scenario2_<dataset>.",
+        TUNING_NOTE,
     ]
     return notes

@@ -4,10 +4,10 @@ Which bound is released depends only on public parameters - the configured ``met
 Algorithm 2 with the exponential Algorithm 1, :func:`privanomaly.outliers.algorithm2`; ``fast`` = the
 polynomial block bound, :func:`privanomaly.outliers.block_smooth_bound`) - never on the data. Each is a beta-smooth upper bound
 (Def. 4), so Theorem 2 applies to each. A *data-dependent* choice between them is not: the earlier
-"Algorithm 2 under a work budget, else the fast bound" switch (issue 12, item 1) made S(X) jump from 17.5
+"Algorithm 2 under a work budget, else the fast bound" switch made S(X) jump from 17.5
 to 25.0 between neighbours (8 triples at the corners of a cube of side 1.998 r plus one record moved next
 to it, k = 3, d = 3), exact delta 0.0896 against the claimed 0.01 at eps = 0.5. That switch survives only
-as :func:`budget_switch_bound`, a known-broken negative control for the audit.
+as :func:`privanomaly.audit.controls.budget_switch_bound`, a known-broken negative control for the audit.
 
 ``max_work`` (config ``paper_b.scenario1.max_work``) is now a *feasibility guard*: if Algorithm 2 needs more
 smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised and the job fails with

@@ -1,4 +1,4 @@
-"""The effective configuration of a run, recorded in ``results/effective_config.yaml`` (issue 17).
+"""The effective configuration of a run, recorded in ``results/effective_config.yaml``.
 
 A run's configuration is ``config.yaml`` merged with every ``--configfile`` overlay and ``--config`` value.
 Rule ``effective_config`` writes it next to the results it describes; ``snakemake --report`` then rebuilds
@@ -18,7 +18,7 @@ RECORD_NAME = "effective_config.yaml"
 
 HEADER = (
     "# The configuration of the run that wrote this directory: config.yaml merged with every --configfile\n"
-    "# overlay and --config value (written by rule effective_config; privanomaly.report.run_config).\n"
+    "# overlay and --config value (written by rule effective_config; privanomaly.run_config).\n"
     "# `snakemake --report` uses it. Rerun the same configuration with:\n"
     "#   snakemake --cores 8 --configfile {path}\n"
 )
@@ -106,12 +106,15 @@ def use_recorded_for_report(config: dict, argv: Sequence[str] | None = None, wor
     return record
 
 
+def missing_list_path(report: str | Path) -> Path:
+    """Where ``make report`` lists the outputs an incomplete run has not written: next to the report."""
+    return Path(f"{report}.missing.txt")
+
+
 def add_missing_outputs(config: dict, argv: Sequence[str], workdir: str | Path = ".") -> list[str]:
     """After an incomplete run, ``make report`` (:mod:`privanomaly.report.partial`) lists the missing outputs
     next to the report (``<report>.missing.txt``); put them in ``config["report"]["missing_outputs"]``, which
     the report's front page (workflow/report/workflow.rst) lists. Returns them ([] when there is no list)."""
-    from privanomaly.report.partial import missing_list_path
-
     path = report_path(argv)
     if not path:
         return []

@@ -1,0 +1,291 @@
+"""The price of honest tuning: accuracy under the paper's tuning vs the end-to-end private mode.
+
+Three tunings of the same release, each evaluated on the same *private part* of the records (the rows
+outside the public split, :mod:`.public_split`), per dataset and total ε:
+
+* ``paper`` - as both papers (and our reproduction) do: the parameters tuned against the labels of every
+  record, features standardised on every record; the release then spends all of ε. Not private end to end
+  (the scope columns say why).
+* ``public_split`` - tuning (same protocol) and standardisation on the public split only; the release spends
+  all of ε on the private part. Proven end to end when no other data-dependent step remains (PCA, median
+  imputation: the scope columns say so).
+* ``private_selection`` - the candidate grid is public (paper B: config ``paper_b.tuning.r_grid``; paper A:
+  the (β, fraction) grid read off the public split), the choice is made on the private part by the
+  exponential mechanism (:mod:`.private_selection`) with ε_sel = share · ε, the release spends ε - ε_sel;
+  the accountant (:mod:`.accountant`) composes the two. Its numbers are exact expectations over the
+  selection's law (no sampling).
+
+Paper B (Scenario 1's query, Theorem 1 with the GS upper bound - the proven global release): eq. (53)
+accuracy of the distance-outlier status at the chosen r, the outlier count q_count (the released query)
+and σ_Global of its Gaussian; price = σ / σ(paper) and the accuracy lost. Utility: the number of private
+records whose status matches their label; one substituted record changes it by at most
+min(N, 2 GS^UB) (Theorem 4's packing bound on each side of the substitution, plus the record itself).
+
+Paper A (the SP mechanism of Construction 1 at (ε, k), one query per record, as Table 3): the exact error
+on the (β, r)-anomalies and the expected precision/recall against the labels. Utility: the number of
+private records whose (β, r)-anomaly status matches their label; adding or removing one record changes it
+by at most β_max K_d + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
+than β other records within r; Euclidean metric only). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
+the selection composes with SP on G_S(k).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import mechanisms, outliers as ol, sp
+from privanomaly.outliers.global_sensitivity import gs_upper, kissing_upper
+from privanomaly.paper_a import selection
+from privanomaly.paper_a.detection import expected_pr
+from privanomaly.paper_b import tuning
+
+from privanomaly.privacy import private_selection, public_split, scope
+from privanomaly.privacy.accountant import Accountant
+
+__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
+
+TUNINGS = ("paper", "public_split", "private_selection")
+
+
+def paper_b_sensitivity(n_private: int, d: int, k: int) -> int:
+    """Δu of paper B's selection utility under substitution (module docstring)."""
+    return int(min(n_private, 2 * gs_upper(None, d, k)))
+
+
+def paper_a_sensitivity(d: int, beta_max: int, metric: str) -> int:
+    """Δu of paper A's selection utility under add/remove (module docstring); Euclidean only."""
+    if metric != "euclidean":
+        raise ValueError(f"paper A's selection sensitivity uses the Euclidean kissing number; metric {metric!r}")
+    return int(beta_max) * int(kissing_upper(int(d))) + 1
+
+
+def _scope_cols(claim) -> dict:
+    sc = scope.Scope(claim.public_inputs, claim.data_dependent)
+    return {"claim_eps": float(claim.epsilon), "claim_delta": float(claim.delta), "neighbours": claim.neighbours,
+            **sc.columns(claim.proven)}
+
+
+def _split_text(split: public_split.Split, seed_text: str) -> str:
+    return f"public split: {len(split.public)} rows ({seed_text}), disjoint from the {len(split.private)} released"
+
+
+# --------------------------------------------------------------------------------------------------- paper B
+def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta: float, eps_grid, radii,
+                  split: public_split.Split, selection_share: float, tie_break: str = "smallest",
+                  seed_text: str = "seeded") -> pd.DataFrame:
+    """One row per (ε, tuning) for paper B's Scenario-1 count (module docstring)."""
+    X, y = np.asarray(X, float), np.asarray(y).astype(int)
+    radii = np.asarray(radii, float)
+    pub, priv = split.public, split.private
+    n_priv, d = len(priv), X.shape[1]
+    gauss = mechanisms.get("gaussian_gs_upper")
+    gs = gauss.gs(n_priv, d, k)
+    # the paper's r: tuned on every record's label, features z-scored on every record
+    r_paper = tuning.select_r(tuning.accuracy_curve(X, y, k, radii, "full"), tie_break).r
+    at_paper = tuning.accuracy_curve(X[priv], y[priv], k, np.array([r_paper]), "full").iloc[0]
+    # honest: z-scores and r from the public split
+    Xh, prov_h = public_split.refit_standardisation(X, pub, prov)
+    r_pub = tuning.select_r(tuning.accuracy_curve(Xh[pub], y[pub], k, radii, "full"), tie_break).r
+    curve = tuning.accuracy_curve(Xh[priv], y[priv], k, radii, "full")  # every candidate, on the private part
+    at_pub = curve.iloc[int(np.flatnonzero(radii == r_pub)[0])]
+    du = paper_b_sensitivity(n_priv, d, k)
+    prep, prep_h = scope.preprocessing(prov), scope.preprocessing(prov_h)
+    split_text = _split_text(split, seed_text)
+    base = {"paper": "B", "k": int(k), "delta": float(delta), "n_public": len(pub), "n_private": n_priv, "d": d,
+            "gs_upper": int(gs)}
+    rows = []
+    for eps in eps_grid:
+        eps = float(eps)
+        sigma_paper = ol.sigma_global(gs, eps, delta)
+        release = gauss.claim(eps=eps, delta=delta)
+        sc = scope.paper_b_r({"r": r_paper}) + prep
+        rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps, "r": r_paper,
+                     "accuracy": float(at_paper["accuracy"]), "outlier_count": float(at_paper["tp"] + at_paper["fp"]),
+                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0, "accuracy_loss": 0.0,
+                     **_scope_cols(release.scoped(("ε, δ, k, N, d (bounded DP)", "r grid (config)"),
+                                                  sc.data_dependent))})
+        pub_inputs = ("ε, δ, k, N, d (bounded DP)", split_text, f"r = {r_pub:.6g} tuned by eq. (53) on the public split",
+                      *prep_h.public_inputs)
+        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
+                     "r": r_pub, "accuracy": float(at_pub["accuracy"]), "outlier_count": float(at_pub["tp"] + at_pub["fp"]),
+                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0,
+                     "accuracy_loss": float(at_paper["accuracy"] - at_pub["accuracy"]),
+                     **_scope_cols(release.scoped(pub_inputs, prep_h.data_dependent))})
+        eps_sel = selection_share * eps
+        acc = Accountant("substitution")
+        acc.spend("selection of r", private_selection.claim(eps_sel, du, "substitution", "eq. (53) correct count"))
+        rel = acc.spend("release of q_count", gauss.claim(eps=eps - acc.epsilon, delta=delta))
+        p = private_selection.probs(curve["n_correct"].to_numpy(np.int64), eps_sel, du)
+        total = acc.total(("ε, δ, k, N, d (bounded DP)", split_text, "r grid (config)", f"Δu = {du}",
+                           *prep_h.public_inputs), prep_h.data_dependent)
+        sigma = ol.sigma_global(gs, rel.epsilon, delta)
+        exp_acc = float(p @ curve["accuracy"].to_numpy())
+        rows.append({**base, "eps": eps, "tuning": "private_selection", "eps_selection": float(acc.steps[0].claim.epsilon),
+                     "eps_release": float(rel.epsilon), "r": float(p @ radii), "accuracy": exp_acc,
+                     "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
+                     "sigma_global_upper": sigma, "sigma_ratio": sigma / sigma_paper,
+                     "accuracy_loss": float(at_paper["accuracy"]) - exp_acc, **_scope_cols(total)})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------------- paper A
+class _Counts:
+    """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε)."""
+
+    def __init__(self, X: np.ndarray, metric: str):
+        self.X, self.metric = X, metric
+        self.x_i = sp.balls.duplicate_counts(X)
+        self._B: dict[float, np.ndarray] = {}
+
+    def B(self, r: float) -> np.ndarray:
+        if r not in self._B:
+            self._B[r] = sp.balls.ball_counts(self.X, r, metric=self.metric)
+        return self._B[r]
+
+
+def _sp_metrics(m, c: _Counts, y: np.ndarray, beta: int, r: float, k: int, eps: float) -> dict:
+    """Exact error on the (β, r)-anomalies and expected precision/recall vs labels of ``m`` on c's records."""
+    x_i, B = c.x_i, c.B(r)
+    g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
+    err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps), dtype=float)
+    p_one = np.asarray(sp.prob_one(err, g.astype(np.int8)), dtype=float)
+    precision, recall = expected_pr(p_one, y == 1)
+    return {"error_anomaly": float(err[g].mean()) if g.any() else np.nan, "precision_labels": precision,
+            "recall_labels": recall, "n_anomalies": float(g.sum())}
+
+
+def _expect(p: np.ndarray, v: np.ndarray) -> float:
+    """E[v] under the selection law; candidates where v is undefined (no anomaly: NaN) are conditioned out."""
+    ok = ~np.isnan(v)
+    return float(p[ok] @ v[ok] / p[ok].sum()) if p[ok].sum() > 0 else float("nan")
+
+
+def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractions, eps_grid, k: int,
+                  split: public_split.Split, selection_share: float, rng: np.random.Generator,
+                  mechanism: str = "sp", metric: str = "euclidean", max_query_rows: int | None = None,
+                  seed_text: str = "seeded") -> pd.DataFrame:
+    """One row per (ε, tuning) for paper A's SP mechanism (module docstring)."""
+    X, y = np.asarray(X, float), np.asarray(y).astype(int)
+    pub, priv = split.public, split.private
+    m = mechanisms.get(mechanism)
+    pnorm = 1.0 if metric == "manhattan" else 2.0
+    prep = scope.preprocessing(prov)
+    ch = selection.choose(selection.selection_surface(X, y, list(betas), list(fractions), rng=rng,
+                                                      max_query_rows=max_query_rows, p=pnorm))
+    Xh, prov_h = public_split.refit_standardisation(X, pub, prov)
+    prep_h = scope.preprocessing(prov_h)
+    usable = [int(b) for b in betas if int(b) + 1 <= len(pub)]
+    if not usable:
+        raise ValueError(f"public split of {len(pub)} rows is too small for every β of {list(betas)}")
+    ch_pub = selection.choose(selection.selection_surface(Xh[pub], y[pub], usable, list(fractions), p=pnorm))
+    # candidates of the private selection: (β, r) with r read off the public split's (β+1)-NN distances
+    D = selection.knn_radius_table(Xh[pub], usable, p=pnorm)
+    cands = [(b, selection.radius_for_fraction(D[:, j], f)) for j, b in enumerate(usable) for f in fractions]
+    paper_counts, honest_counts = _Counts(X[priv], metric), _Counts(Xh[priv], metric)
+    utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)
+                             == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
+    try:
+        du = paper_a_sensitivity(X.shape[1], max(usable), metric)
+    except ValueError as exc:
+        du, why = None, str(exc)
+    split_text = _split_text(split, seed_text)
+    base = {"paper": "A", "k": int(k), "mechanism": mechanism, "n_public": len(pub), "n_private": len(priv),
+            "d": X.shape[1]}
+    rows = []
+    for eps in eps_grid:
+        eps = float(eps)
+        release = m.claim(eps=eps, beta=ch.beta, k=k)
+        paper = _sp_metrics(m, paper_counts, y[priv], ch.beta, ch.r, k, eps)
+        rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps,
+                     "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0, "recall_loss": 0.0, "skipped": "",
+                     **_scope_cols(release.scoped(("ε, k", "β and fraction grids (config)"),
+                                                  (scope.paper_a_beta_r({"beta": ch.beta, "r": ch.r}) + prep).data_dependent))})
+        honest = _sp_metrics(m, honest_counts, y[priv], ch_pub.beta, ch_pub.r, k, eps)
+        pub_inputs = ("ε, k", split_text, f"(β, r) = ({ch_pub.beta}, {ch_pub.r:.6g}) by max F1 on the public split",
+                      *prep_h.public_inputs)
+        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
+                     "beta": ch_pub.beta, "r": ch_pub.r, **honest,
+                     "precision_loss": paper["precision_labels"] - honest["precision_labels"],
+                     "recall_loss": paper["recall_labels"] - honest["recall_labels"], "skipped": "",
+                     **_scope_cols(release.scoped(pub_inputs, prep_h.data_dependent))})
+        row = {**base, "eps": eps, "tuning": "private_selection"}
+        if du is None:
+            rows.append({**row, "skipped": why})
+            continue
+        eps_sel = selection_share * eps
+        acc = Accountant(release.neighbours)
+        acc.spend("selection of (β, r)", private_selection.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
+        rel_eps = eps - acc.epsilon
+        acc.spend("SP answers", m.claim(eps=rel_eps, beta=max(usable), k=k))
+        p = private_selection.probs(utility, eps_sel, du)
+        per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
+        expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
+        total = acc.total(("ε, k", split_text, "(β, fraction) grid; r from the public split", f"Δu = {du}",
+                           *prep_h.public_inputs), prep_h.data_dependent)
+        rows.append({**row, "eps_selection": float(acc.steps[0].claim.epsilon), "eps_release": rel_eps,
+                     "beta": float(p @ np.array([b for b, _ in cands])), "r": float(p @ np.array([r for _, r in cands])),
+                     **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],
+                     "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "",
+                     **_scope_cols(total)})
+    return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------------ the table
+def price_table(paper: str, datasets: list[str], data_paths: list[str], provenance_paths: list[str],
+                privacy: Mapping, cfg: Mapping, progress=lambda it: it) -> pd.DataFrame:
+    """The tidy price-of-honest-tuning table of ``paper`` ("A" or "B") over ``datasets`` (rule privacy_price).
+
+    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
+    paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
+    tuning.{r_grid, tie_break}). The split of each dataset is drawn from ``seeding.rng(public_split.seed,
+    "public_split", dataset)``; paper A's protocol subsample from ``seeding.rng(seed, "privacy_select", dataset)``."""
+    from privanomaly import experiment, seeding
+
+    if paper not in ("A", "B"):
+        raise ValueError(f"privacy_price: paper must be 'A' or 'B', got {paper!r}")
+    if not (len(datasets) == len(data_paths) == len(provenance_paths)):
+        raise ValueError("privacy_price: one data file and one provenance file per dataset")
+    ps = privacy["public_split"]
+    seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
+    parts = []
+    for name, data, prov_path in progress(list(zip(datasets, data_paths, provenance_paths))):
+        X, y, _ = experiment.load_dataset(data)
+        prov = scope.read_provenance(prov_path)
+        split = public_split.split(len(X), float(ps["fraction"]), seeding.rng(int(ps["seed"]), "public_split", name))
+        common = dict(eps_grid=list(privacy["eps"]), split=split, selection_share=float(privacy["selection_share"]),
+                      seed_text=seed_text)
+        if paper == "B":
+            t = paper_b_price(X, y, prov, k=int(cfg["k"]), delta=float(cfg["delta"]),
+                              radii=tuning.r_grid(cfg["tuning"]["r_grid"]),
+                              tie_break=cfg["tuning"].get("tie_break", "smallest"), **common)
+        else:
+            sel = cfg["selection"]
+            t = paper_a_price(X, y, prov, betas=list(sel["betas"]), fractions=list(sel["fractions"]),
+                              k=int(cfg["k_main"]), metric=cfg["metric"], max_query_rows=sel.get("max_query_rows"),
+                              rng=seeding.rng(int(ps["seed"]), "privacy_select", name), **common)
+        t.insert(0, "dataset", name)
+        parts.append(t)
+    if not parts:
+        return pd.DataFrame(columns=["dataset", "paper", "eps", "tuning"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def paper_settings(paper: str, config: Mapping) -> dict:
+    """The keys of the paper's config section that :func:`price_table` reads (the rule's params: it reruns
+    when one of them changes, and only then)."""
+    if paper == "A":
+        pa = config["paper_a"]
+        sel = pa["selection"]
+        return {"selection": {k: sel.get(k) for k in ("betas", "fractions", "max_query_rows")},
+                "k_main": pa["k_main"], "metric": pa["metric"]}
+    pb = config["paper_b"]
+    return {"k": pb["k"], "delta": pb["delta"],
+            "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}
+
+
+def datasets_of(paper: str, plan_sets: Mapping[str, list]) -> list[str]:
+    """The datasets of the price table: paper A's table datasets, paper B's Tables 1-2 datasets (this run)."""
+    return list(plan_sets["paper_a.tables" if paper == "A" else "paper_b.table_sets"])

@@ -1,0 +1,76 @@
+"""One accountant for the end-to-end private mode: basic (sequential) composition of (ε, δ).
+
+Basic composition (Dwork & Roth, *The Algorithmic Foundations of Differential Privacy*, Theorem 3.16): if
+M_1, ..., M_m are (ε_i, δ_i)-DP on the same neighbour relation, the mechanism releasing all their outputs
+(each M_i may read the earlier outputs: adaptive composition, Dwork-Rothblum-Vadhan 2010) is
+(Σ ε_i, Σ δ_i)-DP. Post-processing is free. Nothing tighter (advanced or zCDP composition) is used: with two or
+three steps the basic bound is the honest one to state.
+
+Every step is a :class:`privanomaly.mechanisms.Claim` (the rate actually spent, its relation and whether
+its premises hold); the total is a Claim too, proven only if every step is, on the one relation all steps
+share (a claim on a larger relation is accepted on its sub-relation, :data:`IMPLIED_BY`; other mixes are
+refused). Exact ε are summed as Fractions when
+every step has one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from privanomaly.mechanisms.base import Claim
+
+__all__ = ["Step", "Accountant", "IMPLIED_BY"]
+
+# A claim on a relation holds on every sub-relation: paper A's G_S(k) (add or remove one k-sensitive record,
+# Def. 3.2) is a subset of G (add or remove one record), so an ε-DP step on G is ε-SP on G_S(k).
+IMPLIED_BY = {"sensitive_k": ("sensitive_k", "add_remove")}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One spend of the budget: what it is (paper terms) and the claim of the mechanism that spent it."""
+
+    label: str
+    claim: Claim
+
+
+@dataclass
+class Accountant:
+    """Sequential composition on one neighbour relation (module docstring)."""
+
+    neighbours: str
+    steps: list[Step] = field(default_factory=list)
+
+    def spend(self, label: str, claim: Claim) -> Claim:
+        """Record ``claim`` as a step; its relation must be the accountant's. Returns the claim."""
+        if claim.neighbours not in IMPLIED_BY.get(self.neighbours, (self.neighbours,)):
+            raise ValueError(f"accountant on {self.neighbours!r} cannot compose {label!r}, a claim on "
+                             f"{claim.neighbours!r} (basic composition holds on one neighbour relation)")
+        self.steps.append(Step(label, claim))
+        return claim
+
+    @property
+    def epsilon(self) -> float:
+        return float(sum(s.claim.epsilon for s in self.steps))
+
+    @property
+    def delta(self) -> float:
+        return float(sum(s.claim.delta for s in self.steps))
+
+    def total(self, public_inputs=(), data_dependent=()) -> Claim:
+        """The composed claim (Σ ε_i, Σ δ_i) with the release's scope; every step's scope is carried along."""
+        if not self.steps:
+            raise ValueError("accountant: nothing spent yet")
+        exact = [s.claim.epsilon_exact for s in self.steps]
+        eps_exact = sum(exact, Fraction(0)) if all(e is not None for e in exact) else None
+        delta = self.delta
+        if delta >= 1:
+            raise ValueError(f"accountant: composed delta {delta} >= 1 proves nothing")
+        pub = tuple(dict.fromkeys([*public_inputs, *(p for s in self.steps for p in s.claim.public_inputs)]))
+        dep = tuple(dict.fromkeys([*data_dependent, *(d for s in self.steps for d in s.claim.data_dependent)]))
+        note = "basic composition (Dwork & Roth, Thm 3.16) of " + "; ".join(
+            f"{s.label}: {s.claim.describe()}" for s in self.steps)
+        return Claim(float(eps_exact) if eps_exact is not None else self.epsilon, delta, self.neighbours,
+                     epsilon_exact=eps_exact, proven=all(s.claim.proven for s in self.steps), note=note,
+                     public_inputs=pub, data_dependent=dep)

@@ -1,0 +1,37 @@
+# The end-to-end private mode (beyond both papers): the price of honest tuning - the paper's tuning on every
+# record vs a public split vs private selection (exponential mechanism), composed by one accountant - per
+# dataset and total eps, one job per paper (privanomaly.honest_tuning). Its tables are catalogue items of
+# paper A and B (workflow/report/catalogue.yaml).
+
+
+rule privacy_price:
+    """Price of honest tuning of one paper: accuracy under the paper's tuning vs end-to-end private, per dataset and eps."""
+    input:
+        data=get_price_tables,
+        provenance=get_price_provenance,
+    output:
+        csv=report(
+            f"{RESULTS}/privacy/price_{{paper}}.csv",
+            caption="../report/privacy_price.rst",
+            category="Privacy audit",
+            subcategory="Price of honest tuning, paper {paper}",
+        ),
+        md=f"{RESULTS}/privacy/price_{{paper}}.md",
+    log:
+        f"{LOGS}/privacy_price/{{paper}}.log",
+    benchmark:
+        f"{BENCH}/privacy_price/{{paper}}.tsv"
+    wildcard_constraints:
+        paper="A|B",
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        paper=lambda wc: wc.paper,
+        datasets=get_price_datasets,
+        privacy=config["privacy"],
+        settings=get_price_settings,
+    script:
+        "../../scripts/privacy_price.py"

@@ -68,3 +68,18 @@ def test_parse_summary_skips_snakemake_chatter():
     rows = partial.parse_summary(text)
     assert [(o.path, o.rule, o.status) for o in rows] == [("a.csv", "r1", "ok"), ("b.csv", "r2", "missing")]
     assert rows[1].missing
+
+
+def test_report_run_lists_the_missing_outputs_on_its_front_page(tmp_path):
+    from privanomaly import run_config
+
+    report = tmp_path / "results" / "report.html"
+    report.parent.mkdir(parents=True)
+    partial.missing_list_path(report).write_text("paper_b_scenario1\tresults/paper_b/x.csv\nsweep_point\tp.parquet\n")
+    config = {"report": {"gallery": []}, "results_dir": str(tmp_path / "results")}
+    argv = ["snakemake", "--report", str(report)]
+    assert run_config.add_missing_outputs(config, argv) == ["results/paper_b/x.csv", "p.parquet"]
+    assert config["report"]["missing_outputs"] == ["results/paper_b/x.csv", "p.parquet"]
+    assert run_config.add_missing_outputs({"report": {}}, ["snakemake", "--report", str(tmp_path / "r.html")]) == []
+    text = (partial.ROOT_REPORT_TEXT).read_text(encoding="utf-8")
+    assert 'snakemake.config["report"].get("missing_outputs")' in text

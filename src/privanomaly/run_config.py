@@ -92,6 +92,7 @@ def use_recorded_for_report(config: dict, argv: Sequence[str] | None = None, wor
         return None
     record = find_record(argv, config, workdir)
     if record is None:
+        add_missing_outputs(config, argv, workdir)
         return None
     recorded = load(record)
     diff = changed_keys(config, recorded)
@@ -101,4 +102,26 @@ def use_recorded_for_report(config: dict, argv: Sequence[str] | None = None, wor
             else "same as the configuration given now")
     print(f"privanomaly: --report uses the configuration recorded by the run in {record} ({what})",
           file=sys.stderr)
+    add_missing_outputs(config, argv, workdir)
     return record
+
+
+def missing_list_path(report: str | Path) -> Path:
+    """Where ``make report`` lists the outputs an incomplete run has not written: next to the report."""
+    return Path(f"{report}.missing.txt")
+
+
+def add_missing_outputs(config: dict, argv: Sequence[str], workdir: str | Path = ".") -> list[str]:
+    """After an incomplete run, ``make report`` (:mod:`privanomaly.report.partial`) lists the missing outputs
+    next to the report (``<report>.missing.txt``); put them in ``config["report"]["missing_outputs"]``, which
+    the report's front page (workflow/report/workflow.rst) lists. Returns them ([] when there is no list)."""
+    path = report_path(argv)
+    if not path:
+        return []
+    listing = Path(workdir) / missing_list_path(path)
+    if not listing.is_file():
+        return []
+    missing = [line.split("\t")[-1] for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if isinstance(config.get("report"), dict):
+        config["report"]["missing_outputs"] = missing
+    return missing

@@ -177,6 +177,7 @@ rule paper_b_scenario1:
         conventions=PB["scenario1"]["conventions"],
         max_work=PB["scenario1"]["max_work"],
         max_work_by_dataset=PB["scenario1"].get("max_work_by_dataset", {}),
+        skip_infeasible=PB["scenario1"]["skip_infeasible"],
         fast_exact_max=PB["fast_exact_max"],
         timeout=PB["scenario1"]["timeout_seconds"],
     script:

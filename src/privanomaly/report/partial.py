@@ -23,10 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privanomaly import io
+from privanomaly.run_config import missing_list_path
 
 # --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
 MISSING_STATUSES = ("missing", "incomplete")
 RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
+# the report's front page, which lists config report.missing_outputs (privanomaly.run_config)
+ROOT_REPORT_TEXT = Path(__file__).resolve().parents[3] / "workflow" / "report" / "workflow.rst"
 
 
 @dataclass(frozen=True)
@@ -72,10 +75,6 @@ def missing_message(outputs: Sequence[Output], finish: str, report: str, example
     lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
                  f"{missing_list_path(report)}).")
     return "\n".join(lines)
-
-
-def missing_list_path(report: str | Path) -> Path:
-    return Path(f"{report}.missing.txt")
 
 
 def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:

@@ -161,6 +161,10 @@ class GaussianSmooth(CountGaussian):
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
         rows = aw.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
+        if self.bound in ("paper", "fast"):  # Theorem 2's premise S >= LS at the float boundary of the radius
+            from privanomaly.audit import float_boundary_worlds
+
+            rows += float_boundary_worlds.smooth_rows(self, fast, eps, delta)
         claim = self.claim(eps=eps, delta=delta).describe()
         return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
                  "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
@@ -268,7 +272,9 @@ def negative_controls() -> dict[str, Mechanism]:
     half.name = "gaussian_gs_upper_half_sigma_sampler"
     double = TopHDoubleRateSampler()
     double.name = "exp_top_h_double_rate_sampler"
-    return {m.name: m, half.name: half, double.name: double}
+    from privanomaly.audit import float_boundary_worlds  # the code before the float-boundary fixes
+
+    return {m.name: m, half.name: half, double.name: double, **float_boundary_worlds.negative_controls()}
 
 
 # ------------------------------------------------------------------------ hooks of the audit harness

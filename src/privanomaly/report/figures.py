@@ -24,7 +24,7 @@ PlotFunction = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Any]
 
 # modules whose import registers plot functions (imported on first lookup, so this module imports no paper)
 PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots", "privanomaly.paper_a.tables",
-                "privanomaly.paper_b.tables")
+                "privanomaly.paper_b.tables", "privanomaly.privacy.plots")
 
 _REGISTRY: dict[str, PlotFunction] = {}
 

@@ -7,27 +7,35 @@ from privanomaly.privacy import price as _price
 
 rule privacy_price:
     input:
-        data=lambda wc: expand(f"{RESULTS}/data/{{d}}.parquet", d=_price.datasets_of(wc.paper, PLAN_SETS)),
-        provenance=lambda wc: expand(f"{RESULTS}/data/{{d}}.json", d=_price.datasets_of(wc.paper, PLAN_SETS)),
+        data=lambda wc: expand(
+            f"{RESULTS}/data/{{d}}.parquet", d=_price.datasets_of(wc.paper, PLAN_SETS)
+        ),
+        provenance=lambda wc: expand(
+            f"{RESULTS}/data/{{d}}.json", d=_price.datasets_of(wc.paper, PLAN_SETS)
+        ),
     output:
-        csv=report(f"{RESULTS}/privacy/price_{{paper}}.csv", caption="../report/privacy_price.rst",
-                   category="Privacy audit", subcategory="Price of honest tuning, paper {paper}"),
+        csv=report(
+            f"{RESULTS}/privacy/price_{{paper}}.csv",
+            caption="../report/privacy_price.rst",
+            category="Privacy audit",
+            subcategory="Price of honest tuning, paper {paper}",
+        ),
         md=f"{RESULTS}/privacy/price_{{paper}}.md",
+    log:
+        f"{LOGS}/privacy_price/{{paper}}.log",
+    benchmark:
+        f"{BENCH}/privacy_price/{{paper}}.tsv"
+    wildcard_constraints:
+        paper="A|B",
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
     params:
         paper=lambda wc: wc.paper,
         datasets=lambda wc: _price.datasets_of(wc.paper, PLAN_SETS),
         privacy=config["privacy"],
         settings=lambda wc: _price.paper_settings(wc.paper, config),
-    wildcard_constraints:
-        paper="A|B",
-    log:
-        f"{LOGS}/privacy_price/{{paper}}.log",
-    benchmark:
-        f"{BENCH}/privacy_price/{{paper}}.tsv"
-    resources:
-        mem_mb=4000,
-        runtime=30,
-    conda:
-        "../../envs/privanomaly.yaml"
     script:
         "../../scripts/privacy_price.py"

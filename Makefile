@@ -7,12 +7,15 @@ CORES ?= 8
 # Local copy of the public datasets (see ../shared/datasets/MANIFEST.md). Used when the directory exists;
 # otherwise every file is downloaded from its canonical URL and checked against its sha256.
 DATA_MIRROR ?= $(wildcard ../shared/datasets)
-MIRROR_ARG := $(if $(DATA_MIRROR),--config data_mirror=$(abspath $(DATA_MIRROR)),)
+# Quoted, so a path with spaces stays one argument (abspath would split it into words).
+MIRROR_ABS = $(if $(word 2,$(DATA_MIRROR)),$(if $(filter /%,$(DATA_MIRROR)),,$(CURDIR)/)$(DATA_MIRROR),$(abspath $(DATA_MIRROR)))
+MIRROR_ARG = $(if $(DATA_MIRROR),--config 'data_mirror=$(MIRROR_ABS)',)
 
 # Overlay config of a run (`make reproduce CONFIG=my.yaml`); `make report` needs it only for runs made before
 # runs recorded their configuration (results/effective_config.yaml, which --report reads by itself).
 CONFIG ?=
-CONFIG_ARG := $(if $(CONFIG),--configfile $(CONFIG),)
+# `make reproduce CONFIG="my file.yaml"`: quoted, a path with spaces is one file.
+CONFIG_ARG := $(if $(CONFIG),--configfile '$(CONFIG)',)
 REPORT ?= results/report.html
 
 .PHONY: install reproduce test report bench lock gallery scale test-cluster audit
@@ -69,8 +72,8 @@ reproduce: install
 	@$(UNLOCK_IF_IDLE)
 	@$(CONFIGCHECK) $(CONFIG_ARG)
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(CONFIG_ARG) $(MIRROR_ARG) || { $(LOCK_HINT); }
-	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)
-	@echo "Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)"
+	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report '$(REPORT)'
+	@echo 'Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)'
 
 test: install
 	@$(UNLOCK_IF_IDLE)
@@ -92,17 +95,22 @@ gallery: install
 	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(MIRROR_ARG) || { $(LOCK_HINT); }
 	$(BIN)/python -m privanomaly.report.gallery --config config.yaml
 
-# The report of the run in results/: --report reads the configuration that run recorded
+# The report of the run in results/ (REPORT's directory): --report reads the configuration that run recorded
 # (results/effective_config.yaml); CONFIG matters only for results written before runs recorded it.
-report: install
-	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report $(REPORT)
+# After an incomplete run (killed, or a job failed) it lists the missing outputs, says how to finish the run and
+# builds the report of what exists (privanomaly.report.partial); otherwise it is `snakemake --report`.
+PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/snakemake --report '$(REPORT)' \
+	--finish "make reproduce$(if $(CONFIG), CONFIG='$(CONFIG)',)" --
 
-# The full privacy audit (issue 12): every registered mechanism and negative control through the harness;
+report: install
+	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)
+
+# The full privacy audit: every registered mechanism and negative control through the harness;
 # writes results/audit/privacy_audit.{csv,md}. Its fast subset runs inside `make test` (tests/test_audit_*).
 audit: install
 	$(BIN)/python -m privanomaly.audit --level full --out results/audit
 
-# ---- Scale run (issue 15) ----------------------------------------------------------------------------------
+# ---- Scale run ----------------------------------------------------------------------------------
 # The whole of paper A with all five datasets at their real size; credit card and APS are generated STAND-INS of
 # the real format (privanomaly.datasets.standins), never real data, labelled "stand-in data" everywhere. Overlay
 # .scale/config.yaml: everything lands in .scale/ (results, raw cache, stand-in mirror). Step 1 builds the

@@ -6,8 +6,6 @@ min_version("9.0")
 configfile: "config.yaml"
 
 
-# `--report` uses the configuration the run recorded in results/ (issue 17)
-include: "workflow/rules/run_config.smk"
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
@@ -18,7 +16,6 @@ include: "workflow/rules/privacy.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/report.smk"
 include: "workflow/rules/standins.smk"
-include: "workflow/rules/steps.smk"
 
 
 rule all:

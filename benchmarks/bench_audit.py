@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main() -> None:
-    from privanomaly.audit import controls  # noqa: F401 - registers the negative controls
+    from privanomaly.audit import controls  # noqa: F401 - the negative controls (the harness runs them itself)
 
     lines = ["# bench_audit: the privacy-audit harness", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; "

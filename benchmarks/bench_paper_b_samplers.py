@@ -1,4 +1,4 @@
-"""Benchmark of paper B's exact samplers against the float samplers they replaced (issue 12), in one run.
+"""Benchmark of paper B's exact samplers against the float samplers they replaced, in one run.
 
 * Scenario 2 (Figs. 5-7) at the *full* config's grid (paper_b.scenario2: 16 eps x 4 h x 1000 trials) on the
   utility vectors of the Scenario-2 datasets (read from the Scenario-2 subspace tables of a finished run:
@@ -31,7 +31,7 @@ ROOT = HERE.parent
 
 
 def gumbel_top_h_trials(utility, h, eps, rng, n_trials, sensitivity=1.0):
-    """The float sampler removed by issue 12 (Gumbel-top-h), for comparison only."""
+    """The float sampler removed earlier (Gumbel-top-h), for comparison only."""
     z = float(eps) / h * np.asarray(utility, dtype=float) / (2.0 * sensitivity)
     pert = z[None, :] + rng.gumbel(size=(int(n_trials), z.size))
     out = np.zeros((int(n_trials), z.size), dtype=bool)
@@ -57,7 +57,7 @@ def _cpu(fn) -> float:
 def main() -> None:
     cfg = yaml.safe_load((ROOT / "config.yaml").read_text(encoding="utf-8"))["paper_b"]["scenario2"]
     eps, hs, n_trials = cfg["eps"], cfg["h"], cfg["n_trials"]
-    lines = ["# bench_paper_b_samplers: exact vs float samplers of paper B (issue 12)", "",
+    lines = ["# bench_paper_b_samplers: exact vs float samplers of paper B", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}; load "
              f"average at start {os.getloadavg()[0]:.1f} (shared machine: compare CPU seconds and ratios, measured "
              "in this one run).", "",

@@ -105,7 +105,7 @@ def main() -> None:
         f"{platform.python_version()}. Wall = elapsed time, cpu = process CPU time over all threads: the "
         "machine is shared with other jobs (see the load average), so the *ratios measured in the same run* "
         "are the meaningful numbers. 'ours' = privanomaly.sp.ball_counts (dedupe + compiled capped KD-tree, "
-        "results asserted equal to scipy's, capped at `cap`). Targets (issue 4): <= 5 s at d = 5, <= 30 s at "
+        "results asserted equal to scipy's, capped at `cap`). Targets: <= 5 s at d = 5, <= 30 s at "
         "d = 10 on 2 cores.\n",
     ]
     keys = list(rows[0])

@@ -1,4 +1,4 @@
-"""Per-rule run time and memory of a finished Snakemake run (issue 15): `make scale` writes benchmarks/scale.md.
+"""Per-rule run time and memory of a finished Snakemake run: `make scale` writes benchmarks/scale.md.
 
 Sources, per job:
 * ``<results>/benchmarks/<rule>/….tsv`` (Snakemake ``benchmark:``): wall time ``s``; its ``max_rss`` and

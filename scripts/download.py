@@ -3,15 +3,15 @@
 from privanomaly import runlog
 from privanomaly.datasets import sources
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 (snakemake is injected)
-    relpath = snakemake.wildcards.relpath  # noqa: F821
-    mirror = snakemake.config.get("data_mirror")  # noqa: F821  (deliberately not a param: see step download, workflow/steps.yaml)
-    log.info("fetching %s from %s", relpath, f"mirror {mirror}" if mirror else snakemake.params.url)  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    relpath = snakemake.wildcards.relpath
+    mirror = snakemake.config.get("data_mirror")  # deliberately not a param: see rule download, workflow/rules/data.smk
+    log.info("fetching %s from %s", relpath, f"mirror {mirror}" if mirror else snakemake.params.url)
     info = sources.fetch(
         relpath,
-        snakemake.output[0],  # noqa: F821
-        url=snakemake.params.url,  # noqa: F821
-        sha256=snakemake.params.sha256,  # noqa: F821
+        snakemake.output[0],
+        url=snakemake.params.url,
+        sha256=snakemake.params.sha256,
         mirror=mirror,
     )
     log.info("ok: %s", info)

@@ -8,9 +8,9 @@ from privanomaly.datasets import standins
 from privanomaly.paper_a import claims
 from privanomaly.sweeps import claims as sweep_claims
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    inp = snakemake.input  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    inp = snakemake.input
     tables = dict(
         summaries=experiment.concat(inp.summaries),
         growth=pd.read_csv(inp.growth),
@@ -47,9 +47,9 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         log.info("%s %s: %s", r.id, r.verdict, r.evidence)
     for r in yours:
         log.info("%s (your datasets, no paper verdict): %s", r.id, r.evidence)
-    io.write_text(snakemake.output.md, claims.to_markdown(paper, header, yours, your_names) + "\n")  # noqa: F821
+    io.write_text(snakemake.output.md, claims.to_markdown(paper, header, yours, your_names) + "\n")
     frame = claims.to_frame(paper, yours)
     if stand_in:
         frame["note"] = f"stand-in data: evaluated partly on {', '.join(stand_in)} (generated files, not real data)"
-    io.write_table(frame, snakemake.output.csv)  # noqa: F821
-    io.write_table(frame, snakemake.output.tmd)  # noqa: F821
+    io.write_table(frame, snakemake.output.csv)
+    io.write_table(frame, snakemake.output.tmd)

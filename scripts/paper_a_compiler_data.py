@@ -5,10 +5,10 @@ import pandas as pd
 from privanomaly import experiment, io, runlog
 from privanomaly.paper_a import toy
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    rec = pd.read_parquet(snakemake.input.records)
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]
     df = toy.compiler_table(rec, beta, p.k, p.eps)
     df.insert(0, "dataset", p.dataset)
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)

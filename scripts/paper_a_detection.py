@@ -5,12 +5,12 @@ import pandas as pd
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_a import detection
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, _, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
-    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    name = snakemake.wildcards.pa_dataset
+    X, _, _ = experiment.load_dataset(snakemake.input.data)
+    rec = pd.read_parquet(snakemake.input.records)
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]
     seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
     with runlog.steps(name, ["private mechanisms", "PyOD references"]) as step:
         step("private mechanisms")
@@ -19,4 +19,4 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
         df = pd.concat([private, detection.pyod_rows(X, rec, p.pyod, seed_int, p.pyod_max_fit_rows)],
                        ignore_index=True)
     df.insert(0, "dataset", name)
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)

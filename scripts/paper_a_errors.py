@@ -7,11 +7,11 @@ import pandas as pd
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_a import errors, toy
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    name = snakemake.wildcards.pa_dataset  # noqa: F821
-    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    name = snakemake.wildcards.pa_dataset
+    rec = pd.read_parquet(snakemake.input.records)
+    beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]
     with runlog.steps(name, ["exact errors", "sampled trials", "ranked, k-sensitive"]) as step:
         step("exact errors")
         errs = errors.exact_errors(rec, beta, p.eps_grid, p.k_grid, p.mechanisms)
@@ -25,8 +25,8 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
     for df in (errs, summary, trials, ranked, sens):
         df.insert(0, "dataset", name)
     errs["error"] = errs["error"].astype(np.float64)
-    io.write_table(errs, snakemake.output.exact)  # noqa: F821
-    io.write_table(summary, snakemake.output.summary)  # noqa: F821
-    io.write_table(trials, snakemake.output.trials)  # noqa: F821
-    io.write_table(ranked, snakemake.output.ranked)  # noqa: F821
-    io.write_table(sens, snakemake.output.sensitive)  # noqa: F821
+    io.write_table(errs, snakemake.output.exact)
+    io.write_table(summary, snakemake.output.summary)
+    io.write_table(trials, snakemake.output.trials)
+    io.write_table(ranked, snakemake.output.ranked)
+    io.write_table(sens, snakemake.output.sensitive)

@@ -5,7 +5,7 @@ import numpy as np
 from privanomaly import io, runlog
 from privanomaly.paper_a import toy
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    io.write_table(toy.dp_tradeoff_frontier(p.eps_values), snakemake.output.frontier)  # noqa: F821
-    io.write_table(toy.dp_min_worst_error(np.linspace(0.0, p.eps_max, 201)), snakemake.output.minerr)  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    io.write_table(toy.dp_tradeoff_frontier(p.eps_values), snakemake.output.frontier)
+    io.write_table(toy.dp_min_worst_error(np.linspace(0.0, p.eps_max, 201)), snakemake.output.minerr)

@@ -5,17 +5,17 @@ import pandas as pd
 from privanomaly import experiment, io, runlog
 from privanomaly.paper_a import toy
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    X, _, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    X, _, _ = experiment.load_dataset(snakemake.input.data)
     if X.shape[1] != 2:
-        raise ValueError(f"paper_a.fig2.dataset: {snakemake.input.data} has {X.shape[1]} features, Figures 2-3 need 2")  # noqa: F821
-    rec = pd.read_parquet(snakemake.input.records)  # noqa: F821
-    choice = experiment.read_choice(snakemake.input.choice, "beta")  # noqa: F821
+        raise ValueError(f"paper_a.fig2.dataset: {snakemake.input.data} has {X.shape[1]} features, Figures 2-3 need 2")
+    rec = pd.read_parquet(snakemake.input.records)
+    choice = experiment.read_choice(snakemake.input.choice, "beta")
     beta = choice["beta"]
     df = toy.per_record_privacy(rec, X, beta, p.eps, p.k, p.k_values, r=choice["r"])
     sens = toy.sensitive_fraction(rec, beta, p.k_values)
     sens.insert(0, "dataset", p.dataset)
-    io.write_table(df, snakemake.output.records)  # noqa: F821
-    io.write_table(toy.density_grid(X, p.density_grid), snakemake.output.density)  # noqa: F821
-    io.write_table(sens, snakemake.output.sensitive)  # noqa: F821
+    io.write_table(df, snakemake.output.records)
+    io.write_table(toy.density_grid(X, p.density_grid), snakemake.output.density)
+    io.write_table(sens, snakemake.output.sensitive)

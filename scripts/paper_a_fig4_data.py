@@ -3,9 +3,9 @@
 from privanomaly import io, runlog
 from privanomaly.paper_a import toy
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
     nodes, edges = toy.sensitive_neighbourhood(p.center, p.beta, p.r, p.k, p.hops)
     nodes = toy.layout(nodes, str(tuple(p.center)))
-    io.write_table(nodes, snakemake.output.nodes)  # noqa: F821
-    io.write_table(edges, snakemake.output.edges)  # noqa: F821
+    io.write_table(nodes, snakemake.output.nodes)
+    io.write_table(edges, snakemake.output.edges)

@@ -3,15 +3,15 @@
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_a import growth, records
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
-    choice = experiment.read_choice(snakemake.input.choice, "beta")  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
+    name = snakemake.wildcards.pa_dataset
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
+    choice = experiment.read_choice(snakemake.input.choice, "beta")
     with runlog.steps(name, ["nested subsamples"]) as step:
         step("nested subsamples")
         df = growth.growth_curve(X, y, choice["beta"], choice["fraction"], p.sizes,
                                  seeding.rng(p.seed, "paper_a_growth", name), p.eps_ref, p.k_main,
-                                 cap=records.cap_for(choice["beta"], p.eps_ref), workers=snakemake.threads, metric=p.metric)  # noqa: F821
+                                 cap=records.cap_for(choice["beta"], p.eps_ref), workers=snakemake.threads, metric=p.metric)
     df.insert(0, "dataset", name)
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)

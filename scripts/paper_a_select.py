@@ -3,10 +3,10 @@
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_a import selection
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    name = snakemake.wildcards.pa_dataset  # noqa: F821
-    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    name = snakemake.wildcards.pa_dataset
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
     sel = p.selection
     betas = list(p.betas)  # paper_a.selection.betas, or paper_a.fig2.betas on the Figure 2-3 data
     with runlog.steps(name, ["k-NN radii and F1 surface"]) as step:
@@ -14,7 +14,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         surface = selection.selection_surface(
             X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
             max_query_rows=sel["max_query_rows"], p=1.0 if p.metric == "manhattan" else 2.0,
-            workers=snakemake.threads,  # noqa: F821
+            workers=snakemake.threads,
         )
     choice = selection.choose(surface)
     best = surface[(surface["beta"] == choice.beta) & (surface["fraction"] == choice.fraction)].iloc[0]
@@ -23,8 +23,8 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     edges = selection.grid_edges(choice, betas, sel["fractions"])
     for e in edges:
         log.warning("%s: %s (widen the grid to check)", name, e.message())
-    io.write_table(surface, snakemake.output.surface)  # noqa: F821
-    io.write_json(snakemake.output.choice, {  # noqa: F821
+    io.write_table(surface, snakemake.output.surface)
+    io.write_json(snakemake.output.choice, {
         "dataset": name, "beta": choice.beta, "r": choice.r, "fraction": choice.fraction, "f1": choice.f1,
         "precision": float(best["precision"]), "recall": float(best["recall"]), "n_scored": int(best["n_scored"]),
         "n_records": int(len(X)), "metric": p.metric, "betas": betas,

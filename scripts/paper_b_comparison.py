@@ -7,8 +7,8 @@ import pandas as pd
 from privanomaly import io, runlog
 from privanomaly.paper_b import comparison as cmp
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    inp, p = snakemake.input, snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    inp, p = snakemake.input, snakemake.params
     declared = {str(f) for f in inp}
 
     def read(path, reader=pd.read_csv):
@@ -52,7 +52,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     ours, yours = cmp.split_yours(rows, p.paper)
     df = cmp.frame(ours)
 
-    # issue 18: every claim of Tables 1-2 and Figs. 3-7 under each reading (ours first), tables read per reading
+    # every claim of Tables 1-2 and Figs. 3-7 under each reading (ours first), tables read per reading
     per_reading, labels, prefixes, shared = {}, {}, {}, {}
     for name, rd in p.readings.items():
         t = load_reading(rd["inputs"])
@@ -71,12 +71,12 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     log.info("%d rows: %s", len(df), df["verdict"].value_counts().to_dict())
     for name in per_reading:
         log.info("reading %s: %s", name, long.loc[long["reading"] == name, "verdict"].value_counts().to_dict())
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
-    io.write_table(df, snakemake.output.table_md)  # noqa: F821
-    io.write_table(long, snakemake.output.readings_csv)  # noqa: F821
-    io.write_table(long, snakemake.output.readings_md)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)
+    io.write_table(df, snakemake.output.table_md)
+    io.write_table(long, snakemake.output.readings_csv)
+    io.write_table(long, snakemake.output.readings_md)
     implied = cmp.implied_s_lines(s1, p.paper, p.delta)
     extra = [cmp.render_yours(yours)]
     if len(per_reading) > 1:
         extra.append(cmp.render_readings(long, labels, prefixes, shared, reading_notes))
-    io.write_text(snakemake.output.md, cmp.render_markdown(df, conv, notes, implied, extra))  # noqa: F821
+    io.write_text(snakemake.output.md, cmp.render_markdown(df, conv, notes, implied, extra))

@@ -3,9 +3,9 @@
 from privanomaly import io, runlog
 from privanomaly.paper_b import bounds
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     df = bounds.gs_bounds_table(p.d_max, p.k, p.N)
     log.info("d=1..%d, upper bound at d_max: %d", p.d_max, df["gs_upper"].iloc[-1])
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
-    io.write_table(df, snakemake.output.md)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)
+    io.write_table(df, snakemake.output.md)

@@ -3,10 +3,10 @@
 from privanomaly import io, runlog
 from privanomaly.paper_b import bounds
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     counts = bounds.kissing_counts_table(list(p.k_values))
     log.info("count changes:\n%s", counts.to_string(index=False))
-    io.write_table(counts, snakemake.output.counts)  # noqa: F821
-    io.write_table(counts, snakemake.output.counts_md)  # noqa: F821
-    io.write_table(bounds.kissing_points_table(p.plot_k), snakemake.output.points)  # noqa: F821
+    io.write_table(counts, snakemake.output.counts)
+    io.write_table(counts, snakemake.output.counts_md)
+    io.write_table(bounds.kissing_points_table(p.plot_k), snakemake.output.points)

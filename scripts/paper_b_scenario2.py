@@ -4,11 +4,11 @@ reading's r - its tuning JSON - and with the reading's exponent, privanomaly.pap
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_b import scenario2
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    ds = snakemake.wildcards.pb_dataset  # noqa: F821
-    X, y, columns = experiment.load_dataset(snakemake.input.data)  # noqa: F821
-    r = experiment.read_choice(snakemake.input.choice)["r"]  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    ds = snakemake.wildcards.pb_dataset
+    X, y, columns = experiment.load_dataset(snakemake.input.data)
+    r = experiment.read_choice(snakemake.input.choice)["r"]
     subs = scenario2.subspace_table(
         X, y, p.k, r, p.dim, p.true_subspace["rule"], p.true_subspace["min_outliers"], columns
     )
@@ -17,7 +17,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         log.warning("no true subspace at r = %.4g: recall is undefined (NaN), precision is 0", r)
 
     # one stream per cell and reading; ours keeps the key it always had (its tables stay byte-identical)
-    reading = snakemake.wildcards.pb_reading.rstrip("/")  # noqa: F821
+    reading = snakemake.wildcards.pb_reading.rstrip("/")
     key = (ds, reading) if reading else (ds,)
 
     def rng_for(eps, h):
@@ -36,7 +36,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         exponent=p.exponent,
     )
     sweep.insert(0, "dataset", ds)
-    io.write_table(subs, snakemake.output.subspaces)  # noqa: F821
-    io.write_table(subs, snakemake.output.subspaces_md)  # noqa: F821
-    io.write_table(sweep, snakemake.output.sweep)  # noqa: F821
-    io.write_table(sweep, snakemake.output.sweep_md)  # noqa: F821
+    io.write_table(subs, snakemake.output.subspaces)
+    io.write_table(subs, snakemake.output.subspaces_md)
+    io.write_table(sweep, snakemake.output.sweep)
+    io.write_table(sweep, snakemake.output.sweep_md)

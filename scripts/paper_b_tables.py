@@ -3,16 +3,16 @@
 from privanomaly import experiment, io, runlog
 from privanomaly.paper_b import tables
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     ours = {}
-    for ds, data, choice in zip(p.datasets, snakemake.input.data, snakemake.input.choices):  # noqa: F821
+    for ds, data, choice in zip(p.datasets, snakemake.input.data, snakemake.input.choices):
         X, y, _ = experiment.load_dataset(data)
         ours[ds] = tables.dataset_summary(y, X.shape[1], p.k, experiment.read_choice(choice)["r"])
         log.info("%s: %s", ds, ours[ds])
     for name, sets, csv, md in (
-        ("table1", p.table1, snakemake.output.csv1, snakemake.output.md1),  # noqa: F821
-        ("table2", p.table2, snakemake.output.csv2, snakemake.output.md2),  # noqa: F821
+        ("table1", p.table1, snakemake.output.csv1, snakemake.output.md1),
+        ("table2", p.table2, snakemake.output.csv2, snakemake.output.md2),
     ):
         tidy = tables.paper_table(name, sets, ours, p.paper, p.names)
         io.write_table(tidy, csv)

@@ -6,21 +6,21 @@ import pandas as pd
 from privanomaly import experiment, io, outliers, runlog
 from privanomaly.paper_b import timing
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
-    choice = experiment.read_choice(snakemake.input.choice)  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
+    choice = experiment.read_choice(snakemake.input.choice)
     # the full-space query: the r tuned for the full space (Scenario 1's setting) for every dataset
     r = choice["r_by_space"]["full"]
     beta = outliers.smooth_parameters(p.eps, p.delta)[1]
     # a benchmark (machine-dependent by nature): wall-clock times, Algorithm 2 cut by a time budget
-    with runlog.steps(snakemake.wildcards.pb_dataset, ["fast bound", "Algorithm 2"]) as step:  # noqa: F821
+    with runlog.steps(snakemake.wildcards.pb_dataset, ["fast bound", "Algorithm 2"]) as step:
         step("fast bound")
         fast = timing.timed_bound(X, p.k, r, beta, "fast", p.budget, p.fast_exact_max)
         step("Algorithm 2")
         paper = timing.timed_bound(X, p.k, r, beta, "paper", p.budget)
     row = {
-        "dataset": snakemake.wildcards.pb_dataset,  # noqa: F821
+        "dataset": snakemake.wildcards.pb_dataset,
         "N": len(X),
         "d": X.shape[1],
         "k": p.k,
@@ -42,4 +42,4 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         "fast_exact_max": p.fast_exact_max,
     }
     log.info("%s", row)
-    io.write_table(pd.DataFrame([row]), snakemake.output.csv)  # noqa: F821
+    io.write_table(pd.DataFrame([row]), snakemake.output.csv)

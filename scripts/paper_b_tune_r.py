@@ -3,9 +3,9 @@
 from privanomaly import experiment, io, runlog
 from privanomaly.paper_b import tuning
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
     radii = tuning.r_grid(p.r_grid)
     curves = [tuning.accuracy_curve(X, y, p.k, radii, space) for space in tuning.SPACES]
     curve = tuning.pd.concat(curves, ignore_index=True)
@@ -13,7 +13,7 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     chosen = by_space[p.space]
     row = curve[(curve["space"] == p.space) & (curve["r"] == chosen.r)].iloc[0]
     choice = {
-        "dataset": snakemake.wildcards.pb_dataset,  # noqa: F821
+        "dataset": snakemake.wildcards.pb_dataset,
         "space": p.space,
         "tie_break": p.tie_break,
         "k": p.k,
@@ -36,5 +36,5 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     }
     log.info("tuned r = %.4g (space %s, accuracy %.4f, %d maximisers)", chosen.r, p.space, chosen.accuracy,
              chosen.n_maximisers)
-    io.write_table(curve, snakemake.output.curve)  # noqa: F821
-    io.write_json(snakemake.output.choice, choice)  # noqa: F821
+    io.write_table(curve, snakemake.output.curve)
+    io.write_json(snakemake.output.choice, choice)

@@ -2,12 +2,12 @@
 
 from privanomaly import audit, io, runlog
 
-with runlog.log_to(snakemake.log[0]) as logger:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as logger:
+    p = snakemake.params
     df = audit.harness.table(audit.run(p.level, log=logger.info, seed=p.seed))
-    io.write_table(df, snakemake.output.csv)  # noqa: F821
-    io.write_table(df, snakemake.output.md)  # noqa: F821
+    io.write_table(df, snakemake.output.csv)
+    io.write_table(df, snakemake.output.md)
     failed = df[~df["ok"]]
     if len(failed):
         raise RuntimeError(f"privacy audit: {len(failed)} row(s) not as expected: {failed['mechanism'].tolist()} "
-                           f"(see {snakemake.output.md})")  # noqa: F821
+                           f"(see {snakemake.output.md})")

@@ -1,13 +1,13 @@
-"""Rule privacy_price: the price of honest tuning for one paper (privanomaly.privacy.price), every dataset."""
+"""Rule privacy_price: the price of honest tuning for one paper (privanomaly.honest_tuning), every dataset."""
 
 from privanomaly import io, runlog
-from privanomaly.privacy import price
+from privanomaly import honest_tuning as price
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
-    inp = snakemake.input  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    inp = snakemake.input
     table = price.price_table(p.paper, list(p.datasets), list(inp.data), list(inp.provenance), p.privacy,
                               p.settings, progress=runlog.progress)
     log.info("paper %s: %d rows over %d datasets", p.paper, len(table), len(p.datasets))
-    io.write_table(table, snakemake.output.csv)  # noqa: F821
-    io.write_table(table, snakemake.output.md)  # noqa: F821
+    io.write_table(table, snakemake.output.csv)
+    io.write_table(table, snakemake.output.md)

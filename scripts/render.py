@@ -1,9 +1,9 @@
-"""The generic rule of catalogue items (privanomaly.steps.item_step): run the registered plot or table function the catalogue names."""
+"""The rule of a catalogue item with a plot: or table: section (workflow/rules/report.smk): run the registered plot or table function the catalogue names."""
 
 from privanomaly import runlog
 from privanomaly.report import figures
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
     render = figures.render if p.kind == "plot" else figures.render_table
-    render(p.function, dict(snakemake.input.items()), p.plot_params, p.stand_in, list(snakemake.output))  # noqa: F821
+    render(p.function, dict(snakemake.input.items()), p.plot_params, p.stand_in, list(snakemake.output))

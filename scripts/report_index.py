@@ -3,13 +3,13 @@
 from pathlib import Path
 
 from privanomaly import io, runlog
-from privanomaly.report import checks, index
+from privanomaly.report import checks, index, sentences
 from privanomaly.sweeps import index as sweep_index
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
     verdicts, sources = {}, dict(p.sources)
-    for paper, path in zip(p.papers, snakemake.input.claims):  # noqa: F821
+    for paper, path in zip(p.papers, snakemake.input.claims):
         verdicts[paper] = checks.parse(Path(path).read_text(encoding="utf-8"))
         log.info("paper %s: %d verdicts in %s: %s", paper, len(verdicts[paper]), path,
                  checks.summary(verdicts[paper], with_ids=False))
@@ -17,6 +17,9 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
             log.warning("paper %s: no PASS/FAIL or MATCH/DIFFERS entry found in %s", paper, path)
     if p.uncovered:
         log.warning("outputs not in workflow/report/catalogue.yaml: %s", ", ".join(p.uncovered))
+    targets = list(snakemake.input.targets)
+    said = sentences.from_files(targets, dict(p.dataset_names))
+    log.info("%d sentences in words", len(said))
     text = index.render(
         entries=list(p.entries),
         verdicts=verdicts,
@@ -25,7 +28,8 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
         uncovered=list(p.uncovered),
         unavailable=dict(p.unavailable),
         your_datasets={k: list(v) for k, v in p.your_datasets.items()},
+        sentences=said,
     )
     text += sweep_index.render(list(p.sweeps))
-    io.write_text(snakemake.output.md, text)  # noqa: F821
+    io.write_text(snakemake.output.md, text)
     log.info("index: %d lines", len(p.entries))

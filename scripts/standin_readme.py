@@ -2,8 +2,8 @@
 
 from privanomaly import io, runlog
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 (snakemake is injected)
-    p = snakemake.params  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    p = snakemake.params
     lines = [
         "# Stand-in data: this results directory is a scale run, not a reproduction",
         "",
@@ -16,4 +16,4 @@ with runlog.log_to(snakemake.log[0]):  # noqa: F821 (snakemake is injected)
         "Generated files (stand-in mirror): " + ", ".join(f"`{rel}` ({gen})" for rel, gen in p.files.items()),
         "",
     ]
-    io.write_text(snakemake.output[0], "\n".join(lines))  # noqa: F821
+    io.write_text(snakemake.output[0], "\n".join(lines))

@@ -7,10 +7,10 @@ from privanomaly.paper_b import released_bound
 from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, sigma, spec
 
-with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakemake
-    wc = snakemake.wildcards  # noqa: F821
-    p = snakemake.params  # noqa: F821
-    X, y, _ = experiment.load_dataset(snakemake.input.data)  # noqa: F821
+with runlog.log_to(snakemake.log[0]) as log:
+    wc = snakemake.wildcards
+    p = snakemake.params
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
     k = int(wc.k)
     r_kind, r_value = spec.parse_r_token(wc.r)
     r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
@@ -31,6 +31,6 @@ with runlog.log_to(snakemake.log[0]) as log:  # noqa: F821 - injected by Snakema
     for i, (col, val) in enumerate({"dataset": wc.dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
                                     "r": r}.items()):
         out.insert(i, col, val)
-    prov = scope.provenance_of(snakemake.input)  # noqa: F821
+    prov = scope.provenance_of(snakemake.input)
     out = scope.add_sweep_columns(out, "paper_b", r_kind, r_value, prov)
-    io.write_table(out, snakemake.output.point)  # noqa: F821
+    io.write_table(out, snakemake.output.point)

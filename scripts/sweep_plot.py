@@ -5,7 +5,7 @@ import pandas as pd
 from privanomaly import io, runlog
 from privanomaly.sweeps import plots
 
-with runlog.log_to(snakemake.log[0]):  # noqa: F821 - injected by Snakemake
-    table = pd.read_parquet(snakemake.input.table)  # noqa: F821
-    fig = plots.FIGURES[snakemake.params.figure](table)  # noqa: F821
-    io.save_figure(fig, snakemake.output.png, snakemake.output.pdf)  # noqa: F821
+with runlog.log_to(snakemake.log[0]):
+    table = pd.read_parquet(snakemake.input.table)
+    fig = plots.FIGURES[snakemake.params.figure](table)
+    io.save_figure(fig, snakemake.output.png, snakemake.output.pdf)

@@ -1,4 +1,4 @@
-"""A new figure (or table) is one catalogue entry + one registered function + one caption (issue 13).
+"""A new figure (or table) is one catalogue entry + one registered function + one caption.
 
 In a temporary copy of the workflow (tests/workflow_copy.py), the test adds exactly those three things — an
 item with a ``plot:`` section appended to workflow/report/catalogue.yaml, a function registered in
@@ -52,7 +52,7 @@ ENTRY = f"""
 
 FUNCTION = '''
 
-@figures.register("paper_a.min_worst_error")
+@FIGURES.register("paper_a.min_worst_error")
 def _min_worst_error(t, p):
     fig, ax = plt.subplots(figsize=(3, 3))
     ax.plot(t["minerr"]["eps"], t["minerr"]["min_worst_error"])
@@ -79,7 +79,7 @@ TABLE_ENTRY = f"""
 
 TABLE_FUNCTION = '''
 
-@figures.register("paper_b.gs_ratio")
+@FIGURES.register("paper_b.gs_ratio")
 def _gs_ratio(inp, p):
     df = pd.read_csv(inp["bounds"])
     return pd.DataFrame({"d": df["d"], "ratio": df["gs_upper"] / df["gs_lower"], "k": p["k"]})

@@ -8,7 +8,6 @@ import pytest
 
 from privanomaly import mechanisms
 from privanomaly.audit import float_boundary_worlds as fb
-from privanomaly.mechanisms import paper_b
 from privanomaly.outliers import distance, smooth
 from privanomaly.outliers.gaussian import smooth_parameters
 
@@ -41,14 +40,26 @@ def test_smooth_bound_degrees_are_the_released_querys():
 
 @pytest.mark.parametrize("name", ["gaussian_smooth_paper", "gaussian_smooth_fast"])
 def test_registered_smooth_mechanisms_pass_the_float_boundary_worlds(name):
-    rows = [r for r in mechanisms.get(name).audit_rows(fast=True) if r["world"].startswith("float_boundary")]
+    rows = fb.smooth_rows(mechanisms.get(name), fast=True)
     assert {r["world"] for r in rows} == {f"float_boundary_{f}" for f in ("issue", *fb.FAMILIES)}
     assert all(r["passed"] and r["min_s_over_grid_smooth"] >= 1 for r in rows) and sum(r["pairs"] for r in rows) > 200
 
 
+def test_the_smooth_auditor_runs_them():
+    from privanomaly.audit import LEVELS, paper_b as audit_paper_b
+
+    m = mechanisms.get("gaussian_smooth_fast")
+    row = audit_paper_b.audit_count_gaussian(m, LEVELS["fast"])
+    boundary = fb.smooth_rows(m, True)
+    assert row.exhaustive_pass and row.worlds > len(boundary) and row.pairs > sum(r["pairs"] for r in boundary)
+
+
 def test_code_before_the_fixes_is_caught():
-    ctl = {n: m for n, m in paper_b.negative_controls().items() if "old" in n}
+    from privanomaly.audit import NEGATIVE_CONTROLS
+
+    ctl = fb.negative_controls()
     assert set(ctl) == {"gaussian_smooth_paper_old_degrees", "gaussian_smooth_paper_old_enclosure"}
+    assert set(ctl) <= set(NEGATIVE_CONTROLS)  # registered with the harness
     for name, m in ctl.items():
         rows = m.audit_rows(fast=True)
         assert any(not r["passed"] for r in rows), name

@@ -63,7 +63,7 @@ def test_negative_controls_fail_for_the_right_reason(fast_table):
 
 
 def test_float_sampler_ratio_from_the_issue():
-    """Issue 12 item 5: at eps = 0.1 a realised float probability pair exceeds e^eps by ~1.8x; the exact
+    """at eps = 0.1 a realised float probability pair exceeds e^eps by ~1.8x; the exact
     sampler's law (DLap tail) stays exactly within e^eps on the same edge."""
     from privanomaly.audit.controls import FloatSamplerDP
 
@@ -130,7 +130,7 @@ def test_claims_use_rationals_not_above_eps():
 def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
     """Paper B's mechanisms (registered by privanomaly.mechanisms.paper_b with their own exhaustive checks)
     appear in the same table; an unproven claim (GS lower bound) is reported as such, never as a pass; the
-    data-dependent budget switch (issue 12 item 1) is caught with an exact delta far above the claimed 0.01."""
+    data-dependent budget switch is caught with an exact delta far above the claimed 0.01."""
     t = fast_table
     pb = [n for n in M.names() if M.get(n).paper == "B"]
     if not pb:

@@ -115,7 +115,7 @@ def test_smooth_sensitivity_gaussian_passes_audit():
 def test_global_sensitivity_gaussian_passes_audit():
     q, _, u, v = gaussian_world()
     gs = outliers.global_sensitivity.gs_exact(1, G_K, G_N)
-    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1) (issue 12)
+    assert gs == 3 < min(G_N, 2 * G_K + 1)  # k + 1 < N <= 2k: below the printed min(N, 2dk + 1)
     assert np.max(np.abs(q[u] - q[v])) == gs  # attained in the exhaustive world, never exceeded
     sigma = np.full(len(q), gaussian.sigma_global(gs, EPS, DELTA))
     res, delta_at_eps, exact, _ = _audit_gaussian("global_gaussian", q, sigma, u, v)
@@ -209,7 +209,7 @@ def test_print_audit_table():
         print(f"paper B audit  {name:34s} claimed ε = {claimed:.3f}  exact worst-edge ε = {exact:.4f}  ε̂ = {est:.4f}")
 
 
-# ------------------------------------------------------------------ issue 12, item 1: the budget switch
+# ------------------------------------------------------------------ the budget switch
 def _cube_pair():
     from privanomaly.outliers.audit_worlds import cube_pair
 
@@ -224,12 +224,12 @@ def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
     """The data-dependent switch 'Algorithm 2 if its work fits the budget, else the fast bound' (the old
     Scenario-1 release): X fits (36 units), X' does not (90 > 50), S jumps 17.49 -> 25.0 (ratio 1.43 >> e^beta)
     and the released Gaussian has exact delta 0.0896 > 0.01 at eps = 0.5 - the harness's negative control."""
-    from privanomaly.paper_b import released_bound as pbs
+    from privanomaly.audit.controls import budget_switch_bound
 
     X, Xp, k, r = _cube_pair()
     eps, delta = 0.5, 0.01
     _, beta = gaussian.smooth_parameters(eps, delta)
-    a, b = pbs.budget_switch_bound(X, k, r, beta, 50), pbs.budget_switch_bound(Xp, k, r, beta, 50)
+    a, b = budget_switch_bound(X, k, r, beta, 50), budget_switch_bound(Xp, k, r, beta, 50)
     assert a == pytest.approx(17.490, abs=1e-3) and b == 25.0 and b / a > 1.4 > math.exp(beta)
     qa, qb = q_count(X, k, r), q_count(Xp, k, r)
     d = _exact_delta(qa, gaussian.sigma_smooth(a, eps, delta), qb, gaussian.sigma_smooth(b, eps, delta), eps)
@@ -252,7 +252,7 @@ def test_released_bound_on_the_cube_is_smooth_and_private(method):
     assert d <= delta
 
 
-# ------------------------------------------------------------------ registry (issue 12: mechanisms as objects)
+# ------------------------------------------------------------------ registry (mechanisms as objects)
 def test_paper_b_mechanisms_are_registered_with_their_claims():
     from privanomaly import mechanisms
 
@@ -287,9 +287,9 @@ def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
 
 
 def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
-    from privanomaly.mechanisms import paper_b as mb
+    from privanomaly.audit import controls
 
-    m = mb.negative_controls()["gaussian_smooth_budget_switch"]
+    m = controls.paper_b_controls()["gaussian_smooth_budget_switch"]
     assert not m.claim(eps=0.5, delta=0.01).proven
     rows = m.audit_rows(fast=True)
     bad = [r for r in rows if not r["passed"]]
@@ -299,9 +299,9 @@ def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
 def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     """Through the one harness (privanomaly.audit): the paper-B negative control fails both the exhaustive
     check (cube pair: delta 0.0896, S ratio 1.40 e^beta) and the Clopper-Pearson audit of its sampler."""
-    from privanomaly.mechanisms import paper_b as mb
+    from privanomaly.audit import controls
 
-    m = mb.negative_controls()["gaussian_smooth_budget_switch"]
+    m = controls.paper_b_controls()["gaussian_smooth_budget_switch"]
     row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail", "budget switch")
     assert row.ok and not row.exhaustive_pass and not row.statistical_pass
     assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3

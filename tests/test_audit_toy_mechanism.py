@@ -1,4 +1,4 @@
-"""Acceptance (issue 12): a mechanism defined here, in the test file, appears in Tables 2-3 and passes — or,
+"""Acceptance: a mechanism defined here, in the test file, appears in Tables 2-3 and passes — or,
 when broken, fails — the audit harness, with no change anywhere else than this one constructor + its name.
 """
 

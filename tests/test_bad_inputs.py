@@ -236,7 +236,7 @@ DATA_CASES = [
         r"sha256 mismatch — expected 0{64}, got [0-9a-f]{64}.*set datasets\.bad\.files\[0\]\.sha256",
         "d.csv",
     ),
-    # ---- issue 16: no column dropped or zeroed silently; empty results fail at prepare
+    # ---- no column dropped or zeroed silently; empty results fail at prepare
     (
         "non_numeric_cell_in_numeric_column",
         lambda t: _csv_entry(_write(t, "d.csv", "a,b,label\n0.1,1.0,0\n0.2,1.5x,0\n5,9,1\n")),
@@ -285,7 +285,7 @@ DATA_CASES = [
         r"anomaly_values: \[1\] match no row",
         "datasets.bad.label",
     ),
-    # ---- issue 16: unreadable files say where and what to do (a local file is not "fetched again")
+    # ---- unreadable files say where and what to do (a local file is not "fetched again")
     (
         "latin1_csv",
         lambda t: _csv_entry(_write_bytes(t, "d.csv", "a,b,label\n0.1,1,0\n0.2,2,0\n5,9,1\n# Zürich\n".encode("latin-1"))),
@@ -361,7 +361,7 @@ PENDING_FIX: set[str] = set()  # cases waiting for a fix (xfail, strict)
 
 def _data_params():
     for c in DATA_CASES:
-        marks = [pytest.mark.xfail(strict=True, reason="data layer check pending (issue 9)")] if c[0] in PENDING_FIX else []
+        marks = [pytest.mark.xfail(strict=True, reason="data layer check pending")] if c[0] in PENDING_FIX else []
         yield pytest.param(*c, id=c[0], marks=marks)
 
 
@@ -475,9 +475,9 @@ DRY_RUN_CASES = [
         None,
         r"config key paper_a\.eps_grid \(.*overlay\.yaml:\d+\): \[\] should be non-empty",
     ),
-    # issue 16: the Snakefile's own check re-reads the config files strictly
+    # the Snakefile's own check re-reads the config files strictly
     ("duplicate_key", "seed: 1\nseed: 2\n", None, r"overlay\.yaml:2: duplicate key 'seed' \(first given at line 1\)"),
-    # issue 16: a mirror file replaced by a directory stops the run naming it (it used to drop Adult silently)
+    # a mirror file replaced by a directory stops the run naming it (it used to drop Adult silently)
     ("mirror_file_is_a_directory", {}, "broken_adult", r"datasets\.adult\.files\[0\]: data_mirror: .*/adult/adult\.data is a directory"),
 ]
 
@@ -526,7 +526,7 @@ def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected)
     assert not (tmp_path / "results").exists() and not (tmp_path / "resources").exists()
 
 
-# ============================================================================ issue 16: unreadable is never "absent"
+# ============================================================================ unreadable is never "absent"
 def _broken(kind: str, p: Path) -> None:
     """Put something unreadable at ``p`` (the mirror's or the raw cache's file)."""
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -612,7 +612,7 @@ def test_download_rule_refuses_an_unreadable_mirror_file(tmp_path, kind, expecte
     assert not d.exists() or sorted(p.name for p in d.iterdir()) == []
 
 
-# ============================================================================ issue 16: config says where
+# ============================================================================ config says where
 def _configcheck(tmp_path: Path, text: str | None, extra: dict | None = None) -> str:
     """Run the Snakefile's config check on config.yaml + one overlay file; return the error message."""
     from privanomaly.configcheck import ConfigError, check_config, merged_config
@@ -698,10 +698,10 @@ def test_config_check_command_line_names_the_file(tmp_path):
     assert ok.returncode == 0, ok.stderr
 
 
-# ============================================================================ issue 16: empty tables get a note
+# ============================================================================ empty tables get a note
 def test_paper_a_table2_with_only_unavailable_datasets_writes_noted_rows(tmp_path):
     out = tmp_path / "tables"
-    _run_script(  # the generic table rule (privanomaly.steps.item_step) running Table 2's registered function
+    _run_script(  # the generic table rule (workflow/rules/report.smk) running Table 2's registered function
         "render.py",
         input={"summaries": []},
         output={"csv": str(out / "table2.csv"), "md": str(out / "table2.md")},

@@ -1,6 +1,6 @@
 """The config schema: the shipped configs validate; each bad-config case fails naming the key.
 
-Cases from issue 3: a wrong key, a negative epsilon or r, beta < 1, k < 1, an unknown dataset name. Checked
+Cases : a wrong key, a negative epsilon or r, beta < 1, k < 1, an unknown dataset name. Checked
 with ``snakemake.utils.validate`` (the call the Snakefile makes) on dicts, plus real ``snakemake -n`` runs.
 """
 

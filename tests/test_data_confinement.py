@@ -1,4 +1,4 @@
-"""No run writes outside its ``results_dir`` / ``resources_dir`` (issue 16, item 1).
+"""No run writes outside its ``results_dir`` / ``resources_dir``.
 
 Every output, log and benchmark of every rule, as Snakemake loads the workflow with a user's overlay (own
 results and resources directories, another seed), lies inside those two directories - in particular the

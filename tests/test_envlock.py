@@ -1,4 +1,4 @@
-"""The environment lock (issue 17): requirements.lock covers pyproject.toml, carries hashes, is what
+"""The environment lock: requirements.lock covers pyproject.toml, carries hashes, is what
 `make install` installs, and envs/privanomaly.yaml carries the same pins (privanomaly.envlock)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """A run killed with SIGKILL mid-way leaves nothing that looks complete, and rerunning with the README's
 command (after ``--unlock``, see docs/troubleshooting.md) gives byte-identical tables to an uninterrupted run.
 
-Issue 16: the lock's staleness is decided from this directory's own processes (``privanomaly.runguard``),
+The lock's staleness is decided from this directory's own processes (``privanomaly.runguard``),
 a second run of the same directory is refused while the first is alive, leftover temporary files of
 killed writers are removed by the next run, and no run writes outside its results/resources directories.
 """

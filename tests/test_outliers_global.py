@@ -100,7 +100,7 @@ def test_two_dimensional_pentagon_attains_paper_value_5k_plus_1(k):
     assert q_count(X, k, r) == 0 and q_count(Xp, k, r) == 5 * k + 1 == gs_exact(2, k)
 
 
-# ------------------------------------------------------------------ issue 12, items 3-4
+# ------------------------------------------------------------------ global sensitivity bounds and their audit
 def _one_d_brute_force_gs(N: int, k: int, R: int = 4, G: int = 14) -> int:
     """max over every multiset X of N points of the integer grid {0..G-1} (radius R: r = 1 is R steps, so
     resolution r/4, span 3.25 r) and every record x0 of the count increase when x0 is replaced by a record

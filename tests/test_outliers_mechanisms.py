@@ -189,7 +189,7 @@ def test_inclusion_probs_large_candidate_set():
         top_h_trials(u, 0, 1.0, rng, 10)
 
 
-# ------------------------------------------------------------------ issue 12, item 7 (paper B parts)
+# ------------------------------------------------------------------ paper B's mechanisms (exact parts)
 def test_sequence_probs_do_not_cancel_when_one_weight_dominates():
     """u = (5, 0, 0.1), h = 2, eps = 40: the remaining mass 1 + e^-50 + e^-49 - 1 used to cancel to ~0."""
     p = top_h_sequence_probs(np.array([5.0, 0.0, 0.1]), 2, 40.0)

@@ -241,7 +241,7 @@ def test_work_budget_is_deterministic_and_raises_past_the_limit():
         largest_enclosed_subset(P, 1.0, max_work=-1)
 
 
-# ------------------------------------------------------------------ one radius tolerance everywhere (issue 12, item 2)
+# ------------------------------------------------------------------ one radius tolerance everywhere
 def _pentagon_of_triples(circumradius: float) -> np.ndarray:
     """Five 3-fold points on a circle of ``circumradius`` (dist_S units) plus one far record; 2-D raw coords."""
     ang = 2 * np.pi * np.arange(5) / 5

@@ -1,4 +1,4 @@
-"""Paper B's samplers are exact (issue 12): no float draw decides an output, laws match, claims = rate used."""
+"""Paper B's samplers are exact: no float draw decides an output, laws match, claims = rate used."""
 
 from __future__ import annotations
 
@@ -234,10 +234,9 @@ def test_gaussian_release_edge_cases():
 def test_harness_catches_a_sampler_that_does_not_sample_its_law(name):
     """The controls' laws and claims are right, only their samplers are wrong: the exhaustive checks pass and
     the harness's goodness-of-fit of the sampler against the exact law catches them."""
-    from privanomaly.audit import harness
-    from privanomaly.mechanisms import paper_b as mb
+    from privanomaly.audit import controls, harness
 
-    m = mb.negative_controls()[name]
+    m = controls.paper_b_controls()[name]
     row = harness.audit_mechanism(m, harness.LEVELS["fast"], "negative control", "fail")
     assert row.exhaustive_pass and row.statistical_pass is False and row.result == "caught"
     assert "exact law" in row.cp_detail

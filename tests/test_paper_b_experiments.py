@@ -108,7 +108,7 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     assert np.allclose(loc["ratio"], gs / 1.0)
     assert (df["true_count"] == 1).all()
     assert "seconds" not in df.columns  # no wall-clock time in the Scenario-1 tables
-    # issue 12, item 3: the lower-bound sigma_Global (the paper's figure) proves nothing; the upper-bound
+    # the lower-bound sigma_Global (the paper's figure) proves nothing; the upper-bound
     # one does where Theorem 1's condition holds; the un-smoothed reading is not private
     assert not df["proven_global_lower"].any()
     assert (df["gs_upper"] == min(7, 3 * 6 + 1)).all()

@@ -1,5 +1,5 @@
-"""Paper B under its own printed choices (issue 18): the printed-exponent top-h mechanism, the readings and
-their files, and the comparison per reading (plus issue 17's "your datasets")."""
+"""Paper B under its own printed choices: the printed-exponent top-h mechanism, the readings and
+their files, and the comparison per reading (plus the "your datasets" rows)."""
 
 from __future__ import annotations
 
@@ -160,12 +160,12 @@ def test_targets_add_variants_beside_ours_only_for_datasets_with_a_printed_r():
 
 def test_reading_inputs_share_tables_and_figs_3_4_with_the_same_r():
     pe = readings.READINGS["paper_r_printed_exponent"]
-    files = workflow.reading_inputs("R", pe, ["s1"], ["fast"], ["s2", "mine"], ["s1", "s2"], {"s1": 1.1, "s2": 0.1})
+    files = workflow.reading_inputs("R", pe, [("s1", "fast")], ["s2", "mine"], ["s1", "s2"], {"s1": 1.1, "s2": 0.1})
     assert files["tables"] == ["R/paper_r/tables/table1.csv", "R/paper_r/tables/table2.csv"]
     assert files["scenario1"] == ["R/paper_r/tables/scenario1_s1_fast.csv"]
     assert files["scenario2"] == {"s2": "R/paper_r_printed_exponent/tables/scenario2_pr_s2.csv"}
     assert files["choices"] == {"s1": "R/paper_r/tuning/s1.json", "s2": "R/paper_r/tuning/s2.json"}
-    ours = workflow.reading_inputs("R", readings.OURS, ["s1"], ["fast"], ["s2"], ["s1"], {})
+    ours = workflow.reading_inputs("R", readings.OURS, [("s1", "fast")], ["s2"], ["s1"], {})
     assert ours["choices"] == {"s1": "R/tuning/s1.json"}
     flat = workflow.flat_files(files)
     assert len(flat) == len(set(flat)) == 2 + 2 + 1 + 1 + 1

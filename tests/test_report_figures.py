@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privanomaly import steps
+from privanomaly import configkeys
 from privanomaly.report import catalogue, figures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,9 +45,11 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
 
 
 def _params(config: dict, item: catalogue.Item, sets: dict) -> dict:
-    """The params of an item's generic rule (privanomaly.steps.item_step), as the workflow resolves them."""
-    values = {"paper_a.stand_in": {"syn": "stand-in"}, "paper_b.stand_in": None}
-    return steps.Resolver({"RESULTS": "res"}, sets, values, config, lambda p, **kw: []).params(steps.item_step(item))
+    """The params of an item's generic rule as workflow/rules/report.smk gives them (common.smk item_params)."""
+    stand_in = {"A": {"syn": "stand-in"}}.get(item.paper) if item.plot.stand_in else None
+    plot_params = (lambda wc: catalogue.plot_params(config, item.plot, sets, wc)) if catalogue.per_job(item.plot) \
+        else catalogue.plot_params(config, item.plot, sets)
+    return {"kind": item.plot.kind, "function": item.plot.function, "plot_params": plot_params, "stand_in": stand_in}
 
 
 def _item(plot: catalogue.Plot, files=("paper_b/figures/x_{dataset}.png",)) -> catalogue.Item:
@@ -76,19 +78,13 @@ def test_plot_params_fill_wildcards_in_config_keys_and_add_values():
         _params(config, item, {})
 
 
-def test_an_items_rule_writes_its_files_with_the_first_in_the_report():
+def test_an_items_inputs_expand_over_its_dataset_set():
     plot = catalogue.Plot("paper_b.x", "cap.rst", "Figures", (("t", "tables/{d}.csv"), ("u", "one.csv")),
                           datasets="paper_b.s2")
-    step = steps.item_step(_item(plot, ("paper_b/figures/x_{dataset}.png", "paper_b/figures/x_{dataset}.pdf")))
-    resolver = steps.Resolver({"RESULTS": "res"}, {"paper_b.s2": ["a", "b"]}, {}, {},
-                              lambda p, d: [p.format(d=x) for x in d])
-    assert resolver.inputs(step) == {"t": ["res/tables/a.csv", "res/tables/b.csv"], "u": "res/one.csv"}
-    out = resolver.outputs(step, lambda path, **kw: (path, kw))
-    assert out["pdf"] == "res/paper_b/figures/x_{dataset}.pdf"
-    assert out["png"] == ("res/paper_b/figures/x_{dataset}.png",
-                          {"caption": "../report/cap.rst", "category": "Paper B", "subcategory": "Figures"})
-    assert (step.rule, step.script, step.log, dict(step.wildcards)) == (
-        "paper_b_plot_x", "render.py", "{dataset}", {"dataset": {"plan": "items.dataset"}})
+    assert catalogue.plot_inputs(plot, "res", {"paper_b.s2": ["a", "b"]}) == {
+        "t": ["res/tables/a.csv", "res/tables/b.csv"], "u": "res/one.csv"}
+    with pytest.raises(ValueError, match="paper_b.x: no set 'paper_b.s2'"):
+        catalogue.plot_inputs(plot, "res", {})
 
 
 def test_unknown_function_and_double_registration_are_errors():
@@ -99,9 +95,9 @@ def test_unknown_function_and_double_registration_are_errors():
 
 
 def test_config_value_names_the_missing_key():
-    assert catalogue.config_value({"a": {"b": [1, 2]}}, "a.b") == [1, 2]
+    assert configkeys.config_value({"a": {"b": [1, 2]}}, "a.b") == [1, 2]
     with pytest.raises(ValueError, match="no key 'a.c'"):
-        catalogue.config_value({"a": {"b": 1}}, "a.c.d")
+        configkeys.config_value({"a": {"b": 1}}, "a.c.d")
 
 
 def test_read_tables_reads_one_file_or_concatenates_a_list(tmp_path):
@@ -131,8 +127,8 @@ BASE = "items:\n  - {paper: A, item: x, title: t, rule: r, files: [a.png, a.pdf]
 @pytest.mark.parametrize(
     "plot, message",
     [
-        ("{caption: c.rst, subcategory: s, inputs: {t: t.csv}}", r"items\[0\]\.plot: missing key 'function'"),
-        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, colour: red}", "unknown key"),
+        ("{caption: c.rst, subcategory: s, inputs: {t: t.csv}}", r"catalogue.yaml: items\[0\] \('x'\)\.plot: 'function' is a required property"),
+        ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, colour: red}", r"items\[0\] \('x'\)\.plot\.colour: unknown key"),
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: '{d}.csv'}}", "plot.datasets"),
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, params: [a]}", "plot.params"),
         ("{function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}, values: [a]}", "plot.values"),
@@ -166,8 +162,20 @@ def test_paper_files_expand_wildcards_over_named_sets_and_skip_empty_when(tmp_pa
         catalogue.paper_files(catalogue.load(path), "B", {})
     path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}.csv'], "
                     "expand: {d: ds}}\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"items\[0\].expand: name the set of each wildcard"):
+    with pytest.raises(ValueError, match=r"items\[0\] \('x'\)\.expand: name the set of each wildcard"):
         catalogue.load(path)
+
+
+def test_wildcards_naming_one_set_of_pairs_range_over_it_jointly(tmp_path):
+    """Paper B's Scenario 1 has per-dataset methods: (dataset, method) pairs, not their product."""
+    path = tmp_path / "catalogue.yaml"
+    path.write_text("items:\n  - {paper: B, item: x, title: t, rule: r, files: ['f/{dataset}_{method}.csv'],"
+                    " expand: {dataset: jobs, method: jobs}}\n", encoding="utf-8")
+    items = catalogue.load(path)
+    assert catalogue.paper_files(items, "B", {"jobs": [("a", "paper"), ("a", "fast"), ("big", "fast")]}) == [
+        "f/a_paper.csv", "f/a_fast.csv", "f/big_fast.csv"]
+    with pytest.raises(ValueError, match="share the set 'jobs', whose values must be 2-tuples"):
+        catalogue.paper_files(items, "B", {"jobs": ["a"]})
 
 
 def test_plotted_item_must_start_with_its_png(tmp_path):

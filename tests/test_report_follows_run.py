@@ -1,4 +1,4 @@
-"""The report describes the run that was made, even when the report command forgets the overlay (issue 17).
+"""The report describes the run that was made, even when the report command forgets the overlay.
 
 In a temporary copy of the workflow a user adds a dataset with an overlay (a tiny CSV, one ``datasets:``
 entry, and paper A's lists set to it) and runs ``paper_a_all`` with ``--configfile`` (the copy and the run are

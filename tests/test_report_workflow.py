@@ -135,7 +135,7 @@ def test_report_outputs_are_grouped_by_paper_with_existing_captions(dump):
                 assert (rep["category"], bool(rep["subcategory"])) == ("Paper A", True), (r["name"], rep)
             elif r["name"].startswith("paper_b_"):
                 assert (rep["category"], bool(rep["subcategory"])) == ("Paper B", True), (r["name"], rep)
-            elif r["name"].startswith("sweep_"):  # one subcategory per sweep (issue 14)
+            elif r["name"].startswith("sweep_"):  # one subcategory per sweep
                 assert (rep["category"], rep["subcategory"]) == ("Sweeps", "{sweep}"), (r["name"], rep)
             else:
                 assert rep["category"] in {"Overview", "Data", "Provenance", "Privacy audit"}, (r["name"], rep)

@@ -1,4 +1,4 @@
-"""The recorded configuration of a run (privanomaly.report.run_config) and the step progress bar (runlog)."""
+"""The recorded configuration of a run (privanomaly.run_config) and the step progress bar (runlog)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from privanomaly import runlog
-from privanomaly.report import run_config
+from privanomaly import run_config
 
 
 def test_report_path_forms():

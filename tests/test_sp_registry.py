@@ -120,7 +120,7 @@ def test_bernoulli_exp_any_rational_gamma(num, den):
 
 @pytest.mark.parametrize("eps", [7e-10, 4e-10, 1e-12, 0.1, 1 / 3, 2.5e-7, 1e-5, 0.003, 29.999999999])
 def test_rational_rate_rounds_down(eps):
-    """Issue 12 item 6: the rate used never exceeds eps (old: 7e-10 -> 2^-30, 4e-10 -> 'must be > 0')."""
+    """the rate used never exceeds eps (old: 7e-10 -> 2^-30, 4e-10 -> 'must be > 0')."""
     a = sp.rational_rate(eps)
     assert 0 < a <= Fraction(eps)
     assert float(a) >= eps * (1 - 1e-6)
@@ -153,7 +153,7 @@ def test_sign_at_decides_near_ties():
 
 
 def test_table3_laplace_rows_are_the_capped_mechanism_and_say_so():
-    """Issue 12 item 7a: records hold capped counts min(B, cap); the Laplace rows report the law of the
+    """a: records hold capped counts min(B, cap); the Laplace rows report the law of the
     Laplace mechanism on that capped count (P(1) at B = cap is P(Z >= cap - beta), not the far smaller uncapped
     P(Z >= B - beta)) and their claim says 'capped count'."""
     import pandas as pd

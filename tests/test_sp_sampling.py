@@ -14,7 +14,7 @@ def within_binomial(count, n, p, z=5.0):
 
 
 def test_no_float_bernoulli_sampler_is_exported():
-    """Issue 12 item 5: the float sampler ``rng.random() < p`` is gone; mechanisms sample exactly
+    """the float sampler ``rng.random() < p`` is gone; mechanisms sample exactly
     (privanomaly.mechanisms, tested in test_sp_registry.py)."""
     assert not hasattr(sp, "sample_answers") and not hasattr(sp.mechanisms, "sample_answers")
 

@@ -1,4 +1,4 @@
-"""Stand-ins of credit card and APS (issue 15): the real format, read by the real loader with the real config.
+"""Stand-ins of credit card and APS: the real format, read by the real loader with the real config.
 
 Files are written at a small size here (the real sizes take ~30 s and are exercised by `make scale`).
 """

@@ -1,4 +1,4 @@
-"""Sweeps (issue 14): config parsing and grid, shared ball counts and absent points, one grid point's exact
+"""Sweeps: config parsing and grid, shared ball counts and absent points, one grid point's exact
 values, the tidy table's order, paper B rows, index rows. Values are checked against closed forms and
 brute force; the workflow itself is exercised in tests/test_sweeps_workflow.py."""
 

@@ -1,4 +1,4 @@
-"""privanomaly.sweeps.plan.SweepPlan: which sweeps run, their targets, the claims sweep (sweeps_common.smk)."""
+"""privanomaly.sweeps.plan.SweepPlan: which sweeps run, their targets, the claims sweep (workflow/rules/common.smk)."""
 
 from __future__ import annotations
 

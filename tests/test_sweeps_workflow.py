@@ -1,5 +1,5 @@
 """A sweep defined only in an overlay YAML runs end to end, shows up in the report and the index, gives the
-exact values known in closed form, and adding one ε value reruns only that value's jobs (issue 14).
+exact values known in closed form, and adding one ε value reruns only that value's jobs.
 
 In a temporary copy of the workflow (the files git knows), ``my.yaml`` adds one tiny CSV dataset and one
 sweep; ``snakemake --cores 2 --configfile my.yaml <the sweep's files>`` runs it. The data: 300 records in a
@@ -94,12 +94,12 @@ def run(tmp_path_factory):
     return {"copy": copy, "log": log, "sha": sha, "table": pd.read_parquet(copy / TARGETS[0])}
 
 
-def test_overlay_sweep_runs_with_one_job_per_point(run):
+def test_overlay_sweep_runs_one_chunk_per_eps_on_one_counts_job(run):
     jobs = job_counts(run["log"])
-    assert jobs["sweep_point"] == 1 * 2 * 2 * 2 * len(EPS)  # dataset x beta x r x k x eps
-    assert jobs["sweep_counts"] == 2  # one per r (absolute radii: shared by both beta, every k, eps, mechanism)
+    assert jobs["sweep_chunk"] == 1 * len(EPS)  # dataset x eps; its 8 (beta, r, k) points inside
+    assert jobs["sweep_counts"] == 1  # the dataset's counts at both r (absolute radii: shared by both beta)
     t = run["table"]
-    assert len(t) == jobs["sweep_point"] * 4 and set(t["sweep"]) == {SWEEP}
+    assert len(t) == 1 * 2 * 2 * 2 * len(EPS) * 4 and set(t["sweep"]) == {SWEEP}
 
 
 def test_exact_values_at_every_grid_point(run):
@@ -139,7 +139,7 @@ def test_adding_one_eps_reruns_only_that_value(run):
     dry = snakemake(copy, *TARGETS, "-n")
     jobs = job_counts(dry)
     assert jobs.get("sweep_counts", 0) == 0 and jobs.get("prepare", 0) == 0
-    assert jobs["sweep_point"] == 1 * 2 * 2 * 2  # the new ε at every (dataset, beta, r, k), nothing else
-    outs = re.findall(r"rule sweep_point:\n(?:.*\n)*?\s+output: (\S+)", dry)
-    assert len(outs) == 8 and all(o.endswith("eps~0.5.parquet") for o in outs)
-    assert set(jobs) <= {"sweep_point", "sweep_collect", "sweep_plot"}
+    assert jobs["sweep_chunk"] == 1  # the new ε's chunk (every (beta, r, k) of the dataset), nothing else
+    outs = re.findall(r"rule sweep_chunk:\n(?:.*\n)*?\s+output: (\S+)", dry)
+    assert len(outs) == 1 and all(o.endswith("eps~0.5_part~0.parquet") for o in outs)
+    assert set(jobs) <= {"sweep_chunk", "sweep_collect", "sweep_plot"}

@@ -21,7 +21,9 @@ test`` run ``python -m privanomaly.configcheck`` on their config files first, wh
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -197,6 +199,39 @@ def _validator(schema: Mapping) -> Any:
     return jsonschema.validators.extend(base, {"properties": set_defaults})(schema)
 
 
+_EXPONENT_TEXT = re.compile(r"^\s*([-+]?)(\d*)(?:\.(\d*))?[eE]([-+]?)(\d+)\s*$")
+
+
+def number_fix(text: str, integer: bool = False) -> str | None:
+    """For a text in exponent notation that YAML 1.1 (PyYAML) reads as text because its mantissa has no dot
+    or its exponent no sign (``1.0e9``, ``1e-3``): the spelling it reads as a number (``1.0e+9``, ``1.0e-3``;
+    with ``integer``, the integer written out when it is one: ``1000000000``). None for any other text."""
+    m = _EXPONENT_TEXT.match(text)
+    if not m or not (m.group(2) or m.group(3)):
+        return None
+    sign, whole, frac, esign, exp = m.groups()
+    if integer:
+        value = float(text)
+        if value.is_integer() and abs(value) < 1e18:
+            return str(int(value))
+    return f"{sign}{whole or '0'}.{frac or '0'}e{esign or '+'}{exp}"
+
+
+def nonfinite_errors(config: Any, files: Sequence = (), prefix: tuple = ()) -> list[str]:
+    """One line per NaN or infinite number in ``config`` (YAML ``.nan``, ``.inf``): the schema's bounds do not
+    reject them (every comparison with NaN is false), and no key of the config means anything by them."""
+    if isinstance(config, Mapping):
+        return [m for k, v in config.items() for m in nonfinite_errors(v, files, (*prefix, k))]
+    if isinstance(config, list):
+        return [m for i, v in enumerate(config) for m in nonfinite_errors(v, files, (*prefix, i))]
+    if isinstance(config, float) and not math.isfinite(config):
+        where = locate(prefix, files)
+        spelled = ".nan" if math.isnan(config) else ("-.inf" if config < 0 else ".inf")
+        return [f"config key {dotted(prefix)}{f' ({where})' if where else ''}: {spelled} is not a finite number; "
+                "write a finite number (e.g. 0.5; where a key allows no limit, write null)"]
+    return []
+
+
 def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: Sequence = ()) -> list[str]:
     """One line per schema violation, key path (and file:line) first, then what was expected.
 
@@ -216,6 +251,11 @@ def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: S
                 detail = (
                     f"unknown key {extra[0]!r} (misspelt?); allowed here: {', '.join(sorted(allowed)) or 'none'}"
                 )
+        integer = err.validator == "type" and err.validator_value == "integer"
+        fix = number_fix(err.instance, integer) if isinstance(err.instance, str) else None
+        if fix:  # PyYAML (YAML 1.1) reads an exponent without sign as text
+            detail += (f"; YAML reads {err.instance!r} as text, not a number (YAML 1.1 reads exponent notation as a number only with a dot and a signed exponent): "
+                       f"write {fix}")
         where = locate(path, files, _get(config, path) if value is not _UNSET else _UNSET)
         line = f"config key {dotted(path)}{f' ({where})' if where else ''}: {detail}"
         desc = err.schema.get("description") if isinstance(err.schema, Mapping) else None
@@ -245,10 +285,18 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     """Validate the merged ``config`` read from ``files``; raise ``ConfigError`` saying where; fill defaults."""
     for f in files:
         load_yaml(f)
-    msgs = schema_errors(config, schema, files) or semantic_errors(config)
+    msgs = nonfinite_errors(config, files) or schema_errors(config, schema, files) or semantic_errors(config)
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
+    from privanomaly import configmerge
+
+    try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets
+        notes = configmerge.resolve(config)
+    except configmerge.ConfigListError as exc:
+        raise ConfigError(f"invalid configuration:\n  {exc}") from None
+    for note in notes:
+        print(f"privanomaly: {note}", file=sys.stderr)
     return config
 
 

@@ -1,4 +1,4 @@
-"""The environment lock (issue 17): ``requirements.lock`` pins every package, with sha256 hashes, from PyPI.
+"""The environment lock: ``requirements.lock`` pins every package, with sha256 hashes, from PyPI.
 
 ``make lock`` resolves ``pyproject.toml`` (with the ``test`` extra and the build backend) with ``uv pip
 compile --universal --generate-hashes`` against PyPI only and writes ``requirements.lock``; ``make install``

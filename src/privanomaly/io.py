@@ -12,9 +12,10 @@ import re
 import socket
 import tempfile
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas only for the type hints: a job that writes no table does not import it
+    import pandas as pd
 
 
 TEMP_TAG = ".tmp"

@@ -2,7 +2,7 @@
 
 Which datasets are configured, which can be built in this run (``data_mirror``: a downloaded file neither in
 the mirror nor in the raw cache makes its dataset unavailable), where their files live, which are generated
-stand-ins (scale runs, issue 15) and what every run target also writes. No Snakemake here: the rule files call
+stand-ins (scale runs) and what every run target also writes. No Snakemake here: the rule files call
 these through one :class:`DataPlan` made from ``config``.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from privanomaly.datasets import sources, validation
-from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
 
 
 def wildcard_choice(values: Iterable[Any]) -> str:
@@ -97,6 +97,17 @@ class DataPlan:
         """Input of the ``prepare`` step: raw cache path (or local path) of each file of dataset ``name``."""
         return [sources.raw_path(spec, self.resources) for spec in self.entry(name).get("files", [])]
 
+    def raw_sha256(self, name: str) -> list[str | None]:
+        """The content of dataset ``name``'s raw files (one sha256 per file; the pinned one for a file not yet
+        fetched), for rule ``prepare`` to take as a param: a raw file whose content changed - also when it
+        was restored with an older mtime - reruns ``prepare``. Cached by (path, size, mtime_ns) in
+        ``{resources_dir}/sha256_cache.json`` (:func:`privanomaly.provenance.raw_sha256`)."""
+        from privanomaly import provenance
+
+        files = self.entry(name).get("files", [])
+        cache = Path(self.resources) / provenance.SHA256_CACHE
+        return provenance.raw_sha256(files, self.raw_files(name), cache)
+
     def summary_files(self) -> list[str]:
         """The data summary tables (rule ``data_summary``)."""
         return [f"{self.results}/data/{f}" for f in ("summary.csv", "summary.md", "unavailable.csv")]
@@ -131,20 +142,6 @@ class DataPlan:
             return []
         return [rel for rel in self.downloads() if rel not in standins and (Path(mirror) / rel).is_file()]
 
-    def step_values(self) -> dict[str, Any]:
-        """What the data and stand-in steps of ``workflow/steps.yaml`` name (``{plan: data.url}`` ...):
-        values of this run and functions of a job's wildcards (:mod:`privanomaly.steps`)."""
-        return {
-            "data.names": wildcard_choice(self.names()),
-            "data.downloads": wildcard_choice(self.downloads()),
-            "data.url": lambda wc: self.downloads()[wc.relpath]["url"],
-            "data.sha256": lambda wc: self.downloads()[wc.relpath].get("sha256"),
-            "data.raw_files": lambda wc: self.raw_files(wc.dataset),
-            "data.entry": lambda wc: self.entry(wc.dataset),
-            "data.unavailable": self.unavailable(),
-            "data.unavailable_rows": [{"dataset": n, "reason": why} for n, why in self.unavailable().items()],
-            "standins.files_regex": wildcard_choice(self.standin_files()),
-            "standins.generator": lambda wc: self.standin_files()[wc.relpath],
-            "standins.notes": self.stand_in_notes(),
-            "standins.files": self.standin_files(),
-        }
+    def unavailable_rows(self) -> list[dict[str, str]]:
+        """One row {dataset, reason} per dataset unavailable in this run (rule ``data_summary``)."""
+        return [{"dataset": n, "reason": why} for n, why in self.unavailable().items()]

@@ -146,3 +146,69 @@ def collect(
         "git_commit": commit,
         "datasets": dataset_records(dataset_jsons),
     }
+
+
+# ------------------------------------------------------------------ content tracking of raw files (DAG time)
+# Snakemake decides reruns by modification time: a raw file restored from a backup (``cp -p``) with an older
+# mtime leaves the prepared table stale. The sha256 of each raw file, given to rule ``prepare`` as a param,
+# makes a change of content a change of the job (Snakemake reruns a job whose params changed). Hashing is
+# cached by (path, size, mtime_ns), in memory and in a JSON file under resources_dir, so a DAG build hashes
+# only new or touched files.
+
+SHA256_CACHE = "sha256_cache.json"  # under resources_dir
+
+
+def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
+_MEMO: dict[tuple[str, int, int], str] = {}
+
+
+def _stat_key(path: str | os.PathLike) -> tuple[str, int, int]:
+    p = Path(path).resolve()
+    st = p.stat()
+    return str(p), int(st.st_size), int(st.st_mtime_ns)
+
+
+def cached_sha256(path: str | os.PathLike, cache_file: str | os.PathLike | None = None) -> str:
+    """sha256 of the file at ``path``, computed once per (path, size, mtime_ns): remembered in this process and,
+    with ``cache_file``, in that JSON file across processes (rewritten atomically when it gains an entry)."""
+    key = _stat_key(path)
+    if key in _MEMO:
+        return _MEMO[key]
+    disk: dict[str, list] = {}
+    if cache_file is not None and Path(cache_file).is_file():
+        try:
+            disk = json.loads(Path(cache_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            disk = {}  # a damaged cache is only a cache: rebuilt below
+    hit = disk.get(key[0])
+    if isinstance(hit, list) and len(hit) == 3 and hit[:2] == [key[1], key[2]]:
+        _MEMO[key] = str(hit[2])
+        return _MEMO[key]
+    digest = sha256_file(path)
+    _MEMO[key] = digest
+    if cache_file is not None:
+        from privanomaly import io
+
+        disk[key[0]] = [key[1], key[2], digest]
+        Path(cache_file).parent.mkdir(parents=True, exist_ok=True)
+        io.write_text(cache_file, json.dumps(disk, sort_keys=True, indent=0) + "\n")
+    return digest
+
+
+def raw_sha256(files: Iterable[Mapping[str, Any]], paths: Iterable[str | os.PathLike],
+               cache_file: str | os.PathLike | None = None) -> list[str | None]:
+    """The content of a dataset's raw files, one entry per file of its ``files:`` list (``paths``: where the
+    run reads each, :meth:`privanomaly.plan.DataPlan.raw_files`): the sha256 of the file when it is there,
+    else the sha256 pinned in the config (a file still to be downloaded is checked against it), else None.
+
+    A generated dataset has no files: ``[]``."""
+    out: list[str | None] = []
+    for spec, path in zip(files, paths):
+        out.append(cached_sha256(path, cache_file) if Path(path).is_file() else spec.get("sha256"))
+    return out

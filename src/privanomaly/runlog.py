@@ -94,3 +94,31 @@ def steps(desc: str, names: Sequence[str]) -> Iterator[Callable[[str], None]]:
             bar.update(1)
     finally:
         bar.close()
+
+
+class Ticker:
+    """Progress lines from inside a long computation, at most one every ``every`` seconds, in the job's log::
+
+        tick = Ticker("Algorithm 2 (N=1831)")
+        tick(lambda: f"window t = {t} of {N}")   # cheap when not due: the message is built only when logged
+
+    Each line reads ``<what>: <message>, <elapsed> s elapsed``. The clock only paces the log; no result
+    depends on it.
+    """
+
+    def __init__(self, what: str, every: float = 5.0, clock: Callable[[], float] | None = None):
+        import time
+
+        self.what, self.every = what, float(every)
+        self.clock = clock or time.monotonic
+        self.start = self.last = self.clock()
+
+    def __call__(self, message: Callable[[], str] | str) -> bool:
+        """Log ``message`` if ``every`` seconds have passed since the last line; True if it was logged."""
+        now = self.clock()
+        if now - self.last < self.every:
+            return False
+        self.last = now
+        text = message() if callable(message) else message
+        logging.getLogger("privanomaly").info("%s: %s, %.0f s elapsed", self.what, text, now - self.start)
+        return True

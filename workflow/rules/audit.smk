@@ -1,9 +1,29 @@
-# The privacy audit (issue 12): every mechanism of the registry (privanomaly.mechanisms) through the one
-# harness (privanomaly.audit) - exact checks on every edge of its own neighbour relation in exhaustive
-# small worlds, Clopper-Pearson audits of its sampler, negative controls that must be caught. Step
-# privacy_audit (workflow/steps.yaml) writes {RESULTS}/audit/privacy_audit.{csv,md}: the report's page.
+# The privacy audit: every mechanism of the registry (privanomaly.mechanisms) through the one harness
+# (privanomaly.audit) - exact checks on every edge of its own neighbour relation in exhaustive small worlds,
+# Clopper-Pearson audits of its sampler, negative controls that must be caught. The report's audit page.
 
-# The audit table (CSV + Markdown); called by `rule all` in the Snakefile.
-audit_targets = lambda: [
-    f"{RESULTS}/audit/privacy_audit.{ext}" for ext in ("csv", "md")
-]
+
+rule privacy_audit:
+    """Every registered mechanism and negative control through the audit harness (config audit.level)."""
+    output:
+        csv=report(
+            f"{RESULTS}/audit/privacy_audit.csv",
+            caption="../report/privacy_audit.rst",
+            category="Privacy audit",
+            subcategory="Every registered mechanism",
+        ),
+        md=f"{RESULTS}/audit/privacy_audit.md",
+    log:
+        f"{LOGS}/privacy_audit/all.log",
+    benchmark:
+        f"{BENCH}/privacy_audit/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=60,
+    params:
+        level=config["audit"]["level"],
+        seed=config["seed"],
+    script:
+        "../../scripts/privacy_audit.py"

@@ -1,49 +1,361 @@
-# Shared names of the workflow/rules/*.smk files: paths, the catalogue, the dataset plan. No rules here.
-# (The library is put on sys.path / PYTHONPATH by config.smk, included before this file.)
-import sys
+# Shared by every file of workflow/rules - path constants, this run's plan (the library's planners bound to
+# this config) and the get_* input/param functions of the rules. No rules here. Library on sys.path: config.smk.
+import os
+from os.path import relpath
 from pathlib import Path
+
+from snakemake.utils import Paramspace
+
+from privanomaly import honest_tuning
+from privanomaly.datasets.validation import check_dataset_entry
+from privanomaly.paper_a import workflow_checks as pa_plan
+from privanomaly.paper_b import readings as pb_readings
+from privanomaly.paper_b import workflow as pb_plan
+from privanomaly.plan import DataPlan, wildcard_choice
+from privanomaly.provenance import config_sha256, git_commit
+from privanomaly.report import catalogue
+from privanomaly.report import gallery
+from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.sweeps import spec as sweep_spec
+from privanomaly.sweeps.plan import SweepPlan
 
 RESULTS = config["results_dir"]
 RESOURCES = config["resources_dir"]
 LOGS = f"{RESULTS}/logs"
 BENCH = f"{RESULTS}/benchmarks"
+PA = config["paper_a"]
+PB = config["paper_b"]
+PA_WORK = f"{RESULTS}/paper_a/work"
+PB_OUT = f"{RESULTS}/paper_b"
+SW_OUT = f"{RESULTS}/sweeps"
+CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
+CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
 
-# The catalogue of outputs (issue 13): the papers' targets and the generic plot/table rule (privanomaly.steps.item_step) read it
-from privanomaly.report import catalogue as _catalogue
 
-CATALOGUE_ITEMS = _catalogue.load(f"{workflow.basedir}/workflow/report/catalogue.yaml")
-
-
-# ---- Datasets (issue 3) and stand-ins (issue 15): privanomaly.plan.DataPlan, bound to the names rules use ----
-from privanomaly.plan import DataPlan, wildcard_choice
-from privanomaly.datasets.validation import check_dataset_entry
-from privanomaly.report.run_config import RECORD_NAME as RUN_CONFIG_RECORD
-
+# ---- Datasets: privanomaly.plan.DataPlan ----
+for _name, _entry in config["datasets"].items():
+    check_dataset_entry(_name, _entry)
 PLAN = DataPlan(config)
-check_dataset_names, unavailable_datasets = PLAN.check_names, PLAN.unavailable
-available_datasets, data_targets, run_records = (
+STANDIN_MIRROR = PLAN.standin_mirror
+print(PLAN.mirror_notice(), file=sys.stderr)
+for _name, _why in PLAN.unavailable().items():
+    print(f"{_name}: {_why}", file=sys.stderr)
+
+
+def one_file(pattern, **wildcards):
+    """`pattern` (e.g. rules.prepare.output.parquet) with its wildcards filled: one path."""
+    return expand(pattern, **wildcards)[0]
+
+
+def get_download_url(wildcards):
+    """The canonical URL of a raw file (rule download)."""
+    return PLAN.downloads()[wildcards.relpath]["url"]
+
+
+def get_download_sha256(wildcards):
+    """The pinned sha256 of a raw file, None if the entry pins none (rule download)."""
+    return PLAN.downloads()[wildcards.relpath].get("sha256")
+
+
+def get_raw_files(wildcards):
+    """The raw files of a dataset, in the raw cache or at their local path (rule prepare)."""
+    return PLAN.raw_files(wildcards.dataset)
+
+
+def get_raw_sha256(wildcards):
+    """The content (sha256) of a dataset's raw files: a file restored with an older mtime reruns prepare."""
+    return PLAN.raw_sha256(wildcards.dataset)
+
+
+def get_dataset_entry(wildcards):
+    """The config entry datasets.<dataset> (rule prepare)."""
+    return PLAN.entry(wildcards.dataset)
+
+
+def get_data_table(wildcards):
+    """The prepared table of the job's dataset (wildcard pa_dataset, pb_dataset or dataset), from rule prepare."""
+    for name in ("pa_dataset", "pb_dataset", "dataset"):
+        if name in wildcards.keys():
+            return one_file(rules.prepare.output.parquet, dataset=wildcards[name])
+    raise ValueError(
+        f"get_data_table: the job has no dataset wildcard ({dict(wildcards)})"
+    )
+
+
+def get_data_provenance(wildcards):
+    """The provenance JSON of the job's dataset (wildcard dataset), from rule prepare."""
+    return one_file(rules.prepare.output.provenance, dataset=wildcards.dataset)
+
+
+# ---- Paper A: privanomaly.paper_a.workflow_checks ----
+PLAN.check_names(PA["datasets"], "paper_a.datasets")
+PLAN.check_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
+PLAN.check_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
+pa_plan.check_config(PA, PLAN.unavailable())
+# the dataset sets of paper A; the catalogue names them too
+PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())
+# scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
+PA_STAND_IN = PLAN.stand_in_notes(PA_SETS["paper_a.selected"])
+for _name, _why in PA_SETS["paper_a.missing"].items():
+    print(f"paper_a: {_name} left out of the tables ({_why})", file=sys.stderr)
+
+
+def get_paper_a_betas(wildcards):
+    """The beta grid of a dataset's (beta, r) selection (Figures 2-3's dataset has its own)."""
+    return pa_plan.betas(PA, wildcards.pa_dataset)
+
+
+# ---- Paper B: privanomaly.paper_b.workflow; {pb_reading} = "" (ours) or a reading's prefix ----
+pb_plan.check_config(PB)
+PLAN.check_names(list(PB["datasets"]), "paper_b.datasets")
+PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
+PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure
+# before any job: a Scenario-1 dataset whose Algorithm 2 is predicted past its work guard
+for _msg in pb_plan.scenario1_outlooks(PB, PB_SETS["paper_b.scenario1"], PLAN.parquet):
+    print(f"paper_b: {_msg}", file=sys.stderr)
+PB_READINGS_PLAN = pb_plan.readings_plan(PB_OUT, PB, PB_SETS)
+PB_PAPER_R = PB["paper_reported"].get("r", {})
+
+
+def get_tuning_space(wildcards):
+    """The space paper B's r is tuned in for a dataset (full, or as configured in paper_b.tuning.space)."""
+    return PB["tuning"]["space"].get(wildcards.pb_dataset, "full")
+
+
+def get_paper_r(wildcards):
+    """The paper's printed r of a dataset (paper_b.paper_reported.r), None if it prints none."""
+    return PB_PAPER_R.get(wildcards.pb_dataset)
+
+
+def get_choice(wildcards):
+    """The r of the job's reading: our tuning or the paper's printed r (rules paper_b_tune_r, paper_b_paper_r)."""
+    return pb_plan.choice_file(PB_OUT, wildcards.pb_reading, wildcards.pb_dataset)
+
+
+def reading_datasets(name):
+    """A param function: the datasets of paper-B set `name` that the job's reading computes."""
+    return lambda wc: pb_plan.reading_datasets(PB, PB_SETS, name, wc.pb_reading)
+
+
+def get_tables_data(wildcards):
+    """The prepared tables of the datasets of Tables 1-2 of the job's reading."""
+    names = pb_plan.reading_datasets(
+        PB, PB_SETS, "paper_b.table_sets", wildcards.pb_reading
+    )
+    return expand(rules.prepare.output.parquet, dataset=names)
+
+
+def get_tables_choices(wildcards):
+    """The r choices of the datasets of Tables 1-2 of the job's reading."""
+    names = pb_plan.reading_datasets(
+        PB, PB_SETS, "paper_b.table_sets", wildcards.pb_reading
+    )
+    return [pb_plan.choice_file(PB_OUT, wildcards.pb_reading, d) for d in names]
+
+
+def get_tables_subcategory(wildcards):
+    """The report subcategory of Tables 1-2 of the job's reading."""
+    return pb_plan.tables_subcategory(wildcards.pb_reading)
+
+
+def get_exponent(wildcards):
+    """The exponential mechanism's exponent of the job's reading (standard, or the paper's printed one)."""
+    return pb_readings.by_prefix(wildcards.pb_reading).exponent
+
+
+# ---- Sweeps: privanomaly.sweeps.plan.SweepPlan; one job per grid point (snakemake.utils.Paramspace) ----
+SW = SweepPlan(
+    config.get("sweeps"),
+    PLAN.check_names,
     PLAN.available,
-    PLAN.targets,
-    PLAN.run_records,
+    config.get("sweep_max_points"),
+    config.get("sweep_points_per_job"),
 )
-stand_in_notes, STANDIN_MIRROR = PLAN.stand_in_notes, PLAN.standin_mirror
-
-# What the compute steps (workflow/steps.yaml, steps.smk) name, filled by each file of workflow/rules - paths in file
-# patterns, the plan's dataset sets, values and functions of a job's wildcards (privanomaly.steps).
-STEP_CONSTANTS = {
-    "RESULTS": RESULTS,
-    "RESOURCES": RESOURCES,
-    "STANDIN_MIRROR": STANDIN_MIRROR,
-    "RUN_CONFIG_RECORD": RUN_CONFIG_RECORD,
+# paper B: one job per dataset x k x r, file dataset~{dataset}/k~{k}/r~{r}
+SW_SPACES = {
+    n: Paramspace(sweep_spec.b_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.b
 }
-PLAN_SETS = {"data.available": available_datasets()}
-STEP_VALUES = PLAN.step_values()
+SW_BPOINT = Paramspace(sweep_spec.b_grid(None, [])).wildcard_pattern
+SW_CLAIMS = PA.get("claims", {}).get("sweep")
+for _name in SW.skipped:
+    print(
+        f"sweeps: {_name} skipped (none of its datasets is available)", file=sys.stderr
+    )
 
 
-def step_script(scope):
-    """The script a step runs (steps.smk). Snakemake evaluates the script path twice - in the loop over the
-    steps, where the step is `_s`, and in the job's run function, where `rule` is the name of the job's rule
-    and `_s` would be the loop's last step."""
-    name = scope.get("rule")
-    step = STEP_BY_RULE[name] if isinstance(name, str) else scope["_s"]
-    return f"../../scripts/{step.script}"
+def sweep_setting(field):
+    """A param function: the job's sweep's setting `field` (privanomaly.sweeps.plan.SweepPlan.setting)."""
+    return lambda wc: SW.setting(wc.sweep, field, PB["scenario1"])
+
+
+def get_sweep_points(wildcards):
+    """Every row file of a sweep (paper A: its chunks; paper B: one per dataset x k x r)."""
+    if wildcards.sweep in SW.a:
+        return [
+            one_file(
+                rules.sweep_chunk.output.rows,
+                sweep=wildcards.sweep,
+                dataset=d,
+                eps=e,
+                part=p,
+            )
+            for d, e, p in SW.chunks(wildcards.sweep)
+        ]
+    return expand(
+        f"{SW_OUT}/{wildcards.sweep}/bpoints/{{p}}.parquet",
+        p=SW_SPACES[wildcards.sweep].instance_patterns,
+    )
+
+
+def get_claims_sweep_table(wildcards):
+    """The tidy table of the sweep feeding paper A's claims A3, A6, A8 (paper_a.claims.sweep), if it runs."""
+    return SW.claims_table(SW_OUT, SW_CLAIMS)
+
+
+def get_standin_generator(wildcards):
+    """The generator of a stand-in raw file (datasets.<name>.stand_in.generator)."""
+    return PLAN.standin_files()[wildcards.relpath]
+
+
+def get_mirror_source(wildcards):
+    """The real data_mirror's file a stand-in mirror entry links to."""
+    return os.path.abspath(os.path.join(config["data_mirror"], wildcards.relpath))
+
+
+# ---- Catalogue items with a plot: or table: section: one rule each (report.smk) ----
+PLAN_SETS = {
+    "data.available": PLAN.available(),
+    **PA_SETS,
+    "paper_a.missing": list(PA_SETS["paper_a.missing"]),
+    **PB_SETS,
+}
+ITEM_WILDCARDS = {"dataset": wildcard_choice(PLAN.names()), "method": PB_METHOD_REGEX}
+ITEM_STAND_IN = {"A": PA_STAND_IN}  # paper B's datasets are all mirrored: no stand-ins
+
+
+def item_outputs(item):
+    """{suffix: path} of an item's files; the first (PNG of a plot, CSV of a table) is in the report."""
+    first, *rest = item.files
+    return {
+        Path(first).suffix.lstrip("."): report(
+            f"{RESULTS}/{first}",
+            caption=f"../report/{item.plot.caption}",
+            category=f"Paper {item.paper}",
+            subcategory=item.plot.subcategory,
+        ),
+        **{Path(f).suffix.lstrip("."): f"{RESULTS}/{f}" for f in rest},
+    }
+
+
+def item_params(item):
+    """The registered function's params of an item (per job when a config key holds a wildcard)."""
+    if catalogue.per_job(item.plot):
+        return lambda wc: catalogue.plot_params(config, item.plot, PLAN_SETS, wc)
+    return catalogue.plot_params(config, item.plot, PLAN_SETS)
+
+
+def item_log(item, root, suffix):
+    """Log or benchmark of an item's job: `all`, or its wildcards (`{dataset}_{method}`)."""
+    names = dict.fromkeys(catalogue.WILDCARD.findall(item.files[0]))
+    return f"{root}/{item.rule}/{'_'.join(f'{{{n}}}' for n in names) or 'all'}{suffix}"
+
+
+# ---- The price of honest tuning: privanomaly.honest_tuning, one job per paper ----
+def get_price_datasets(wildcards):
+    """The datasets of a paper's price table: paper A's table datasets, paper B's Tables 1-2 datasets."""
+    return honest_tuning.datasets_of(wildcards.paper, PLAN_SETS)
+
+
+def get_price_tables(wildcards):
+    """The prepared tables of a paper's price table."""
+    return expand(rules.prepare.output.parquet, dataset=get_price_datasets(wildcards))
+
+
+def get_price_provenance(wildcards):
+    """The provenance of those tables (what preprocessing was fitted on)."""
+    return expand(
+        rules.prepare.output.provenance, dataset=get_price_datasets(wildcards)
+    )
+
+
+def get_price_settings(wildcards):
+    """The keys of the paper's config section the price table reads (its tuning protocol)."""
+    return honest_tuning.paper_settings(wildcards.paper, config)
+
+
+# ---- Report: index, gallery, provenance ----
+if "report" not in config:
+    raise ValueError(
+        "config: missing section 'report' (gallery_width, gallery); see config.yaml"
+    )
+GALLERY_DIR = gallery.gallery_dir(RESULTS)
+
+
+def data_targets():
+    """Prepared table and provenance of every available dataset, then the data summary tables."""
+    return PLAN.targets()
+
+
+def run_records():
+    """What every run target also writes: the data summary and the run's effective configuration."""
+    return PLAN.run_records()
+
+
+def paper_a_targets():
+    """Every final paper-A file: the files of the catalogue's paper-A items."""
+    return [f"{RESULTS}/{f}" for f in catalogue.paper_files(CATALOGUE_ITEMS, "A")]
+
+
+def paper_b_targets():
+    """Every final paper-B file: the files of the catalogue's paper-B items over paper B's sets."""
+    return [
+        f"{RESULTS}/{f}" for f in catalogue.paper_files(CATALOGUE_ITEMS, "B", PB_SETS)
+    ]
+
+
+def audit_targets():
+    """The privacy audit's table (CSV + Markdown)."""
+    return [f"{RESULTS}/audit/privacy_audit.{ext}" for ext in ("csv", "md")]
+
+
+def sweep_targets():
+    """The tidy table and figures of every sweep that runs."""
+    return SW.targets(SW_OUT)
+
+
+def paper_targets():
+    """Every final file of both papers and of the privacy audit."""
+    return [*paper_a_targets(), *paper_b_targets(), *audit_targets()]
+
+
+REPORT_BUILT = catalogue.relative_targets(paper_targets(), RESULTS)
+REPORT_MATCH = catalogue.match_targets(CATALOGUE_ITEMS, REPORT_BUILT)
+# paper -> its claims file (paper_a/claims.md: PASS/FAIL, paper_b/comparison.md: MATCH/DIFFERS) in this run
+REPORT_CLAIMS = catalogue.claims_files(REPORT_BUILT, RESULTS)
+# {gallery thumbnail (in RESULTS): figure} of the configured gallery figures this run builds
+REPORT_GALLERY = gallery.sources(config["report"]["gallery"], REPORT_BUILT, RESULTS)
+
+
+def get_gallery_figure(wildcards):
+    """The figure a gallery thumbnail is made from."""
+    return REPORT_GALLERY[f"{GALLERY_DIR}/{wildcards.name}.png"]
+
+
+def get_config(wildcards):
+    """The run's effective configuration (config.yaml + overlays + --config), as a param."""
+    return dict(config)
+
+
+def get_dataset_provenance(wildcards):
+    """The provenance JSON of every available dataset (rule provenance)."""
+    return sorted(t for t in data_targets() if str(t).endswith(".json"))
+
+
+def report_targets():
+    """Provenance, the index, the README gallery and the recorded configuration."""
+    return [
+        *run_records(),
+        f"{RESULTS}/provenance.json",
+        f"{RESULTS}/index.md",
+        *REPORT_GALLERY,
+    ]

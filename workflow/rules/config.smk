@@ -1,4 +1,9 @@
-# Included first by the Snakefile: the library on the path, then the config checked (issue 16).
+# Included first by the Snakefile: the library on the path, the configuration of a report run replaced by the
+# one its run recorded, then the config checked.
+#
+# `snakemake --report` builds the report of the run that is in results/: when the run recorded its
+# configuration (rule effective_config -> {results_dir}/effective_config.yaml), that record replaces the
+# configuration of the report's command line before anything else reads it (privanomaly.run_config).
 #
 # privanomaly.configcheck.check_config re-reads every config file of the run (workflow.configfiles) with a
 # strict YAML loader (duplicate keys are errors naming file and line), validates the merged config against
@@ -6,20 +11,17 @@
 # cannot express, and fills schema defaults (snakemake.utils.validate). YAML syntax errors and empty
 # --configfile files stop Snakemake before this runs: `python -m privanomaly.configcheck --configfile F`
 # names their file and line (make reproduce/test run it first; docs/troubleshooting.md).
-import os
 import sys
 from pathlib import Path
 
-# The library is importable here and in every job (jobs inherit the environment, also under --use-conda
-# or on a cluster), even where `pip install -e .` was not run.
-_SRC = str(Path(workflow.basedir) / "src")
-sys.path.insert(0, _SRC)
-# (update(), not os.environ[...] = ...: the linter reads a subscript as a *required* variable; this one is set)
-os.environ.update(
-    PYTHONPATH=os.pathsep.join(p for p in (_SRC, os.environ.get("PYTHONPATH")) if p)
-)
+# The library is importable here even where `pip install -e .` was not run. In jobs, Snakemake puts the
+# script's directory on sys.path: scripts/privanomaly is a link to src/privanomaly (also under --use-conda).
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
+from privanomaly import run_config
 from privanomaly.configcheck import check_config
+
+run_config.use_recorded_for_report(config)
 
 # workflow.configfiles lists the --configfile files before config.yaml; they override it, so they go last.
 _OVERLAYS = [str(f) for f in workflow.overwrite_configfiles]

@@ -1,11 +1,5 @@
-# Data layer (issue 3): raw files -> results/data/{dataset}.parquet (+ .json provenance) -> summary. Its steps
-# (download, prepare, data_summary) are in workflow/steps.yaml; the plan is privanomaly.plan.DataPlan.
-for _name, _entry in config["datasets"].items():
-    check_dataset_entry(_name, _entry)
-
-print(PLAN.mirror_notice(), file=sys.stderr)
-for _name, _why in unavailable_datasets().items():
-    print(f"{_name}: {_why}", file=sys.stderr)
+# Data: raw files -> results/data/{dataset}.parquet (+ .json provenance) -> summary. The plan of which datasets
+# are configured and available, and where their files live, is privanomaly.plan.DataPlan (PLAN, common.smk).
 
 
 # A run killed mid-write (SIGKILL, power loss) leaves hidden temporary files (privanomaly.io.atomic_path:
@@ -17,3 +11,83 @@ onstart:
     for _root in (RESULTS, f"{RESOURCES}/raw"):
         for _p in remove_stale_temporaries(_root):
             print(f"removed {_p} (left by a killed run)", file=sys.stderr)
+
+
+# The mirror directory is read from snakemake.config in the script, not passed as a param: switching
+# between mirror and download yields the same sha256-checked bytes and must not trigger reruns.
+rule download:
+    """A raw file from its canonical URL, or from data_mirror; sha256 checked (the mirror is not a param)."""
+    output:
+        raw=f"{RESOURCES}/raw/{{relpath}}",
+    log:
+        f"{LOGS}/download/{{relpath}}.log",
+    benchmark:
+        f"{BENCH}/download/{{relpath}}.tsv"
+    wildcard_constraints:
+        relpath=wildcard_choice(PLAN.downloads()),
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        url=get_download_url,
+        sha256=get_download_sha256,
+    script:
+        "../../scripts/download.py"
+
+
+rule prepare:
+    """Parse, missing values, columns, standardise, PCA, subsample; writes the table and its provenance."""
+    input:
+        raw=get_raw_files,
+    output:
+        parquet=f"{RESULTS}/data/{{dataset}}.parquet",
+        provenance=f"{RESULTS}/data/{{dataset}}.json",
+    log:
+        f"{LOGS}/prepare/{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/prepare/{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset=wildcard_choice(PLAN.names()),
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=20,
+    params:
+        entry=get_dataset_entry,
+        seed=config["seed"],
+        raw_sha256=get_raw_sha256,
+    script:
+        "../../scripts/prepare.py"
+
+
+rule data_summary:
+    """One row per dataset (rows, columns, anomalies, sha256) and the datasets unavailable in this run."""
+    input:
+        provenance=expand(rules.prepare.output.provenance, dataset=PLAN.available()),
+    output:
+        csv=report(
+            f"{RESULTS}/data/summary.csv",
+            caption="../report/data_summary.rst",
+            category="Data",
+            subcategory="Datasets",
+        ),
+        md=f"{RESULTS}/data/summary.md",
+        unavailable=report(
+            f"{RESULTS}/data/unavailable.csv",
+            caption="../report/data_unavailable.rst",
+            category="Data",
+            subcategory="Datasets",
+        ),
+    log:
+        f"{LOGS}/data_summary/summary.log",
+    benchmark:
+        f"{BENCH}/data_summary/summary.tsv"
+    group:
+        "small"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        unavailable=PLAN.unavailable_rows(),
+    script:
+        "../../scripts/data_summary.py"

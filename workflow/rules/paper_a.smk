@@ -1,41 +1,15 @@
-# Paper A - Asif, Papakonstantinou, Vaidya, "How to Accurately and Privately Identify Anomalies" (CCS'19),
-# issue 6: every figure and table from {RESULTS}/data/{dataset}.parquet, under {RESULTS}/paper_a/. Its compute
-# steps (select -> records -> errors, detection, growth, figure data, claims) are in workflow/steps.yaml, its
-# figures and tables in workflow/report/catalogue.yaml. `snakemake paper_a_all` builds all of it.
-PA = config["paper_a"]
-
-from privanomaly.paper_a import workflow_checks as _pa_checks
-
-check_dataset_names(PA["datasets"], "paper_a.datasets")
-check_dataset_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
-check_dataset_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
-_pa_checks.check_config(PA, unavailable_datasets())
-
-# dataset sets of paper A (privanomaly.paper_a.workflow_checks.sets); the catalogue names them too
-PA_SETS = _pa_checks.sets(
-    PA, available_datasets(PA["datasets"]), unavailable_datasets()
-)
-# scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
-PA_STAND_IN = stand_in_notes(PA_SETS["paper_a.selected"])
-STEP_VALUES.update(_pa_checks.step_values(PA, PA_SETS, PA_STAND_IN))
-# the sets steps and catalogue items expand over ({d}) or pass as params (missing: the names)
-PLAN_SETS.update(PA_SETS, **{"paper_a.missing": list(PA_SETS["paper_a.missing"])})
-STEP_CONSTANTS.update(
-    PA_WORK=f"{RESULTS}/paper_a/work", PA_FIG2_DATA=PA["fig2"]["dataset"]
-)
-
-for _n, _why in PA_SETS["paper_a.missing"].items():
-    print(f"paper_a: {_n} left out of the tables ({_why})", file=sys.stderr)
+# Paper A - Asif, Papakonstantinou, Vaidya, "How to Accurately and Privately Identify Anomalies" (CCS'19):
+# every figure and table from the prepared tables, under {RESULTS}/paper_a/. Compute rules write tidy tables
+# under {RESULTS}/paper_a/work/; the figures and tables built from them are catalogue items
+# (workflow/report/catalogue.yaml, rules made in report.smk). Parameters: config["paper_a"] (PA).
+#
+#   paper_a_select (per dataset) -> (beta, r): feeds every later rule   paper_a_records -> x_i, B, g per record
+#   paper_a_errors, paper_a_detection, paper_a_growth, paper_a_compiler_data   figure data: fig1, fig23, fig4
+#   paper_a_claims -> claims.md   `snakemake paper_a_all` builds all of it.
 
 
 wildcard_constraints:
     pa_dataset="[A-Za-z][A-Za-z0-9_]*",
-
-
-# Every final paper-A file: the files of the catalogue's paper-A items; called by `rule all` in the Snakefile.
-paper_a_targets = lambda: [
-    f"{RESULTS}/{f}" for f in _catalogue.paper_files(CATALOGUE_ITEMS, "A")
-]
 
 
 rule paper_a_all:
@@ -44,3 +18,288 @@ rule paper_a_all:
         paper_a_targets(),
         run_records(),
     localrule: True
+
+
+rule paper_a_select:
+    """(beta, r) by the documented selection protocol (max F1 vs labels); feeds every later rule."""
+    input:
+        data=get_data_table,
+    output:
+        surface=f"{PA_WORK}/selection/{{pa_dataset}}.csv",
+        choice=f"{PA_WORK}/selection/{{pa_dataset}}.json",
+    log:
+        f"{LOGS}/paper_a_select/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_select/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    params:
+        selection=PA["selection"],
+        betas=get_paper_a_betas,
+        metric=PA["metric"],
+        seed=config["seed"],
+    script:
+        "../../scripts/paper_a_select.py"
+
+
+rule paper_a_records:
+    """Per record: duplicates x_i, ball count B (capped where errors are < 2^-60) and g(i, x)."""
+    input:
+        data=get_data_table,
+        choice=rules.paper_a_select.output.choice,
+    output:
+        records=f"{PA_WORK}/records/{{pa_dataset}}.parquet",
+    log:
+        f"{LOGS}/paper_a_records/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_records/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    params:
+        eps_min=pa_plan.eps_min(PA),
+        metric=PA["metric"],
+    script:
+        "../../scripts/paper_a_records.py"
+
+
+rule paper_a_errors:
+    """Exact SP/DP errors over the eps and k grids, their summaries, sampled trials, ranked anomalies."""
+    input:
+        records=rules.paper_a_records.output.records,
+        choice=rules.paper_a_select.output.choice,
+    output:
+        exact=f"{PA_WORK}/errors/{{pa_dataset}}_exact.parquet",
+        summary=f"{PA_WORK}/errors/{{pa_dataset}}_summary.csv",
+        trials=f"{PA_WORK}/errors/{{pa_dataset}}_trials.csv",
+        ranked=f"{PA_WORK}/errors/{{pa_dataset}}_ranked.csv",
+        sensitive=f"{PA_WORK}/errors/{{pa_dataset}}_sensitive.csv",
+    log:
+        f"{LOGS}/paper_a_errors/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    params:
+        eps_grid=PA["eps_grid"],
+        k_grid=PA["k_grid"],
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        mechanisms=PA["mechanisms"]["errors"],
+        k_sensitive=pa_plan.k_sensitive(PA),
+        n_trials=PA["n_trials"],
+        ci_level=PA["ci_level"],
+        seed=config["seed"],
+    script:
+        "../../scripts/paper_a_errors.py"
+
+
+rule paper_a_detection:
+    """Table 3 rows of one dataset: private mechanisms (exact) + PyOD references."""
+    input:
+        data=get_data_table,
+        records=rules.paper_a_records.output.records,
+        choice=rules.paper_a_select.output.choice,
+    output:
+        csv=f"{PA_WORK}/detection/{{pa_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_a_detection/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=60,
+    params:
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        mechanisms=PA["mechanisms"]["detection"],
+        pyod=PA["pyod"],
+        pyod_max_fit_rows=PA["pyod_max_fit_rows"],
+        seed=config["seed"],
+    script:
+        "../../scripts/paper_a_detection.py"
+
+
+rule paper_a_growth:
+    """Exact SP/DP error on anomalies for nested subsamples of one dataset."""
+    input:
+        data=get_data_table,
+        choice=rules.paper_a_select.output.choice,
+    output:
+        csv=f"{PA_WORK}/growth/{{pa_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_growth/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=30,
+    params:
+        sizes=PA["growth"]["sizes"],
+        eps_ref=PA["eps_ref"],
+        k_main=PA["k_main"],
+        metric=PA["metric"],
+        seed=config["seed"],
+    script:
+        "../../scripts/paper_a_growth.py"
+
+
+rule paper_a_fig1_data:
+    """Figure 1 data: feasible (error on x, error on y) under eps-DP; 1/(1+e^eps) against eps."""
+    output:
+        frontier=f"{PA_WORK}/fig1/frontier.csv",
+        minerr=f"{PA_WORK}/fig1/min_worst_error.csv",
+    log:
+        f"{LOGS}/paper_a_fig1_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig1_data/all.tsv"
+    group:
+        "small"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        eps_values=PA["fig1"]["eps_values"],
+        eps_max=PA["fig1"]["eps_max"],
+    script:
+        "../../scripts/paper_a_fig1_data.py"
+
+
+rule paper_a_fig23_data:
+    """Figures 2-3 data: per-record accuracy and privacy level on the 2-D mixture, density grid."""
+    input:
+        data=one_file(rules.prepare.output.parquet, dataset=PA["fig2"]["dataset"]),
+        records=one_file(
+            rules.paper_a_records.output.records, pa_dataset=PA["fig2"]["dataset"]
+        ),
+        choice=one_file(
+            rules.paper_a_select.output.choice, pa_dataset=PA["fig2"]["dataset"]
+        ),
+    output:
+        records=f"{PA_WORK}/fig23/records.csv",
+        density=f"{PA_WORK}/fig23/density.csv",
+        sensitive=f"{PA_WORK}/fig23/sensitive.csv",
+    log:
+        f"{LOGS}/paper_a_fig23_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig23_data/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        dataset=PA["fig2"]["dataset"],
+        eps=PA["fig2"]["eps"],
+        k=PA["fig2"]["k"],
+        k_values=PA["fig3"]["k_values"],
+        density_grid=PA["fig2"]["density_grid"],
+    script:
+        "../../scripts/paper_a_fig23_data.py"
+
+
+rule paper_a_fig4_data:
+    """Figure 4 data: databases around a centre histogram, edges of G and of the k-sensitive G_S."""
+    output:
+        nodes=f"{PA_WORK}/fig4/nodes.csv",
+        edges=f"{PA_WORK}/fig4/edges.csv",
+    log:
+        f"{LOGS}/paper_a_fig4_data/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_fig4_data/all.tsv"
+    group:
+        "small"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        center=PA["fig4"]["center"],
+        beta=PA["fig4"]["beta"],
+        r=PA["fig4"]["r"],
+        k=PA["fig4"]["k"],
+        hops=PA["fig4"]["hops"],
+    script:
+        "../../scripts/paper_a_fig4_data.py"
+
+
+rule paper_a_compiler_data:
+    """Compiler data of one dataset: constant-error eps/2-DP input vs compiled SP error, every record."""
+    input:
+        records=rules.paper_a_records.output.records,
+        choice=rules.paper_a_select.output.choice,
+    output:
+        csv=f"{PA_WORK}/compiler/{{pa_dataset}}.csv",
+    log:
+        f"{LOGS}/paper_a_compiler_data/{{pa_dataset}}.log",
+    benchmark:
+        f"{BENCH}/paper_a_compiler_data/{{pa_dataset}}.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        dataset=lambda wc: wc.pa_dataset,
+        eps=PA["compiler"]["eps"],
+        k=PA["compiler"]["k"],
+    script:
+        "../../scripts/paper_a_compiler_data.py"
+
+
+rule paper_a_claims:
+    """claims.md: each claim of paper A with this run's evidence and PASS/FAIL."""
+    input:
+        summaries=expand(
+            rules.paper_a_errors.output.summary, pa_dataset=PA_SETS["paper_a.tables"]
+        ),
+        trials=expand(
+            rules.paper_a_errors.output.trials, pa_dataset=PA_SETS["paper_a.tables"]
+        ),
+        sensitive=[
+            *expand(
+                rules.paper_a_errors.output.sensitive,
+                pa_dataset=PA_SETS["paper_a.tables"],
+            ),
+            rules.paper_a_fig23_data.output.sensitive,
+        ],
+        detection=expand(
+            rules.paper_a_detection.output.csv, pa_dataset=PA_SETS["paper_a.tables"]
+        ),
+        growth=f"{RESULTS}/paper_a/tables/growth.csv",
+        compiler=expand(
+            rules.paper_a_compiler_data.output.csv,
+            pa_dataset=PA_SETS["paper_a.compiler_sets"],
+        ),
+        sweep=get_claims_sweep_table,
+    output:
+        md=report(
+            f"{RESULTS}/paper_a/claims.md",
+            caption="../report/paper_a_claims.rst",
+            category="Paper A",
+            subcategory="Claims",
+        ),
+        csv=f"{RESULTS}/paper_a/tables/claims.csv",
+        tmd=f"{RESULTS}/paper_a/tables/claims.md",
+    log:
+        f"{LOGS}/paper_a_claims/all.log",
+    benchmark:
+        f"{BENCH}/paper_a_claims/all.tsv"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        stand_in=PA_STAND_IN,
+        cfg=PA,
+        datasets=PA_SETS["paper_a.tables"],
+        paper_datasets=PA_SETS["paper_a.paper_datasets"],
+        missing=PA_SETS["paper_a.missing"],
+        not_evaluated=pa_plan.not_evaluated(PA_SETS),
+        sweep=SW.claims_sweep(SW_CLAIMS),
+    script:
+        "../../scripts/paper_a_claims.py"

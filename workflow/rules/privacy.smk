@@ -1,18 +1,14 @@
-# The end-to-end private mode (privanomaly.privacy; beyond both papers): the price of honest tuning - the
-# paper's tuning on every record vs a public split vs private selection (exponential mechanism), composed by
-# one accountant - per dataset and total eps, one job per paper. Include after paper_a.smk and paper_b.smk
-# (it reads their dataset sets). Its tables are catalogue items of paper A and B (workflow/report/catalogue.yaml).
-from privanomaly.privacy import price as _price
+# The end-to-end private mode (beyond both papers): the price of honest tuning - the paper's tuning on every
+# record vs a public split vs private selection (exponential mechanism), composed by one accountant - per
+# dataset and total eps, one job per paper (privanomaly.honest_tuning). Its tables are catalogue items of
+# paper A and B (workflow/report/catalogue.yaml).
 
 
 rule privacy_price:
+    """Price of honest tuning of one paper: accuracy under the paper's tuning vs end-to-end private, per dataset and eps."""
     input:
-        data=lambda wc: expand(
-            f"{RESULTS}/data/{{d}}.parquet", d=_price.datasets_of(wc.paper, PLAN_SETS)
-        ),
-        provenance=lambda wc: expand(
-            f"{RESULTS}/data/{{d}}.json", d=_price.datasets_of(wc.paper, PLAN_SETS)
-        ),
+        data=get_price_tables,
+        provenance=get_price_provenance,
     output:
         csv=report(
             f"{RESULTS}/privacy/price_{{paper}}.csv",
@@ -34,8 +30,8 @@ rule privacy_price:
         runtime=30,
     params:
         paper=lambda wc: wc.paper,
-        datasets=lambda wc: _price.datasets_of(wc.paper, PLAN_SETS),
+        datasets=get_price_datasets,
         privacy=config["privacy"],
-        settings=lambda wc: _price.paper_settings(wc.paper, config),
+        settings=get_price_settings,
     script:
         "../../scripts/privacy_price.py"

@@ -1,21 +1,153 @@
-# What a researcher looks at after a run (issues 8, 9, 17), steps in workflow/steps.yaml:
+# What a researcher looks at after a run:
 #
+#   <catalogue items>  every figure/table of workflow/report/catalogue.yaml with a `plot:` or `table:` section,
+#                   one rule each (named by the item) running its registered function (scripts/render.py)
 #   report_index    {RESULTS}/index.md   one line per figure/table: paper item, file, rule, this run's verdicts
 #   report_gallery  {RESULTS}/gallery/*.png  small copies of key figures for the README; `make gallery` (default
 #                   config only) publishes them to docs/gallery (committed) - no run writes outside RESULTS
 #   provenance      {RESULTS}/provenance.json: versions, config hash, dataset sha256s, git commit
 #   effective_config  {RESULTS}/effective_config.yaml: config.yaml + overlays + --config; `snakemake --report`
-#                   reads it back (run_config.smk), so the report always describes the run in results/
+#                   reads it back (config.smk), so the report always describes the run in results/
 #
 # `snakemake --report results/report.html` shows every output marked for the report: the global description
 # below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Provenance".
-# The item -> file -> rule mapping lives in workflow/report/catalogue.yaml only. Helpers: report_common.smk.
 
 
 report: "../report/workflow.rst"
 
 
-include: "report_common.smk"
+# The catalogue is the one registry of the papers' figures and tables: its uniform items are one loop.
+for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
+
+    rule:
+        name:
+            _item.rule
+        input:
+            **catalogue.plot_inputs(_item.plot, RESULTS, PLAN_SETS),
+        output:
+            **item_outputs(_item),
+        log:
+            item_log(_item, LOGS, ".log"),
+        benchmark:
+            item_log(_item, BENCH, ".tsv")
+        wildcard_constraints:
+            **{n: ITEM_WILDCARDS[n] for n in catalogue.WILDCARD.findall(_item.files[0])},
+        conda:
+            "../../envs/privanomaly.yaml"
+        params:
+            kind=_item.plot.kind,
+            function=_item.plot.function,
+            plot_params=item_params(_item),
+            stand_in=ITEM_STAND_IN.get(_item.paper) if _item.plot.stand_in else None,
+        script:
+            "../../scripts/render.py"
+
+    workflow.get_rule(_item.rule).docstring = (
+        f"{_item.item} (paper {_item.paper}): {_item.title}"
+    )
+
+
+rule report_index:
+    """results/index.md: one line per figure/table with its file, rule and this run's PASS/FAIL, MATCH/DIFFERS."""
+    input:
+        targets=paper_targets(),
+        claims=list(REPORT_CLAIMS.values()),
+        catalogue=CATALOGUE,
+        sweeps=sweep_targets(),
+    output:
+        md=report(
+            f"{RESULTS}/index.md",
+            caption="../report/index.rst",
+            category="Overview",
+            subcategory="Index",
+        ),
+    log:
+        f"{LOGS}/report_index/index.log",
+    benchmark:
+        f"{BENCH}/report_index/index.tsv"
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        entries=[e.as_dict() for e in REPORT_MATCH.entries],
+        uncovered=REPORT_MATCH.uncovered,
+        papers=list(REPORT_CLAIMS),
+        sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
+        dataset_names=PB.get("datasets", {}),
+        unavailable=PLAN.unavailable(),
+        your_datasets={"A": PA_SETS["paper_a.yours"]} if "A" in REPORT_CLAIMS else {},
+        sweeps=SW.index_entries(),
+    script:
+        "../../scripts/report_index.py"
+
+
+rule report_gallery:
+    """A small PNG of one key figure for the README gallery."""
+    input:
+        figure=get_gallery_figure,
+    output:
+        png=report(
+            f"{GALLERY_DIR}/{{name}}.png",
+            caption="../report/gallery.rst",
+            category="Overview",
+            subcategory="Gallery",
+        ),
+    log:
+        f"{LOGS}/report_gallery/{{name}}.log",
+    benchmark:
+        f"{BENCH}/report_gallery/{{name}}.tsv"
+    wildcard_constraints:
+        name=wildcard_choice([Path(p).stem for p in REPORT_GALLERY]),
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        width=config["report"]["gallery_width"],
+    script:
+        "../../scripts/report_gallery.py"
+
+
+rule effective_config:
+    """The run's effective configuration (config.yaml + overlays + --config), recorded where the results are."""
+    output:
+        yaml=f"{RESULTS}/{RUN_CONFIG_RECORD}",
+    log:
+        f"{LOGS}/effective_config/effective_config.log",
+    benchmark:
+        f"{BENCH}/effective_config/effective_config.tsv"
+    localrule: True
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        config=get_config,
+    script:
+        "../../scripts/report_effective_config.py"
+
+
+rule provenance:
+    """Versions, config hash, dataset sha256s, git commit; re-run when any of them changes."""
+    input:
+        datasets=get_dataset_provenance,
+    output:
+        json=report(
+            f"{RESULTS}/provenance.json",
+            caption="../report/provenance.rst",
+            category="Provenance",
+        ),
+    log:
+        f"{LOGS}/provenance/provenance.log",
+    benchmark:
+        f"{BENCH}/provenance/provenance.tsv"
+    group:
+        "small"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        config=get_config,
+        config_sha256=config_sha256(config),
+        commit=git_commit(workflow.basedir),
+    script:
+        "../../scripts/provenance.py"
 
 
 onsuccess:

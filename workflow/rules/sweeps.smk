@@ -1,18 +1,15 @@
-# Sweeps over eps, k, beta and r (issue 14): a named sweep in config `sweeps:` = datasets x mechanisms x grid.
-# Outputs under {RESULTS}/sweeps/<sweep>/: sweep.parquet (+ .csv), the tidy long table, and figures.
+# Sweeps over eps, k, beta and r: a named sweep in config `sweeps:` = datasets x mechanisms x grid. Outputs
+# under {RESULTS}/sweeps/<sweep>/: sweep.parquet (+ .csv), the tidy long table, and figures. The plan is
+# privanomaly.sweeps.plan.SweepPlan (SW, common.smk); the grids are privanomaly.sweeps.spec.
 #
-#   paper_a kind: sweep_counts (per dataset, r, metric: ball counts of every record + absent query points,
-#                 shared by every eps, k, beta, mechanism) -> sweep_point (one job per grid point
-#                 dataset x beta x r x k x eps, snakemake.utils.Paramspace; every mechanism inside it)
-#                 -> sweep_collect -> sweep_plot (error_vs_eps, gain)
+#   paper_a kind: sweep_counts (one job per dataset: ball counts of every record + absent query points at
+#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x eps,
+#                 split in parts of at most sweep_points_per_job points; every beta, r, k, mechanism inside:
+#                 privanomaly.sweeps.chunks) -> sweep_collect -> sweep_plot
 #   paper_b kind: sweep_b_point (one job per dataset x k x r: sigma over eps/convention/bound, top-h over
 #                 h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
-# The steps are in workflow/steps.yaml. Adding a value to a grid adds jobs and leaves every finished one
-# untouched (file names carry only the point's own values; tests/test_sweeps_workflow.py checks the dry-run).
-# Design and per-job overhead: benchmarks/bench_sweeps.md. Plan: privanomaly.sweeps.plan.SweepPlan.
-
-
-include: "sweeps_common.smk"
+# Adding an eps adds chunks and leaves every finished one untouched; adding a beta, r or k reruns the chunks
+# whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
 
 
 rule sweeps_all:
@@ -20,3 +17,157 @@ rule sweeps_all:
     input:
         sweep_targets(),
     localrule: True
+
+
+rule sweep_counts:
+    """Ball counts of every record and absent query point at every (beta, r) of a sweep: shared by its chunks."""
+    input:
+        data=get_data_table,
+    output:
+        counts=f"{SW_OUT}/{{sweep}}/counts/{{dataset}}.parquet",
+    log:
+        f"{LOGS}/sweep_counts/{{sweep}}/{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/sweep_counts/{{sweep}}/{{dataset}}.tsv"
+    wildcard_constraints:
+        sweep=wildcard_choice(SW.a),
+        dataset="[A-Za-z][A-Za-z0-9_]*",
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        ballkeys=lambda wc: SW.ball_keys(wc.sweep),
+        metric=sweep_setting("metric"),
+        n_absent=sweep_setting("n_absent"),
+        cap=sweep_setting("cap"),
+        seed=config["seed"],
+    script:
+        "../../scripts/sweep_counts.py"
+
+
+rule sweep_chunk:
+    """A chunk of grid points at one eps (every beta, r, k and mechanism): exact errors, precision/recall, claims."""
+    input:
+        counts=rules.sweep_counts.output.counts,
+        provenance=get_data_provenance,
+    output:
+        rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/eps~{{eps}}_part~{{part}}.parquet",
+    log:
+        f"{LOGS}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.log",
+    benchmark:
+        f"{BENCH}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.tsv"
+    wildcard_constraints:
+        sweep=wildcard_choice(SW.a),
+        dataset="[A-Za-z][A-Za-z0-9_]*",
+        eps=sweep_spec.NUMBER,
+        part="[0-9]+",
+    group:
+        "sweep_chunks"
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        points=lambda wc: SW.chunk_points(wc.sweep, wc.part),
+        mechanisms=sweep_setting("mechanisms"),
+        cap=sweep_setting("cap"),
+    script:
+        "../../scripts/sweep_chunk.py"
+
+
+rule sweep_b_point:
+    """Paper B at one (dataset, k, r): sigma_Global/sigma_Smooth over eps, bounds, conventions; top-h P/R."""
+    input:
+        data=get_data_table,
+    output:
+        point=f"{SW_OUT}/{{sweep}}/bpoints/{SW_BPOINT}.parquet",
+    log:
+        f"{LOGS}/sweep_b_point/{{sweep}}/{SW_BPOINT}.log",
+    benchmark:
+        f"{BENCH}/sweep_b_point/{{sweep}}/{SW_BPOINT}.tsv"
+    wildcard_constraints:
+        sweep=wildcard_choice(SW.b),
+        dataset="[A-Za-z][A-Za-z0-9_]*",
+        r=sweep_spec.R_TOKEN,
+        k="[0-9]+",
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=30,
+    params:
+        eps=sweep_setting("eps"),
+        delta=sweep_setting("delta"),
+        conventions=sweep_setting("conventions"),
+        methods=sweep_setting("methods"),
+        h=sweep_setting("h"),
+        subspace_dims=sweep_setting("subspace_dims"),
+        max_subspaces=sweep_setting("max_subspaces"),
+        r_kind=sweep_setting("r_kind"),
+        fast_exact_max=PB["fast_exact_max"],
+        max_work=sweep_setting("max_work"),
+        timeout=PB["scenario1"]["timeout_seconds"],
+        true_subspace=PB["scenario2"]["true_subspace"],
+        sensitivity=PB["scenario2"]["utility_sensitivity"],
+    script:
+        "../../scripts/sweep_b_point.py"
+
+
+rule sweep_collect:
+    """One tidy long table per sweep: every point's rows with the grid values as columns."""
+    input:
+        points=get_sweep_points,
+    output:
+        parquet=report(
+            f"{SW_OUT}/{{sweep}}/sweep.parquet",
+            caption="../report/sweep_table.rst",
+            category="Sweeps",
+            subcategory="{sweep}",
+        ),
+        csv=f"{SW_OUT}/{{sweep}}/sweep.csv",
+    log:
+        f"{LOGS}/sweep_collect/{{sweep}}.log",
+    benchmark:
+        f"{BENCH}/sweep_collect/{{sweep}}.tsv"
+    wildcard_constraints:
+        sweep=wildcard_choice(SW.a + SW.b),
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        sweep=lambda wc: wc.sweep,
+        kind=sweep_setting("kind"),
+        r_kind=sweep_setting("r_kind"),
+    script:
+        "../../scripts/sweep_collect.py"
+
+
+rule sweep_plot:
+    """Figures of one sweep from its tidy table only (paper A: error vs eps, SP's gain; paper B: sigma, top-h)."""
+    input:
+        table=rules.sweep_collect.output.parquet,
+    output:
+        png=report(
+            f"{SW_OUT}/{{sweep}}/figures/{{figure}}.png",
+            caption="../report/sweep_figure.rst",
+            category="Sweeps",
+            subcategory="{sweep}",
+        ),
+        pdf=f"{SW_OUT}/{{sweep}}/figures/{{figure}}.pdf",
+    log:
+        f"{LOGS}/sweep_plot/{{sweep}}/{{figure}}.log",
+    benchmark:
+        f"{BENCH}/sweep_plot/{{sweep}}/{{figure}}.tsv"
+    wildcard_constraints:
+        sweep=wildcard_choice(SW.a + SW.b),
+        figure="error_vs_eps|gain|sigma_ratio|top_h",
+    group:
+        "figures"
+    conda:
+        "../../envs/privanomaly.yaml"
+    params:
+        figure=lambda wc: wc.figure,
+    script:
+        "../../scripts/sweep_plot.py"

@@ -1,10 +1,21 @@
-"""Negative controls of paper A: broken mechanisms the harness must catch (each one a known failure mode).
+"""Negative controls: broken mechanisms the harness must catch (each one a known failure mode), never registered.
+
+Paper A (:data:`PAPER_A`):
 
 * ``sp_L_plus_1`` — SP with L + 1 in place of L: overstates the distance to a label flip by one step.
 * ``optimal_dp_float_sampler`` — the pre-fix sampler ``rng.random() < p``: its realised law is
   P(1) = ceil(p 2^53) / 2^53 (``random()`` returns k / 2^53), which breaks the ratio where p is tiny
-  (issue 12 item 5: 1.81 e^eps at eps = 0.1). Only the exact check can see this; sampling cannot.
+  (1.81 e^eps at eps = 0.1). Only the exact check can see this; sampling cannot.
 * ``laplace_count_half_noise`` — the count baseline run with DLap(2 eps) (half the noise) but claiming eps.
+
+Paper B (:func:`paper_b_controls`):
+
+* ``gaussian_smooth_budget_switch`` — Theorem 2 with Algorithm 2 when its work fits a budget (50), else the
+  block bound: each branch is beta-smooth, the data-dependent switch is not (:func:`budget_switch_bound`).
+* ``gaussian_gs_upper_half_sigma_sampler`` — Theorem 1 whose sampler draws with sigma / 2.
+* ``exp_top_h_double_rate_sampler`` — Algorithm 3 whose sampler draws at 2 eps.
+
+The harness (:mod:`.harness`) runs them in this order after the registered mechanisms.
 """
 
 from __future__ import annotations
@@ -14,16 +25,17 @@ from fractions import Fraction
 
 import numpy as np
 
+from privanomaly import outliers as ol
+from privanomaly.mechanisms.base import Claim, Mechanism, check_rng, check_trials
 from privanomaly.mechanisms.exact import ExactDist, QRat
 from privanomaly.mechanisms.paper_a import LaplaceCount, OptimalDP, SPConstruction1
+from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, GaussianGlobal, GaussianSmooth, TopH
 from privanomaly.sp.mdd import mdd_sp_lower
 
-from .harness import negative_control
+__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "PAPER_A", "GaussianBudgetSwitch",
+           "GaussianHalfSigmaSampler", "TopHDoubleRateSampler", "budget_switch_bound", "paper_b_controls"]
 
-__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise"]
 
-
-@negative_control("sp_L_plus_1", "SP with Delta = L + 1 (one step too far): must fail on G_S(k)")
 class SPLPlusOne(SPConstruction1):
     label = "SP with L + 1 (broken)"
     reference = "negative control (Construction 1 with L + 1)"
@@ -32,8 +44,6 @@ class SPLPlusOne(SPConstruction1):
         return mdd_sp_lower(x_i, B, beta, k, cap=cap) + 1
 
 
-@negative_control("optimal_dp_float_sampler",
-                  "optimal DP sampled with rng.random() < p (the pre-fix sampler): its realised law must fail")
 class FloatSamplerDP(OptimalDP):
     label = "DP, float Bernoulli sampler (broken)"
     reference = "negative control (Theorem 4.4 with a float sampler)"
@@ -48,7 +58,6 @@ class FloatSamplerDP(OptimalDP):
         return (rng.random((int(n_trials), np.size(p1))) < p1).astype(np.int8)
 
 
-@negative_control("laplace_count_half_noise", "count baseline with DLap(2 eps) claimed eps-DP: must fail on G")
 class LaplaceHalfNoise(LaplaceCount):
     label = "Laplace (count), half the noise (broken)"
     reference = "negative control (Laplace count at 2 eps)"
@@ -61,3 +70,76 @@ class LaplaceHalfNoise(LaplaceCount):
 
     def sample(self, x_i, B, *, beta, k=None, eps, rng, n_trials, cap=None) -> np.ndarray:
         return super().sample(x_i, B, beta=beta, k=k, eps=2 * eps, rng=rng, n_trials=n_trials, cap=cap)
+
+
+PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
+    "sp_L_plus_1": (SPLPlusOne, "SP with Delta = L + 1 (one step too far): must fail on G_S(k)"),
+    "optimal_dp_float_sampler": (
+        FloatSamplerDP, "optimal DP sampled with rng.random() < p (the pre-fix sampler): its realised law must fail"),
+    "laplace_count_half_noise": (LaplaceHalfNoise, "count baseline with DLap(2 eps) claimed eps-DP: must fail on G"),
+}
+"""Paper A's negative controls: name -> (factory, what the harness must see)."""
+
+
+def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: int, fast_exact_max: int = 0) -> float:
+    """NOT a smooth bound: Algorithm 2 when its work fits ``max_work``, else the fast bound. Each branch is
+    beta-smooth; the data-dependent switch is not (S(X) can jump by far more than e^beta between neighbours:
+    17.5 vs 25.0 on the 3-D cube pair of :func:`privanomaly.outliers.audit_worlds.cube_pair`)."""
+    try:
+        return float(ol.algorithm2(X, k, r, beta, max_work=max_work).value)
+    except ol.WorkBudgetExceeded:
+        return float(ol.block_smooth_bound(X, k, r, beta, exact_max=fast_exact_max).value)
+
+
+class GaussianBudgetSwitch(GaussianSmooth):
+    """Theorem 2 with :func:`budget_switch_bound` (a data-dependent choice between two smooth bounds: not DP)."""
+
+    def __init__(self, max_work: int = 50):
+        super().__init__("paper", max_work=max_work)
+        self.bound = "budget_switch"
+        self.label = "Gaussian (smooth sensitivity, budget_switch)"
+        self.reference = "Theorem 2 with Algorithm 2 within a work budget, else the block bound (NOT smooth)"
+
+    def smooth_bound(self, X, k, r, beta) -> float:
+        return budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)
+
+    def claim(self, *, eps, delta=DEFAULT_DELTA, **_) -> Claim:
+        return Claim(eps, delta, self.neighbours, proven=False, note="data-dependent choice of bound: not DP")
+
+
+class GaussianHalfSigmaSampler(GaussianGlobal):
+    """Negative control: Theorem 1 with the GS upper bound whose *sampler* draws with sigma / 2 while its law
+    and claim say sigma (a sampler that does not sample its stated law; only the goodness-of-fit check on the
+    sampler can see it - the exhaustive checks use the stated sigma)."""
+
+    def __init__(self):
+        super().__init__("upper")
+        self.label = "Gaussian (GS upper bound), sampler with sigma / 2 (broken)"
+        self.reference = "negative control (Theorem 1, sampler with half the stated sigma)"
+
+    def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
+        return ol.gaussian_release(mean, sigma / 2, check_rng(rng), check_trials(n_trials))
+
+
+class TopHDoubleRateSampler(TopH):
+    """Negative control: Algorithm 3 whose sampler draws at 2 eps while its law and claim say eps."""
+
+    label = "exponential top-h, sampler at 2 eps (broken)"
+    reference = "negative control (Algorithm 3, sampler at twice the stated eps)"
+
+    def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
+        return super().sample(utility, h=h, eps=2 * eps, rng=rng, n_trials=n_trials)
+
+
+def paper_b_controls() -> dict[str, Mechanism]:
+    """Paper B's negative controls, by name (fresh instances): the data-dependent budget switch (Algorithm 2
+    within a work budget of 50, else the fast bound), a Gaussian whose sampler uses half its stated sigma and a
+    top-h whose sampler runs at twice its stated eps."""
+    m = GaussianBudgetSwitch(max_work=50)
+    m.name = "gaussian_smooth_budget_switch"
+    half = GaussianHalfSigmaSampler()
+    half.name = "gaussian_gs_upper_half_sigma_sampler"
+    double = TopHDoubleRateSampler()
+    double.name = "exp_top_h_double_rate_sampler"
+    return {m.name: m, half.name: half, double.name: double}

@@ -239,11 +239,13 @@ def variant_bounds(method: str, exact_max: int | None, fast: bool) -> dict[str, 
 
 
 def negative_controls() -> dict:
-    """Algorithm 2 run by the code before the float-boundary fixes (never registered; the harness collects
-    these): degrees in units of r only, and that plus the old enclosure test. Both must show S < LS."""
+    """Algorithm 2 run by the code before the float-boundary fixes (never registered as mechanisms; importing
+    this module registers them as the harness's negative controls): degrees in units of r only, and that plus
+    the old enclosure test. Both must show S < LS."""
     from privanomaly.mechanisms.paper_b import GaussianSmooth
 
     class _Old(GaussianSmooth):
+        family = "float_boundary_control"  # no family auditor: the harness runs its own audit_rows only
         patch = staticmethod(old_degrees)
 
         def smooth_bound(self, X, k, r, beta) -> float:
@@ -269,13 +271,24 @@ def negative_controls() -> dict:
 
 
 def smooth_rows(mech, fast: bool, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-    """The rows a registered smooth mechanism (``GaussianSmooth``, bound ``paper`` or ``fast``) adds to its own
-    audit, in :func:`privanomaly.outliers.audit_worlds.smooth_audit_rows`'s keys: its own bound on every
+    """The rows a registered smooth mechanism (``GaussianSmooth``, bound ``paper`` or ``fast``) adds to its
+    audit (:func:`privanomaly.audit.paper_b.audit_count_gaussian`), in ``audit_rows``'s keys: its own bound on every
     family and, at the full level for the fast bound, the other ``exact_max`` of :data:`BOUND_VARIANTS`."""
     bounds = {"": mech.smooth_bound}
     if mech.bound == "fast" and not fast:
         bounds.update({f"[fast exact_max={em}]": smooth_fn("fast", em) for m, em in BOUND_VARIANTS if m == "fast"})
     rows = audit_rows(bounds, fast, eps, delta)
-    return [{"world": r["world"] + r["mechanism"], "datasets": r["datasets"], "pairs": r["pairs"],
-             "worst_smooth_ratio": 0.0, "min_s_over_grid_smooth": r["min_s_over_grid_smooth"], "worst_delta": 0.0,
-             "passed": r["passed"]} for r in rows]
+    return [{"mechanism": mech.name, "world": r["world"] + r["mechanism"], "datasets": r["datasets"],
+             "pairs": r["pairs"], "worst_ratio": 0.0, "worst_smooth_ratio": 0.0,
+             "min_s_over_grid_smooth": r["min_s_over_grid_smooth"], "worst_delta": 0.0, "passed": r["passed"]}
+            for r in rows]
+
+
+def _register_controls() -> None:
+    from .harness import negative_control
+
+    for name, m in negative_controls().items():
+        negative_control(name, f"{m.label}: must show S < LS")(lambda m=m: m)
+
+
+_register_controls()

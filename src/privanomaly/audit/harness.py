@@ -1,11 +1,12 @@
 """The one privacy-audit harness: every registered mechanism, exhaustively and statistically.
 
 For each mechanism of :mod:`privanomaly.mechanisms` the harness calls the *auditor* of its family
-(:func:`auditor` registers one; paper A's family "aiq" is :func:`audit_aiq`; paper B's families plug in
-the same way, e.g. from :mod:`privanomaly.mechanisms.paper_b`) and collects one :class:`AuditRow`:
+(:func:`auditor` registers one; paper A's family "aiq" is :func:`audit_aiq`; paper B's families are
+registered the same way by :mod:`privanomaly.audit.paper_b`) and collects one :class:`AuditRow`:
 claim, worlds, edges and distinct pairs checked, the worst ratio / e^eps, the worst delta, a
 Clopper–Pearson estimate from the mechanism's own sampler, and pass/fail. Negative controls — deliberately
-broken mechanisms (:func:`negative_control`) — go through the same auditor and must fail.
+broken mechanisms (:mod:`.controls`; more with :func:`negative_control`) — go through the same auditor and
+must fail.
 
 Paper A ("aiq"): exhaustive small worlds (:mod:`.worlds`: 1-D lines and 2-D grids, l1/l2/l_inf, several r)
 x beta x k x count cap x eps; on every edge of the mechanism's *own* neighbour relation (G, or G_S(k) for
@@ -28,10 +29,11 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import mechanisms as mech_registry
-from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
+from privanomaly.outliers import enclosing
 
+from . import controls as builtin_controls
 from . import statistical
 from .worlds import DOMAINS, decode_pair, decode_sig, make_worlds
 
@@ -132,7 +134,9 @@ class AuditRow:
 
 AuditFn = Callable[[Mechanism, Level], AuditRow]
 AUDITORS: dict[str, AuditFn] = {}
-NEGATIVE_CONTROLS: dict[str, tuple[Callable[[], Mechanism], str]] = {}
+NEGATIVE_CONTROLS: dict[str, tuple[Callable[[], Mechanism], str]] = dict(builtin_controls.PAPER_A)
+"""Negative controls by name: (zero-argument factory, what must be seen); paper A's built in, more by
+:func:`negative_control`. Paper B's (:func:`.controls.paper_b_controls`) run after these."""
 
 
 def auditor(family: str) -> Callable[[AuditFn], AuditFn]:
@@ -205,33 +209,21 @@ def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
                     note=note)
 
 
-def _module_negative_controls() -> dict[str, Mechanism]:
-    """Negative controls that mechanism modules expose as ``negative_controls() -> {name: mechanism}``."""
-    import importlib
-
-    out: dict[str, Mechanism] = {}
-    for mod_name in mech_registry.BUILTIN_MODULES:
-        try:
-            mod = importlib.import_module(mod_name)
-        except ModuleNotFoundError:
-            continue
-        fn = getattr(mod, "negative_controls", None)
-        if callable(fn):
-            out.update(fn())
-    return out
-
-
 def run(level: str | Level = "fast", names: list[str] | None = None, controls: bool = True,
         log: Callable[[str], None] | None = None, seed: int | None = None) -> pd.DataFrame:
     """Audit every registered mechanism (or ``names``) and every negative control; one row each.
 
     ``seed`` (the config's master seed) replaces the level's default seed of the sampled audits.
     """
-    from . import controls as _controls  # noqa: F401 - registers the paper-A negative controls
-
     lv = LEVELS[level] if isinstance(level, str) else level
     if seed is not None:
         lv = replace(lv, seed=int(seed))
+    with enclosing.memoised():  # the small worlds' subsets recur across datasets, eps and bounds
+        rows = _run(lv, names, controls, log)
+    return pd.DataFrame([r.as_dict() for r in rows])
+
+
+def _run(lv: Level, names: list[str] | None, controls: bool, log: Callable[[str], None] | None) -> list[AuditRow]:
     rows = []
     for n in names if names is not None else mech_registry.names():
         t0 = time.perf_counter()
@@ -240,7 +232,7 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
             log(f"audit {lv.name}: {n} in {time.perf_counter() - t0:.1f} s")
     if controls:
         todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
-        todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in _module_negative_controls().items()]
+        todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in builtin_controls.paper_b_controls().items()]
         for n, factory, what in todo:
             t0 = time.perf_counter()
             m = factory()
@@ -248,7 +240,7 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
             rows.append(audit_mechanism(m, lv, "negative control", "fail", what))
             if log:
                 log(f"audit {lv.name}: negative control {n} in {time.perf_counter() - t0:.1f} s")
-    return pd.DataFrame([r.as_dict() for r in rows])
+    return rows
 
 
 TABLE_COLUMNS = ["kind", "mechanism", "paper", "reference", "claim", "neighbours", "worlds", "edges", "pairs",

@@ -7,10 +7,13 @@
 * :mod:`.validation` — clear errors (``DataError``, ``ChecksumError``) and config checks.
 
 Output schema (docs/CONVENTIONS.md): float64 feature columns plus ``label`` int8 (1 = anomaly/outlier).
+
+The names of :mod:`.loaders` and :mod:`.prepare` (pandas) are imported on first use, so a job that only
+fetches raw files (:mod:`.sources`) does not import pandas.
 """
 
-from .loaders import load_table, split_label
-from .prepare import build, check_schema, preprocess
+from typing import Any
+
 from .sources import availability, fetch, raw_path, sha256_file, verify_sha256
 from .synthetic import gaussian_mixture, gaussian_outliers, generate
 from .validation import ChecksumError, DataError, check_dataset_entry, check_dataset_name, check_dataset_names
@@ -35,3 +38,19 @@ __all__ = [
     "split_label",
     "verify_sha256",
 ]
+
+_LAZY = {"load_table": "loaders", "split_label": "loaders", "build": "prepare", "check_schema": "prepare",
+         "preprocess": "prepare"}
+
+
+def __getattr__(name: str) -> Any:
+    """``load_table``, ``split_label`` (:mod:`.loaders`), ``build``, ``check_schema``, ``preprocess``
+    (:mod:`.prepare`), imported when first asked for."""
+    where = _LAZY.get(name)
+    if where == "loaders":
+        from . import loaders as module
+    elif where == "prepare":
+        from . import prepare as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(module, name)

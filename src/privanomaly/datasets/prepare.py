@@ -23,6 +23,7 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -339,6 +340,7 @@ def build(
     raw_dims = features.shape[1]
     source = "" if "generator" in entry else str(raw_files[0])
     out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source)
+    check_degenerate(out, name)
     prov.update(
         raw_rows=int(raw_rows),
         raw_columns=int(raw_dims),
@@ -350,6 +352,40 @@ def build(
         seed=seed,
     )
     return out, prov
+
+
+def check_degenerate(df: pd.DataFrame, name: str) -> list[str]:
+    """Stop on a prepared dataset no analysis of either paper can use, naming it; return warnings for one the
+    analyses run on but read with care (logged too).
+
+    Errors: fewer than 2 rows (every notion of both papers compares a record with others: balls B(x, r),
+    (k+1)-NN distances); one label only (paper A selects (β, r) by F1 and paper B tunes r by accuracy against
+    the labels, both undefined without both classes); all rows identical (every distance is 0, so every
+    radius flags all records or none). Warning: anomalies are the majority (the papers' anomalies are rare).
+    """
+    key = f"datasets.{name}"
+    n = len(df)
+    if n < 2:
+        raise DataError(f"{key}: {n} row(s) after preprocessing; at least 2 are needed (every analysis compares a "
+                        "record with the others)")
+    y = df["label"].to_numpy()
+    n_anom = int(y.sum())
+    if n_anom in (0, n):
+        which = "no anomaly (every label is 0)" if n_anom == 0 else "only anomalies (every label is 1)"
+        raise DataError(f"{key}: {which} in {n} rows after preprocessing; the (β, r) selection (F1) and paper B's "
+                        f"r tuning (accuracy) need both classes: check {key}.label (column, positive values) and "
+                        f"{key}.preprocess.subsample")
+    X = df.drop(columns="label").to_numpy()
+    if X.shape[1] == 0 or bool(np.all(X == X[0])):
+        raise DataError(f"{key}: all {n} rows are identical after preprocessing (every distance is 0, so no "
+                        f"record differs from another); check {key}.preprocess (keep_columns/drop_columns) and the file")
+    warnings = []
+    if 2 * n_anom > n:
+        warnings.append(f"{key}: anomalies are the majority ({n_anom} of {n} rows have label 1); both papers "
+                        "take anomalies to be rare - check the label's positive values")
+    for w in warnings:
+        logging.getLogger("privanomaly").warning(w)  # in the prepare job's log
+    return warnings
 
 
 def check_schema(df: pd.DataFrame, where: str = "") -> None:

@@ -8,7 +8,6 @@ never leaves a file that looks complete.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import stat
@@ -18,19 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from privanomaly.io import atomic_path
+from privanomaly.provenance import sha256_file
 
 from .validation import ChecksumError, DataError, is_local_file
 
 USER_AGENT = "privanomaly-data/0.1 (+https://github.com/; reproducibility pipeline)"
-
-
-def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
-    """Hex sha256 of a file, read in chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(chunk), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def verify_sha256(path: str | os.PathLike, expected: str | None, what: str | None = None, hint: str = "") -> str:

@@ -1,4 +1,4 @@
-"""Format-identical *stand-ins* for the two paper-A datasets that cannot be fetched offline (issue 15).
+"""Format-identical *stand-ins* for the two paper-A datasets that cannot be fetched offline.
 
 Kaggle credit card (``creditcard.csv``, 284,807 x 31) and UCI APS (``aps+failure+at+scania+trucks.zip``,
 training set 60,000 x 171) are not mirrored on the build machines. To prove the pipeline at their real size

@@ -1,13 +1,17 @@
 """Every mechanism of both papers as an object carrying its claim, exact law and exact sampler, in one registry.
 
 ``register(name)`` / ``get(name)`` / ``names(family)``: config, Tables 2-3, sweeps and the audit harness
-(:mod:`privanomaly.audit`) refer to mechanisms by registry name. Paper A: :mod:`.paper_a`; paper B's
-mechanisms register themselves from :mod:`.paper_b` (see :data:`.registry.BUILTIN_MODULES`).
+(:mod:`privanomaly.audit`) refer to mechanisms by registry name. Paper A: :mod:`.paper_a`; paper B:
+:mod:`.paper_b` and :mod:`.paper_b_printed`; :func:`get` and :func:`names` import them on first use
+(:func:`_load_builtins`), so ``import privanomaly.mechanisms`` stays cheap.
 """
+
+from __future__ import annotations
 
 from .base import NEIGHBOUR_RELATIONS, AIQMechanism, Claim, Mechanism
 from .exact import ExactDist, QRat, edge_holds, edge_log_ratio, log_value, sign_at
-from .registry import BUILTIN_MODULES, all_mechanisms, get, names, register, unregister
+from . import registry as _registry
+from .registry import register, unregister
 
 __all__ = [
     "NEIGHBOUR_RELATIONS",
@@ -20,10 +24,32 @@ __all__ = [
     "edge_log_ratio",
     "log_value",
     "sign_at",
-    "BUILTIN_MODULES",
     "all_mechanisms",
     "get",
     "names",
     "register",
     "unregister",
 ]
+
+
+def _load_builtins() -> None:
+    """Import the modules of the built-in mechanisms (their import registers them; a new module is one more
+    name here)."""
+    from . import paper_a, paper_b, paper_b_printed  # noqa: F401
+
+
+def get(name: str) -> Mechanism:
+    """The mechanism registered as ``name`` (clear error listing the known names)."""
+    _load_builtins()
+    return _registry.get(name)
+
+
+def names(family: str | None = None) -> list[str]:
+    """Registered names in registration order, optionally only one family ("aiq" = paper A, ...)."""
+    _load_builtins()
+    return _registry.names(family)
+
+
+def all_mechanisms(family: str | None = None) -> list[Mechanism]:
+    """Every registered mechanism (of ``family``), in registration order."""
+    return [get(n) for n in names(family)]

@@ -11,21 +11,21 @@ exp_top_h                  Algorithm 3 (Theorem 7, eq. 51), eps/h per draw      
 =========================  =====================================================  ============  ===========================
 
 Which smooth bound a smooth-sensitivity Gaussian releases is part of its *name* (a public choice), never
-decided by the data (issue 12, item 1). :func:`negative_controls` returns the known-broken variants the audit
-harness must catch (not registered): the data-dependent budget switch of issue 12 item 1.
+decided by the data. The known-broken variants the audit must catch (the data-dependent budget switch, samplers
+that do not sample their law) are negative controls of :mod:`privanomaly.audit.controls`, not registered here.
 
 Audit hook: every mechanism here has ``audit_rows(fast: bool) -> list[dict]`` - exhaustive small-world checks
 kept next to the mechanism (:mod:`privanomaly.outliers.audit_worlds` for the smooth bounds); each row has at
 least ``mechanism``, ``claim``, ``world``, ``datasets``, ``pairs``, ``worst_ratio`` (worst e^loss / e^eps, or
 S ratio / e^beta), ``worst_delta`` and ``passed``.
 
-Sampling is exact (issue 12), from uniform integers of a ``numpy.random.Generator`` only: top-h by
+Sampling is exact, from uniform integers of a ``numpy.random.Generator`` only: top-h by
 :func:`privanomaly.outliers.exponential.top_h_draws` (uniform proposals accepted by exact Bernoulli(exp(-gamma))
 draws, rational rate <= eps; the claim reports that rate); the Gaussian releases by
 :func:`privanomaly.outliers.exact_normal.gaussian_release_exact` (Karney's exact normal, ``q + sigma Z`` rounded
 to the public grid 2^-32: post-processing, so Theorems 1-2 cover the release as they cover ``q + sigma Z``).
 The harness checks each sampler against its exact law (Kolmogorov-Smirnov / chi-square) besides the
-Clopper-Pearson audit; :func:`negative_controls` adds a Gaussian sampler with half the claimed sigma.
+Clopper-Pearson audit (:mod:`privanomaly.audit.paper_b`, the auditors of these families).
 """
 
 from __future__ import annotations
@@ -36,14 +36,12 @@ from functools import partial
 
 import numpy as np
 
-from privanomaly import outliers as ol
-from privanomaly.outliers import audit_worlds as aw
-from privanomaly.outliers import exact_normal
+from privanomaly import outliers as ol  # its modules (scipy) load on first use of a name
 
 from .base import Claim, Mechanism, check_rng, check_trials
 from .registry import register
 
-__all__ = ["CountGaussian", "GaussianGlobal", "GaussianSmooth", "TopH", "negative_controls", "DEFAULT_DELTA"]
+__all__ = ["CountGaussian", "GaussianGlobal", "GaussianSmooth", "TopH", "DEFAULT_DELTA"]
 
 #: delta of a claim when none is given (paper B, Sec. 6.2: "delta was fixed as delta = 0.01")
 DEFAULT_DELTA = 0.01
@@ -72,7 +70,7 @@ class CountGaussian(Mechanism):
     def release_cdf(self, t, X, *, k, r, eps, delta) -> np.ndarray:
         """Exact law of :meth:`sample`: ``P(release <= t)`` (the Gaussian rounded to the grid)."""
         mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
-        return exact_normal.rounded_normal_cdf(t, mean, sigma)
+        return ol.exact_normal.rounded_normal_cdf(t, mean, sigma)
 
 
 class GaussianGlobal(CountGaussian):
@@ -107,17 +105,15 @@ class GaussianGlobal(CountGaussian):
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
         """On every grid world: the largest |q(X) - q(X')| over edges is <= GS, and the exact delta(eps) of
         the released Gaussians (equal sigma) on the worst edge is <= delta."""
-        from privanomaly.audit import gaussian_hockey_stick
-
         rows = []
-        for w in aw.FAST_WORLDS if fast else aw.DEFAULT_WORLDS:
+        for w in ol.audit_worlds.FAST_WORLDS if fast else ol.audit_worlds.DEFAULT_WORLDS:
             grid = np.asarray(w.grid, dtype=float)
-            states, u, v = aw.grid_world(len(grid), w.N)
+            states, u, v = ol.audit_worlds.grid_world(len(grid), w.N)
             q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
             jump = float(np.abs(q[u] - q[v]).max())
             gs = self.gs(w.N, grid.shape[1], w.k)
             sigma = ol.sigma_global(gs, eps, delta)
-            worst = gaussian_hockey_stick(0.0, sigma, jump, sigma, eps)
+            worst = ol.gaussian_hockey_stick(0.0, sigma, jump, sigma, eps)
             rows.append({"mechanism": self.name, "claim": self.claim(eps=eps, delta=delta).describe(),
                          "world": w.name, "datasets": len(states), "pairs": len(u),
                          "worst_ratio": jump / gs if gs else math.inf, "worst_delta": worst,
@@ -128,31 +124,29 @@ class GaussianGlobal(CountGaussian):
 class GaussianSmooth(CountGaussian):
     """Theorem 2 with a named beta-smooth upper bound S (``paper``: Algorithm 2; ``fast``: block bound)."""
 
+    #: the named bounds: a public choice, never made by the data
+    BOUNDS = {"paper": "Algorithm 2 (Propositions 1-2, Algorithm 1)", "fast": "the block bound (beyond the paper)"}
+
     def __init__(self, bound: str, max_work: int | None = None):
         self.bound = bound
         self.max_work = max_work
-        names = {"paper": "Algorithm 2 (Propositions 1-2, Algorithm 1)", "fast": "the block bound (beyond the paper)",
-                 "budget_switch": "Algorithm 2 within a work budget, else the block bound (NOT smooth)"}
-        if bound not in names:
-            raise ValueError(f"GaussianSmooth: bound must be one of {sorted(names)}, got {bound!r}")
+        if bound not in self.BOUNDS:
+            raise ValueError(f"GaussianSmooth: bound must be one of {sorted(self.BOUNDS)}, got {bound!r}")
         self.label = f"Gaussian (smooth sensitivity, {bound})"
-        self.reference = f"Theorem 2 with {names[bound]}"
+        self.reference = f"Theorem 2 with {self.BOUNDS[bound]}"
 
     def smooth_bound(self, X, k, r, beta) -> float:
-        """S_beta(X) of this mechanism's named bound."""
-        from privanomaly.paper_b import released_bound as pbs
-
-        if self.bound == "budget_switch":
-            return pbs.budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)
-        return float(pbs.smooth_bound(X, k, r, beta, self.bound)["value"])
+        """S_beta(X) of this mechanism's named bound: Algorithm 2 to completion, or the block bound with
+        ``exact_max = 0`` (the bounds :func:`privanomaly.paper_b.released_bound.smooth_bound` releases)."""
+        if self.bound == "paper":
+            return float(ol.algorithm2(X, k, r, beta).value)
+        return float(ol.block_smooth_bound(X, k, r, beta, exact_max=0).value)
 
     def sigma(self, X, *, k, r, eps, delta) -> float:
         _, beta = ol.smooth_parameters(eps, delta)
         return ol.sigma_smooth(self.smooth_bound(X, k, r, beta), eps, delta)
 
     def claim(self, *, eps, delta=DEFAULT_DELTA, **_) -> Claim:
-        if self.bound == "budget_switch":
-            return Claim(eps, delta, self.neighbours, proven=False, note="data-dependent choice of bound: not DP")
         worst = ol.theorem2_worst_delta(eps, delta)
         if worst > delta:
             return Claim(eps, delta, self.neighbours, proven=False,
@@ -160,11 +154,7 @@ class GaussianSmooth(CountGaussian):
         return Claim(eps, delta, self.neighbours, note=self.reference)
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-        rows = aw.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
-        if self.bound in ("paper", "fast"):  # Theorem 2's premise S >= LS at the float boundary of the radius
-            from privanomaly.audit import float_boundary_worlds
-
-            rows += float_boundary_worlds.smooth_rows(self, fast, eps, delta)
+        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
         claim = self.claim(eps=eps, delta=delta).describe()
         return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
                  "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
@@ -202,7 +192,7 @@ class TopH(Mechanism):
         state, edges u, v, number of candidates)."""
         cells = np.array([(a, b) for a in range(5) for b in range(2)], dtype=float)
         subspaces, N, k, r = [(0,), (1,), (0, 1)], 3, 1, 1.0
-        states, u, v = aw.grid_world(len(cells), N)
+        states, u, v = ol.audit_worlds.grid_world(len(cells), N)
         dims = np.array([len(S) for S in subspaces])
         util = np.array([ol.subspace_utility(np.array([ol.q_count(cells[list(s)], k, r, S) for S in subspaces]),
                                              N, dims, k) for s in states])
@@ -235,159 +225,3 @@ register("gaussian_gs_lower")(partial(GaussianGlobal, "lower"))
 register("gaussian_smooth_paper")(partial(GaussianSmooth, "paper"))
 register("gaussian_smooth_fast")(partial(GaussianSmooth, "fast"))
 register("exp_top_h")(TopH)
-
-
-class GaussianHalfSigmaSampler(GaussianGlobal):
-    """Negative control: Theorem 1 with the GS upper bound whose *sampler* draws with sigma / 2 while its law
-    and claim say sigma (a sampler that does not sample its stated law; only the goodness-of-fit check on the
-    sampler can see it - the exhaustive checks use the stated sigma)."""
-
-    def __init__(self):
-        super().__init__("upper")
-        self.label = "Gaussian (GS upper bound), sampler with sigma / 2 (broken)"
-        self.reference = "negative control (Theorem 1, sampler with half the stated sigma)"
-
-    def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-        mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
-        return ol.gaussian_release(mean, sigma / 2, check_rng(rng), check_trials(n_trials))
-
-
-class TopHDoubleRateSampler(TopH):
-    """Negative control: Algorithm 3 whose sampler draws at 2 eps while its law and claim say eps."""
-
-    label = "exponential top-h, sampler at 2 eps (broken)"
-    reference = "negative control (Algorithm 3, sampler at twice the stated eps)"
-
-    def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
-        return super().sample(utility, h=h, eps=2 * eps, rng=rng, n_trials=n_trials)
-
-
-def negative_controls() -> dict[str, Mechanism]:
-    """Known-broken mechanisms the harness must catch (never registered; the harness collects them from here):
-    issue 12 item 1's data-dependent switch, Algorithm 2 within a work budget (50), else the fast bound; and a
-    Gaussian whose sampler uses half its stated sigma; a top-h whose sampler runs at twice its stated eps."""
-    m = GaussianSmooth("budget_switch", max_work=50)
-    m.name = "gaussian_smooth_budget_switch"
-    half = GaussianHalfSigmaSampler()
-    half.name = "gaussian_gs_upper_half_sigma_sampler"
-    double = TopHDoubleRateSampler()
-    double.name = "exp_top_h_double_rate_sampler"
-    from privanomaly.audit import float_boundary_worlds  # the code before the float-boundary fixes
-
-    return {m.name: m, half.name: half, double.name: double, **float_boundary_worlds.negative_controls()}
-
-
-# ------------------------------------------------------------------------ hooks of the audit harness
-from privanomaly.audit import harness as _harness  # noqa: E402 - after the registrations (import order)
-from privanomaly.audit import statistical as _stat  # noqa: E402
-
-#: the eps at which paper B's families are audited (``Level.extra["paper_b_eps"]`` overrides)
-AUDIT_EPS = {"fast": (0.5,), "full": (0.1, 0.9)}
-
-
-def _aggregate(m: Mechanism, rows: list[dict], claim: str, n_worlds: int) -> _harness.AuditRow:
-    bad = [r for r in rows if not r["passed"]]
-    return _harness.AuditRow(
-        "mechanism", m.name, m.paper, m.reference, claim, m.neighbours,
-        worlds=n_worlds, edges=int(sum(r["pairs"] for r in rows)), pairs=int(sum(r["pairs"] for r in rows)),
-        worst_ratio_over_e_eps=float(max(r["worst_ratio"] for r in rows)),
-        worst_delta=float(max(r["worst_delta"] for r in rows)),
-        exhaustive_pass=not bad,
-        expected="pass" if m.claim(**_harness.AUDIT_ROWS_PARAMS).proven else "unproven",
-        note=f"first failure: {bad[0]['world']}" if bad else "",
-    )
-
-
-def _cp_gaussian(m: CountGaussian, level, row: _harness.AuditRow, eps: float, delta: float) -> None:
-    """Sample the cube pair of issue 12 item 1 (the edge where a data-dependent bound switch shows) with the
-    mechanism's own sampler; Clopper-Pearson lower bound of eps at the claimed delta (threshold events)."""
-    X, Xp, k, r = aw.cube_pair()
-    (ma, sa), (mb_, sb) = (m.exact_distribution(Y, k=k, r=r, eps=eps, delta=delta) for Y in (X, Xp))
-    span = 4 * max(sa, sb)
-    events = _stat.threshold_events(np.linspace(min(ma, mb_) - span, max(ma, mb_) + span, 41))
-    n = level.cp_n
-    res = _stat.audit(
-        lambda rng, nn: m.sample(X, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=nn),
-        lambda rng, nn: m.sample(Xp, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=nn),
-        events, n, seed=level.seed, label=f"harness/{m.name}", delta=delta)
-    row.cp_eps_hat, row.cp_claimed_eps = res.epsilon_lower, eps
-    gof = _gof_gaussian(m, level, X, k, r, eps, delta)
-    row.cp_detail = (f"3-D cube pair (issue 12 item 1), eps = {eps:g}, delta = {delta:g}, n = {n} per side; "
-                     f"sampler vs exact law: Kolmogorov-Smirnov p = {gof:.3g} (n = {n})")
-    row.statistical_pass = not res.violates(eps) and gof > GOF_ALPHA
-
-
-#: a sampler fails its goodness-of-fit check against its exact law below this p-value (fixed seeds: the
-#: check is deterministic; a correct sampler is below it with probability 1e-6)
-GOF_ALPHA = 1e-6
-
-
-def _gof_gaussian(m: CountGaussian, level, X, k, r, eps: float, delta: float) -> float:
-    """Kolmogorov-Smirnov p-value of ``level.cp_n`` draws of the mechanism's sampler against its exact law
-    (:meth:`CountGaussian.release_cdf`)."""
-    from scipy import stats
-
-    from privanomaly import seeding
-
-    rng = seeding.rng(level.seed, "harness", "gof", m.name)
-    y = m.sample(X, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=level.cp_n)
-    return float(stats.kstest(y, lambda t: m.release_cdf(t, X, k=k, r=r, eps=eps, delta=delta)).pvalue)
-
-
-@_harness.auditor("count_gaussian")
-def audit_count_gaussian(m: CountGaussian, level) -> _harness.AuditRow:
-    """Exhaustive grid worlds (N = 4-7, 1-D and 2-D; :mod:`privanomaly.outliers.audit_worlds`) at each audit eps,
-    then a sampled Clopper-Pearson audit on the cube pair."""
-    eps_list = level.extra.get("paper_b_eps", AUDIT_EPS.get(level.name, AUDIT_EPS["fast"]))
-    fast = level.name != "full"
-    rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
-    claim = f"(ε, {DEFAULT_DELTA:g})-DP on substitution" + ("" if m.claim(eps=eps_list[0]).proven else " [unproven]")
-    row = _aggregate(m, rows, claim, len(rows) // len(eps_list))
-    _cp_gaussian(m, level, row, eps_list[0], DEFAULT_DELTA)
-    return row
-
-
-@_harness.auditor("top_h")
-def audit_top_h(m: TopH, level) -> _harness.AuditRow:
-    """Exhaustive exact pure-DP loss of the output set on every edge of the 5 x 2 grid world (N = 3)."""
-    eps_list = level.extra.get("paper_b_eps", AUDIT_EPS.get(level.name, AUDIT_EPS["fast"]))
-    rows = [r for eps in eps_list for r in m.audit_rows(fast=level.name != "full", eps=eps)]
-    factor = m.claim(eps=1.0).epsilon  # 1 for exp_top_h, 2 for the printed exponent (exp_top_h_printed)
-    row = _aggregate(m, rows, f"({'' if factor == 1 else f'{factor:g}'}ε, 0)-DP on substitution",
-                     len(rows) // len(eps_list))
-    # Clopper-Pearson on the sampler: h = 2, the edge with the largest exact loss, events = the output sets
-    eps, h = eps_list[0], 2
-    util, u, v, n_cand = m.audit_world()
-    law = np.array([m.set_law(x, h, eps) for x in util])
-    e = int(np.argmax(np.abs(np.log(law[u]) - np.log(law[v])).max(axis=1)))
-    codes = [sum(1 << i for i in st) for st in itertools.combinations(range(n_cand), h)]
-    weights = 1 << np.arange(n_cand)
-
-    def sampler(state):
-        return lambda rng, nn: m.sample(util[state], h=h, eps=eps, rng=rng, n_trials=nn) @ weights
-
-    res = _stat.audit(sampler(u[e]), sampler(v[e]), _stat.point_events(codes), level.cp_n, seed=level.seed,
-                      label=f"harness/{m.name}")
-    claimed = m.claim(eps=eps).epsilon
-    row.cp_eps_hat, row.cp_claimed_eps = res.epsilon_lower, claimed
-    # goodness of fit of the sampler against its exact set law (chi-square, cells with expectation < 5 pooled)
-    from scipy import stats
-
-    from privanomaly import seeding
-
-    gof = 1.0
-    for side, state in (("u", u[e]), ("v", v[e])):  # both databases of the edge (one may be uniform)
-        got = sampler(state)(seeding.rng(level.seed, "harness", "gof", m.name, side), level.cp_n)
-        obs = np.array([np.count_nonzero(got == c) for c in codes], dtype=float)
-        want = law[state] * level.cp_n
-        if obs[want == 0].sum():
-            gof = 0.0
-            continue
-        big = want >= 5
-        obs_p, want_p = np.append(obs[big], obs[~big].sum()), np.append(want[big], want[~big].sum())
-        keep = want_p > 0
-        gof = min(gof, float(stats.chisquare(obs_p[keep], want_p[keep] * obs_p[keep].sum() / want_p[keep].sum()).pvalue))
-    row.cp_detail = (f"5 x 2 grid world, worst edge, h = {h}, eps = {eps:g}, n = {level.cp_n} per side; sampler vs "
-                     f"exact law: chi-square p = {gof:.3g} (smaller of the two sides)")
-    row.statistical_pass = not res.violates(claimed) and gof > GOF_ALPHA
-    return row

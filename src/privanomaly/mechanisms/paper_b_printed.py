@@ -1,5 +1,5 @@
 """Paper B's exponential mechanism *as printed* (eq. 11), in Algorithm 3: the "printed exponent" reading of
-issue 18, registered with the guarantee it actually has.
+the paper, registered with the guarantee it actually has.
 
 =================  =============================================  ============  =========================
 registry name      paper B                                        neighbours    claim at parameter eps
@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from privanomaly.outliers import exponential
+from privanomaly import outliers as ol  # its modules (scipy) load on first use of a name
 
 from .base import Claim, check_rng, check_trials
 from .paper_b import TopH
@@ -54,24 +54,24 @@ class TopHPrinted(TopH):
         eps, sensitivity = float(eps), float(sensitivity)
         if not (eps > 0 and np.isfinite(eps)) or not sensitivity > 0:
             raise ValueError(f"claim needs eps > 0 and Δu > 0, got eps={eps!r}, Δu={sensitivity!r}")
-        spent = 2 * exponential.draw_rate(eps) * Fraction(sensitivity)  # at the rational rate the sampler uses
+        spent = 2 * ol.exponential.draw_rate(eps) * Fraction(sensitivity)  # at the rational rate the sampler uses
         return Claim(float(spent), 0.0, self.neighbours, epsilon_exact=spent,
                      note="Theorem 3: weights exp(ε u) are 2εΔu-DP per draw, h draws at ε/h compose; Δu <= 1 for "
                           "eq. 51 (Theorem 7)")
 
     def selection_probs(self, utility, *, eps) -> np.ndarray:
         """One draw (h = 1): ``exp(eps u) / sum exp(eps u)`` (log-sum-exp)."""
-        return exponential.exp_mech_probs(utility, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
+        return ol.exponential.exp_mech_probs(utility, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
 
     def exact_distribution(self, utility, *, h: int, eps: float) -> dict[tuple[int, ...], float]:
         """Exact probability of every ordered output (enumeration: small worlds)."""
-        return exponential.top_h_sequence_probs(utility, h, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
+        return ol.exponential.top_h_sequence_probs(utility, h, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
 
     def inclusion_probs(self, utility, *, h: int, eps: float) -> np.ndarray:
         """Exact ``Pr[S among the h chosen]`` per candidate."""
-        return exponential.top_h_inclusion_probs(utility, h, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
+        return ol.exponential.top_h_inclusion_probs(utility, h, eps, sensitivity=PRINTED_WEIGHT_SENSITIVITY)
 
     def sample(self, utility, *, h, eps, rng: np.random.Generator, n_trials: int) -> np.ndarray:
         """``n_trials`` runs: bool array (n_trials, n_candidates) with h True per row (exact sampler)."""
-        return exponential.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials),
+        return ol.exponential.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials),
                                         sensitivity=PRINTED_WEIGHT_SENSITIVITY)

@@ -4,44 +4,21 @@
     class MyMechanism(AIQMechanism): ...
 
 registers an instance (a class is instantiated without arguments; a zero-argument factory is called; an
-instance is registered as is) and returns the decorated object unchanged. The built-in mechanisms live in
-the modules of :data:`BUILTIN_MODULES`, imported on first use of :func:`get` / :func:`names` (lazily, so
-that those modules may themselves import this one).
+instance is registered as is) and returns the decorated object unchanged. This module is only the store: the
+built-in mechanisms (:mod:`.paper_a`, :mod:`.paper_b`, :mod:`.paper_b_printed`) are imported by the package
+(:func:`privanomaly.mechanisms.get` / :func:`privanomaly.mechanisms.names` load them on first use).
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Callable, TypeVar
 
 from .base import Mechanism
 
-__all__ = ["register", "unregister", "get", "names", "all_mechanisms", "BUILTIN_MODULES"]
-
-BUILTIN_MODULES = [
-    "privanomaly.mechanisms.paper_a",
-    "privanomaly.mechanisms.paper_b",
-    "privanomaly.mechanisms.paper_b_printed",  # issue 18: Algorithm 3 with the printed exponent (2 eps-DP)
-    "privanomaly.privacy.end_to_end",  # private selection + release, composed (end-to-end private mode)
-]
-"""Modules whose import registers the built-in mechanisms (a missing module is skipped)."""
+__all__ = ["register", "unregister", "get", "names"]
 
 _REGISTRY: dict[str, Mechanism] = {}
-_loaded = False
 T = TypeVar("T")
-
-
-def _load_builtins() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for mod in BUILTIN_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name != mod:
-                raise
 
 
 def register(name: str, *, replace: bool = False) -> Callable[[T], T]:
@@ -71,7 +48,6 @@ def unregister(name: str) -> None:
 
 def get(name: str) -> Mechanism:
     """The mechanism registered as ``name`` (clear error listing the known names)."""
-    _load_builtins()
     try:
         return _REGISTRY[name]
     except KeyError:
@@ -80,9 +56,4 @@ def get(name: str) -> Mechanism:
 
 def names(family: str | None = None) -> list[str]:
     """Registered names in registration order, optionally only one family ("aiq" = paper A, ...)."""
-    _load_builtins()
     return [n for n, m in _REGISTRY.items() if family is None or m.family == family]
-
-
-def all_mechanisms(family: str | None = None) -> list[Mechanism]:
-    return [get(n) for n in names(family)]

@@ -1,4 +1,4 @@
-"""Exhaustive small worlds for paper B's smooth-sensitivity Gaussian (issue 12): the checks the audit harness runs.
+"""Exhaustive small worlds for paper B's smooth-sensitivity Gaussian: the checks the audit harness runs.
 
 A *world* is every multiset of N records on a small grid of points (1-D or 2-D), with bounded-DP edges
 (replace one record by another grid point: H(X, X') = 1, paper B's neighbour relation). On a world we
@@ -12,9 +12,9 @@ compute, for a smooth bound ``S`` (any callable ``(X, k, r, beta) -> float``):
 * ``S(X) <= e^beta S(X')`` on every edge (eq. 7);
 * the exact hockey-stick delta(eps) of the released Gaussians ``N(q(X), (S(X)/alpha)^2)`` vs
   ``N(q(X'), (S(X')/alpha)^2)`` on every edge, both directions (closed form,
-  :func:`privanomaly.audit.gaussian_hockey_stick`), against the claimed delta of Theorem 2.
+  :func:`privanomaly.outliers.gaussian_hockey_stick`), against the claimed delta of Theorem 2.
 
-The budget switch of issue 12 item 1 (:func:`privanomaly.paper_b.released_bound.budget_switch_bound`) is the
+The budget switch (:func:`privanomaly.audit.controls.budget_switch_bound`) is the
 known-broken negative control: it must fail. Small grid worlds rarely separate its two branches (in 1-D and
 2-D one closed-form solve is one work unit), so :func:`cube_pair_check` adds the explicit 3-D pair of the
 issue. Harness entry point: :func:`smooth_audit_rows` (one row per bound and world).
@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from .distance import q_count
-from .gaussian import sigma_smooth, smooth_parameters
+from .gaussian import gaussian_hockey_stick, sigma_smooth, smooth_parameters
 
 __all__ = [
     "SmoothBound",
@@ -146,8 +146,6 @@ def grid_smooth_sensitivity(q: np.ndarray, u: np.ndarray, v: np.ndarray, beta: f
 
 
 def _edge_deltas(q: np.ndarray, sig: np.ndarray, u: np.ndarray, v: np.ndarray, eps: float) -> np.ndarray:
-    from privanomaly.audit import gaussian_hockey_stick
-
     # distinct (q, sigma) pairs repeat a lot: cache per ordered pair of values
     cache: dict[tuple[float, float, float, float], float] = {}
     out = np.empty(len(u))
@@ -190,7 +188,7 @@ def check_smooth_world(
 
 
 def cube_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
-    """(X, X', k, r) of issue 12 item 1: 8 triples (k = 3) at the corners of a cube of side 1.998 r plus one
+    """(X, X', k, r) : 8 triples (k = 3) at the corners of a cube of side 1.998 r plus one
     far record (X), and X' with that record moved next to a corner (raw 3-D coordinates, dist_S scaled)."""
     k, r = 3, 1.0
     s3 = math.sqrt(3.0)

@@ -27,6 +27,10 @@ from scipy.spatial import cKDTree
 #: relative tolerance of every "distance <= r" test (closed balls robust to rounding)
 RADIUS_RTOL = 1e-9
 
+#: below this many rows a ball query runs in the calling thread: starting worker threads costs more than
+#: the query (the audit's small worlds make ~10^5 queries of 4-7 rows); the counts do not depend on it
+PARALLEL_MIN_ROWS = 4096
+
 __all__ = [
     "subspace_coords",
     "neighbour_counts",
@@ -75,7 +79,8 @@ def _counts_scaled(Z: np.ndarray, r: float) -> np.ndarray:
     if len(Z) == 0:
         return np.zeros(0, dtype=np.int64)
     tree = cKDTree(Z)
-    counts = tree.query_ball_point(Z, r * (1.0 + RADIUS_RTOL), p=2.0, return_length=True, workers=-1)
+    workers = -1 if len(Z) >= PARALLEL_MIN_ROWS else 1
+    counts = tree.query_ball_point(Z, r * (1.0 + RADIUS_RTOL), p=2.0, return_length=True, workers=workers)
     return np.asarray(counts, dtype=np.int64) - 1
 
 

@@ -13,7 +13,7 @@ conditioned on rejecting already-chosen items, the accepted draw has probability
 remaining candidates (a range that depends only on earlier outputs).  Each round is (eps/h)-DP, so h rounds
 are eps-DP by sequential composition.
 
-Exact sampling (issue 12: no float comparison draws an output). The privacy parameter is the project's
+Exact sampling (no float comparison draws an output). The privacy parameter is the project's
 rational rate (:func:`privanomaly.sp.dlap.rational_rate`, rounded *down*): each of the h draws spends
 ``rate/h`` with ``rate = rational_rate(eps) <= eps``, so the whole selection is ``rate``-DP (the claim reports
 it).  A draw among the remaining candidates R is a rejection sampler: propose i uniformly from R

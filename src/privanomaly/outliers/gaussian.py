@@ -34,6 +34,7 @@ from scipy.special import log_ndtr, ndtr
 from .exact_normal import gaussian_release_exact
 
 __all__ = [
+    "gaussian_hockey_stick",
     "theorem1_factor",
     "theorem1_sigma",
     "sigma_global",
@@ -140,18 +141,57 @@ def smooth_parameters(eps: float, delta: float, p: int = 1) -> tuple[float, floa
     return theorem2_alpha(eps, delta), theorem2_beta(eps, delta, p)
 
 
+def _phi(x: float) -> float:
+    """Standard normal CDF (erfc form: accurate in both tails)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))
+
+
+def gaussian_hockey_stick(m1: float, s1: float, m2: float, s2: float, epsilon: float) -> float:
+    """Exact δ(ε) = sup_E P1(E) − e^ε P2(E) for P1 = N(m1, s1²), P2 = N(m2, s2²) (s1, s2 > 0).
+
+    The optimal event is A = {x : ln p1(x) − ln p2(x) > ε}, where the log-ratio is the quadratic
+    a x² + b x + c with a = 1/(2 s2²) − 1/(2 s1²), b = m1/s1² − m2/s2², c = m2²/(2 s2²) − m1²/(2 s1²)
+    + ln(s2/s1); so A is a half-line (a = 0), an interval (a < 0) or the complement of one (a > 0).
+    """
+    if not (s1 > 0 and s2 > 0):
+        raise ValueError(f"gaussian_hockey_stick: standard deviations must be > 0, got {s1}, {s2}")
+    a = 0.5 / s2**2 - 0.5 / s1**2
+    b = m1 / s1**2 - m2 / s2**2
+    c = 0.5 * m2**2 / s2**2 - 0.5 * m1**2 / s1**2 + math.log(s2 / s1) - epsilon
+    e = math.exp(epsilon)
+
+    def mass(lo: float, hi: float) -> float:  # P1((lo, hi)) − e^ε P2((lo, hi))
+        p1 = _phi((hi - m1) / s1) - _phi((lo - m1) / s1)
+        p2 = _phi((hi - m2) / s2) - _phi((lo - m2) / s2)
+        return p1 - e * p2
+
+    inf = math.inf
+    if abs(a) <= 1e-15 * max(1 / s1**2, 1 / s2**2):
+        if b == 0:
+            return max(0.0, 1.0 - e) if c > 0 else 0.0  # constant log-ratio: A is everything or nothing
+        t = -c / b
+        return max(0.0, mass(t, inf) if b > 0 else mass(-inf, t))
+    disc = b * b - 4 * a * c
+    if disc <= 0:
+        # the quadratic has one sign everywhere: A is everything (a > 0) or nothing (a < 0)
+        return max(0.0, 1.0 - e) if a > 0 else 0.0
+    r = math.sqrt(disc)
+    x1, x2 = sorted(((-b - r) / (2 * a), (-b + r) / (2 * a)))
+    if a < 0:
+        return max(0.0, mass(x1, x2))
+    return max(0.0, mass(-inf, x1) + mass(x2, inf))
+
+
 @functools.lru_cache(maxsize=4096)
 def theorem2_worst_delta(eps: float, delta: float, p: int = 1) -> float:
     """Largest exact delta(eps) of Theorem 2's release (p = 1) over every pair it must cover: a beta-smooth
     S >= LS lets neighbours have ``S'/S = rho in [e^-beta, e^beta]`` and ``|q - q'| = m <= min(S, S')``;
     the releases are N(0, (S/alpha)^2) and N(m, (S'/alpha)^2) (scale-free: S = 1).  Exact closed-form
-    hockey stick (:func:`privanomaly.audit.gaussian_hockey_stick`, both directions) maximised over a grid of
+    hockey stick (:func:`gaussian_hockey_stick`, both directions) maximised over a grid of
     41 ratios x 11 shifts including the ends.  The *Theorem 2 condition* is ``this <= delta``: it holds on
     Scenario 1's range but fails for large eps (e.g. 0.0265 > 0.01 at eps = 30, delta = 0.01)."""
     if p != 1:
         raise ValueError("theorem2_worst_delta: only p = 1 (a count) is implemented")
-    from privanomaly.audit import gaussian_hockey_stick
-
     alpha, beta = smooth_parameters(eps, delta, p)
     worst = 0.0
     for rho in np.exp(np.linspace(-beta, beta, 41)):

@@ -35,7 +35,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import betaln
 
 __all__ = [
     "KISSING_NUMBERS",
@@ -90,6 +89,8 @@ KISSING_EXACT_DIMS: frozenset[int] = frozenset({1, 2, 3, 4, 8, 24})
 def _log_betainc(a: float, b: float, x: float) -> float:
     """``ln I_x(a, b)`` without underflow (DLMF 8.17.8: ``I_x(a,b) = x^a (1-x)^b / (a B(a,b)) 2F1(a+b, 1; a+1; x)``,
     the series summed term by term; its ratio ``x (a+b+n)/(a+1+n)`` is < x(1 + b) here, so it converges fast)."""
+    from scipy.special import betaln  # here: the GS bounds of every other caller need no scipy
+
     total, term, n = 1.0, 1.0, 0
     while True:
         term *= x * (a + b + n) / (a + 1.0 + n)
@@ -231,9 +232,3 @@ def gs_exact(d: int, k: int, N: int | None = None) -> int:
             f"{lo} <= GS <= {hi} (exact values are proven for d = 1, d = 2 with N >= 5k + 1, and small N)"
         )
     return hi
-
-
-def gs_upper_array(N: int | None, dims: np.ndarray, k: int) -> np.ndarray:
-    """Vectorised :func:`gs_upper` over an array of subspace dimensions."""
-    dims = np.asarray(dims, dtype=int)
-    return np.vectorize(lambda m: gs_upper(N, int(m), k), otypes=[np.int64])(dims)

@@ -64,6 +64,8 @@ import numpy as np
 from scipy.spatial import cKDTree
 
 from .enclosing import _check_r, _norms, _Work, largest_enclosed_subset
+
+PROGRESS_SECONDS = 5.0  # Algorithm 2 writes a progress line to the job's log at most this often
 from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
 
 __all__ = [
@@ -281,10 +283,18 @@ def algorithm2(
 ) -> SmoothResult:
     """Algorithm 2 of paper B: ``S(X) = max_t e^{-t beta} min(N, B_t(X))`` with the exact M of Algorithm 1
     and the early stop of Propositions 1-2 (``early_stop=False`` evaluates every t = 0..N: same value, tested)."""
+    from privanomaly.runlog import Ticker
+
     w, work = _windows(X, k, r, beta, S, max_work)
     Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
     r, n_t = 1.0, N + 1
     cache: dict[tuple[int, int], int] = {}
+    tick = Ticker(f"Algorithm 2 (N = {N}, k = {k}, beta = {beta:.4g})", PROGRESS_SECONDS)
+    at = {"t": 0}
+    limit = "" if max_work is None else f" of max_work {max_work}"
+    work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {N} (records with |deg - k| <= t: "
+                                          f"{int(sizes[k][min(at['t'], n_t - 1)])} of {N}), Algorithm-1 work "
+                                          f"{used}{limit}")
 
     def M(c: int, t: int) -> int:
         if t < 0:
@@ -301,6 +311,7 @@ def algorithm2(
     mk1: list[int] = []
     t_stop = n_t
     for t in range(n_t):
+        at["t"] = t
         if early_stop:
             # S_UB^{t-1} (Proposition 1, eqs. 47-50): bound for every t'' >= t from the stored M at t-1
             tpp = tt[t:]

@@ -64,6 +64,7 @@ def sp_equals_dp_on_normal(summaries: pd.DataFrame, k: int, tol: float) -> Verdi
 
 def sp_error_falls_with_size(growth: pd.DataFrame) -> Verdict:
     ev, ok = [], []
+    growth = growth[growth["n_records"].notna()] if "n_records" in growth else growth.iloc[0:0]  # noted rows: no curve
     for d, sub in growth.groupby("dataset", sort=False):
         sub = sub.sort_values("n_records")
         first, last = sub.iloc[0], sub.iloc[-1]
@@ -178,6 +179,29 @@ TABLES = {
     "trials": "sampled vs exact error per (ε, k, mechanism) cell",
 }
 
+# The columns each table has (its producers' tidy columns); an input with no rows (every dataset of the run
+# unavailable) is read as an empty table with these columns, so a claim says N/A instead of failing.
+TABLE_COLUMNS = {
+    "summaries": ["dataset", "eps", "k", "mechanism", "group", "n_records", "mean_error", "median_error",
+                  "frac_below_1e2"],
+    "growth": ["dataset", "size_fraction", "n_records", "beta", "r", "n_anomalies", "eps", "k", "mean_error_sp",
+               "median_error_sp", "mean_error_dp"],
+    "sens": ["dataset", "k", "n_records", "n_sensitive", "frac_sensitive", "frac_anomalies_sensitive"],
+    "detection": ["dataset", "method", "private", "eps", "k", "precision_labels", "recall_labels", "precision_br",
+                  "recall_br", "expected_flagged", "note"],
+    "comp": ["dataset", "rank", "record", "anomaly", "sensitive", "B", "x_i", "delta", "input_error",
+             "compiled_error", "eps", "k"],
+    "trials": ["dataset", "eps", "k", "mechanism", "group", "n_records", "n_trials", "sampled_error", "ci_low",
+               "ci_high", "exact_error"],
+}
+
+
+def with_columns(tables: dict[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """``tables`` with every table that has no rows replaced by an empty table with its :data:`TABLE_COLUMNS`."""
+    return {name: (t.reindex(columns=list(dict.fromkeys([*t.columns, *TABLE_COLUMNS[name]])))
+                   if t.empty and name in TABLE_COLUMNS else t) for name, t in tables.items()}
+
+
 # The registry: to add a claim (or feed one from new evidence), add or replace an entry here.
 CLAIMS: list[Claim] = [
     Claim("A1", "summaries", lambda t, c: sp_anomaly_near_zero(
@@ -222,6 +246,7 @@ def evaluate_tables(
     (``not_evaluated[claim_id][dataset]``, else "no rows for it in this run's tables"), so a claim never
     silently skips a dataset of the run.
     """
+    tables = with_columns(tables)
     if keep is not None:
         tables = {name: _rows_of(t, keep) for name, t in tables.items()}
     why = not_evaluated or {}

@@ -13,7 +13,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
-from privanomaly.report import figures  # noqa: E402
+from privanomaly.experiment.no_data import no_data_figure  # noqa: E402
+from privanomaly.registry import Registry  # noqa: E402
+
+FIGURES: Registry = Registry("paper A plot function")
+"""The plot functions of this module by catalogue name (merged by :mod:`privanomaly.report.figures`)."""
 
 MECH_COLORS = {"SP": "tab:blue", "DP": "tab:red"}
 FLOOR = 1e-30  # plotted in place of exact zeros (and anything smaller) on log axes
@@ -252,6 +256,9 @@ def normal_and_ranked(summaries: pd.DataFrame, ranked: pd.DataFrame, k: int, eps
 
 
 def growth(g: pd.DataFrame):
+    g = g[g["n_records"].notna()] if "n_records" in g else g.iloc[0:0]  # noted rows of unavailable datasets
+    if g.empty:
+        return no_data_figure("Error on anomalies as the data grow")
     fig, ax = plt.subplots(figsize=(5.5, 4))
     for name, sub in g.groupby("dataset", sort=False):
         sub = sub.sort_values("n_records")
@@ -268,25 +275,26 @@ def growth(g: pd.DataFrame):
 
 # ------------------------- registered plot functions (catalogue `plot.function` names) -------------------------
 # Each adapts the catalogue entry's input tables and params to one figure above; the generic plot rule
-# (privanomaly.steps.item_step, scripts/render.py) calls them through privanomaly.report.figures.
+# (workflow/rules/report.smk, scripts/render.py) calls them through privanomaly.report.figures,
+# which merges this module's FIGURES.
 
 
-@figures.register("paper_a.fig1")
+@FIGURES.register("paper_a.fig1")
 def _fig1(t, p):
     return fig1(t["frontier"], t["minerr"])
 
 
-@figures.register("paper_a.fig2")
+@FIGURES.register("paper_a.fig2")
 def _fig2(t, p):
     return fig2(t["records"], t["density"])
 
 
-@figures.register("paper_a.fig3")
+@FIGURES.register("paper_a.fig3")
 def _fig3(t, p):
     return fig3(t["records"], p["k_values"])
 
 
-@figures.register("paper_a.fig4")
+@FIGURES.register("paper_a.fig4")
 def _fig4(t, p):
     title = (f"{p['k']}-sensitive neighbourhood graph G_S around x = {tuple(p['center'])} "
              f"(X = {{1..{len(p['center'])}}}, ℓ1, β = {p['beta']}, r = {p['r']})\n"
@@ -294,26 +302,26 @@ def _fig4(t, p):
     return fig4(t["nodes"], t["edges"], title)
 
 
-@figures.register("paper_a.compiler")
+@FIGURES.register("paper_a.compiler")
 def _compiler(t, p):
     return compiler(t["compiler"], str(t["compiler"]["dataset"].iloc[0]))
 
 
-@figures.register("paper_a.selection")
+@FIGURES.register("paper_a.selection")
 def _selection(t, p):
     return selection(t["surfaces"], t["parameters"])
 
 
-@figures.register("paper_a.error_vs_eps")
+@FIGURES.register("paper_a.error_vs_eps")
 def _error_vs_eps(t, p):
     return error_vs_eps(t["summaries"], t["trials"], p["k_grid"])
 
 
-@figures.register("paper_a.normal_and_ranked")
+@FIGURES.register("paper_a.normal_and_ranked")
 def _normal_and_ranked(t, p):
     return normal_and_ranked(t["summaries"], t["ranked"], p["k_main"], p["eps_ref"])
 
 
-@figures.register("paper_a.growth")
+@FIGURES.register("paper_a.growth")
 def _growth(t, p):
     return growth(t["table"])

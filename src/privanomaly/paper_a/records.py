@@ -30,12 +30,7 @@ def record_table(X: np.ndarray, labels: np.ndarray, beta: int, r: float, *, cap:
                  metric: str = "euclidean") -> pd.DataFrame:
     """One row per record: ``record, label, x_i, B, anomaly, cap`` (anomaly = g(i,x), Def. 2.2; B = min(B, cap),
     cap = -1 when uncapped)."""
-    x_i = np.asarray(sp.duplicate_counts(X))
-    B = np.asarray(sp.ball_counts(X, r, metric=metric, cap=cap, workers=workers))
-    if cap is not None:
-        # x_i <= B always; capping both at the same cap keeps x_i <= B and changes no mdd (anomalies have
-        # x_i <= B <= β < cap; normal records' mdd does not depend on x_i).
-        x_i = np.minimum(x_i, cap)
+    x_i, B = sp.record_counts(X, r, metric=metric, cap=cap, workers=workers)
     g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
     return pd.DataFrame(
         {

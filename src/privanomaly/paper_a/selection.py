@@ -67,6 +67,71 @@ def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
     return float((s[m - 1] + s[m]) / 2.0)
 
 
+METRIC_OF_P = {2.0: "euclidean", 1.0: "manhattan", float("inf"): "chebyshev"}
+
+#: datasets smaller than this take the full k-NN table in :func:`largest_knn_radii` (it is cheap there)
+FULL_KNN_BELOW = 20_000
+#: about this many records (a stride sample) give the threshold of :func:`largest_knn_radii`
+THRESHOLD_SAMPLE = 10_000
+
+
+def largest_knn_radii(X: np.ndarray, beta: int, count: int, *, p: float = 2.0) -> np.ndarray:
+    """The ``count`` largest d_β of X, descending: exactly ``np.sort(knn_radius_table(X, [beta], p=p)[:, 0])
+    [::-1][:count]`` without the k-NN query of every record.
+
+    A threshold r0 is read off the d_β of a stride subsample; the capped ball counts of every record at
+    r0 (1 - 10^-6) (:func:`privanomaly.sp.ball_counts`, cap β + 1) give the records with B <= β, a superset
+    of {d_β >= r0} (fewer than β + 1 records lie closer than r0; the margin covers the two kernels'
+    rounding); their d_β come from the same KD-tree query. When at least ``count`` of them are >= r0 they
+    hold the ``count`` largest of all; otherwise r0 is lowered (three tries) and then every record is queried.
+    """
+    X = np.asarray(X, dtype=float)
+    n, beta, count = len(X), int(beta), int(count)
+    if not 0 < count <= n:
+        raise ValueError(f"count must be in [1, {n}], got {count}")
+    if n < beta + 1:
+        raise ValueError(f"β={beta} needs at least {beta + 1} records, dataset has {n}")
+    tree = cKDTree(X)
+
+    def d_beta(rows: np.ndarray | None) -> np.ndarray:
+        dist, _ = tree.query(X if rows is None else X[rows], k=beta + 1, p=p)
+        return dist.reshape(-1, beta + 1)[:, beta]
+
+    metric = METRIC_OF_P.get(float(p))
+    if metric is not None and n >= FULL_KNN_BELOW and 4 * count <= n:
+        from privanomaly import sp
+
+        stride = max(1, n // THRESHOLD_SAMPLE)
+        sub = d_beta(np.arange(0, n, stride))
+        slack = 3.0 / np.sqrt(len(sub)) if stride > 1 else 0.0  # the sample's quantile error
+        for factor in (2.0, 4.0, 8.0):
+            level = 1.0 - min(1.0, factor * count / n + slack)
+            r0 = float(np.quantile(sub, level))
+            if not r0 > 0:
+                break
+            B = sp.ball_counts(X, r0 * (1.0 - 1e-6), metric=metric, cap=beta + 1)
+            cand = np.flatnonzero(B <= beta)
+            if 2 * len(cand) > n:
+                break
+            d = d_beta(cand)
+            if np.count_nonzero(d >= r0) >= count:
+                return np.sort(d)[::-1][:count]
+    return np.sort(d_beta(None))[::-1][:count]
+
+
+def radius_at_fraction(X: np.ndarray, beta: int, fraction: float, *, p: float = 2.0) -> float:
+    """``radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], fraction)``, the same float, from the
+    m + 1 largest d_β only (:func:`largest_knn_radii`)."""
+    n = len(X)
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    if n < 2:
+        raise ValueError(f"a radius at a fraction needs at least 2 records, dataset has {n}")
+    m = min(max(1, int(round(fraction * n))), n - 1)
+    top = largest_knn_radii(X, beta, m + 1, p=p)
+    return float((top[m - 1] + top[m]) / 2.0)
+
+
 def f1_scores(pred: np.ndarray, labels: np.ndarray) -> tuple[float, float, float, int]:
     """(precision, recall, F1, #flagged) of a boolean prediction against 0/1 labels (0 when undefined)."""
     pred = np.asarray(pred, dtype=bool)

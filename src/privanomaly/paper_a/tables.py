@@ -11,7 +11,10 @@ import pandas as pd
 
 from privanomaly import experiment, mechanisms
 from privanomaly.privacy import scope
-from privanomaly.report import figures
+from privanomaly.registry import Registry
+
+FIGURES: Registry = Registry("paper A table function")
+"""The table functions of this module by catalogue name (merged by :mod:`privanomaly.report.figures`)."""
 
 
 def unavailable_row(name: str, columns: list[str], note: str) -> dict:
@@ -93,10 +96,10 @@ def table3(detection: pd.DataFrame, missing: list[str]) -> pd.DataFrame:
 
 # ------------------------- registered table functions (catalogue `table.function` names) -------------------------
 # Each reads its input paths with the checking readers of privanomaly.experiment and returns one table; the
-# generic rule (privanomaly.steps.item_step) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
+# generic rule (workflow/rules/report.smk) writes it as CSV + Markdown (privanomaly.report.figures.render_table).
 
 
-@figures.register("paper_a.table1")
+@FIGURES.register("paper_a.table1")
 def _table1(inp, p):
     """Table 1: sizes, dimension after PCA, labelled anomalies, chosen (β, r) and the (β, r)-anomalies."""
     rows = []
@@ -148,7 +151,7 @@ def pca_note(prov: dict) -> str:
     return f"{prov.get('raw_columns', '?')} → {prov.get('dims', '?')}" if steps else "none"
 
 
-@figures.register("paper_a.table2")
+@FIGURES.register("paper_a.table2")
 def _table2(inp, p):
     labels = tuple(mechanisms.get(n).label for n in p["mechanisms"])
     df = table2(experiment.concat(inp["summaries"]), p["eps_ref"], p["k_main"], p["missing"], labels)
@@ -158,7 +161,7 @@ def _table2(inp, p):
     return with_scope(df, scopes(inp), lambda rows: proven)
 
 
-@figures.register("paper_a.table3")
+@FIGURES.register("paper_a.table3")
 def _table3(inp, p):
     df = table3(experiment.concat(inp["detection"]), p["missing"])
     if "choices" not in inp:
@@ -166,13 +169,32 @@ def _table3(inp, p):
     return with_scope(df, scopes(inp), lambda rows: rows["private"].fillna(False).astype(bool))
 
 
-@figures.register("paper_a.growth_table")
+# the columns of a growth curve (privanomaly.paper_a.growth.growth_curve), led by its dataset
+GROWTH_COLUMNS = ["dataset", "size_fraction", "n_records", "beta", "r", "n_anomalies", "eps", "k", "mean_error_sp",
+                  "median_error_sp", "mean_error_dp", "note"]
+
+
+def growth_table(curves: pd.DataFrame, missing: dict[str, str] | list[str]) -> pd.DataFrame:
+    """The growth curves of every growth dataset in one table, plus one noted row per growth dataset that is
+    unavailable in this run (``missing``); with no curve at all the table still has its columns."""
+    rows = curves.reindex(columns=GROWTH_COLUMNS).to_dict("records") if len(curves) else []
+    for row in rows:
+        row["note"] = "" if pd.isna(row["note"]) else row["note"]
+    rows += [unavailable_row(m, GROWTH_COLUMNS, "not available offline (not mirrored); no numbers reported")
+             for m in missing]
+    return _int_columns(pd.DataFrame(rows, columns=GROWTH_COLUMNS), ["n_records", "beta", "n_anomalies", "k"])
+
+
+@FIGURES.register("paper_a.growth_table")
 def _growth_table(inp, p):
-    """The growth curves of every growth dataset in one table."""
-    return experiment.concat(inp["curves"])
+    """The growth curves of every growth dataset in one table; growth datasets unavailable in this run
+    (``paper_a.growth.datasets`` ∩ ``paper_a.missing``) are noted rows."""
+    configured = p.get("configured", [])
+    missing = [m for m in p.get("missing", {}) if m in configured]
+    return growth_table(experiment.concat(inp["curves"]), missing)
 
 
-@figures.register("paper_a.parameters")
+@FIGURES.register("paper_a.parameters")
 def _parameters(inp, p):
     """The chosen (β, r) of every dataset in one table; a choice on the edge of its grid is logged."""
     rows = [experiment.read_choice(path, "beta") for path in inp["choices"]]

@@ -1,5 +1,5 @@
-"""Config checks, dataset sets and step values of paper A for the workflow (workflow/rules/paper_a.smk and the
-steps of workflow/steps.yaml). Paper A's targets are the files of its items in workflow/report/catalogue.yaml."""
+"""Config checks, dataset sets and per-dataset settings of paper A for the workflow (workflow/rules/paper_a.smk
+and the get_* functions of workflow/rules/common.smk). Paper A's targets are the files of its items in workflow/report/catalogue.yaml."""
 
 from __future__ import annotations
 
@@ -69,19 +69,22 @@ def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> d
     }
 
 
-def step_values(pa: Mapping, sets: Mapping[str, object], stand_in: Mapping[str, str]) -> dict[str, object]:
-    """What paper A's steps of ``workflow/steps.yaml`` name (``{plan: paper_a.betas}`` ...), from
-    ``config['paper_a']``, its :func:`sets` and the stand-in notes of its datasets (scale runs only)."""
-    fig2 = pa["fig2"]["dataset"]
-    no_growth = "not in paper_a.growth.datasets (no growth curve in this run)"
-    return {
-        # Figures 2-3's dataset is selected over its own beta grid (paper_a.fig2.betas)
-        "paper_a.betas": lambda wc: pa["fig2"]["betas"] if wc.pa_dataset == fig2 else pa["selection"]["betas"],
-        # the smallest eps any mechanism of paper A runs at: where ball counts may be capped
-        "paper_a.eps_min": min(pa["eps_grid"] + [pa["fig2"]["eps"], pa["compiler"]["eps"]]),
-        "paper_a.k_sensitive": sorted(set(pa["k_grid"]) | set(pa["fig3"]["k_values"])),
-        "paper_a.stand_in": dict(stand_in),
-        "paper_a.missing": sets["paper_a.missing"],
-        "paper_a.not_evaluated": {
-            "A4": {n: no_growth for n in sets["paper_a.tables"] if n not in sets["paper_a.growth"]}},
-    }
+def betas(pa: Mapping, dataset: str) -> list:
+    """The β grid of ``dataset``'s selection: Figures 2-3's dataset has its own (``paper_a.fig2.betas``)."""
+    return pa["fig2"]["betas"] if dataset == pa["fig2"]["dataset"] else pa["selection"]["betas"]
+
+
+def eps_min(pa: Mapping) -> float:
+    """The smallest ε any mechanism of paper A runs at: where ball counts may be capped."""
+    return min(pa["eps_grid"] + [pa["fig2"]["eps"], pa["compiler"]["eps"]])
+
+
+def k_sensitive(pa: Mapping) -> list[int]:
+    """Every k of the error grid and of Figure 3: the k-sensitive sets rule paper_a_errors writes."""
+    return sorted(set(pa["k_grid"]) | set(pa["fig3"]["k_values"]))
+
+
+def not_evaluated(sets: Mapping[str, object]) -> dict[str, dict[str, str]]:
+    """{claim: {dataset: why}} of the claims a table dataset is not evaluated for (A4: no growth curve)."""
+    why = "not in paper_a.growth.datasets (no growth curve in this run)"
+    return {"A4": {n: why for n in sets["paper_a.tables"] if n not in sets["paper_a.growth"]}}

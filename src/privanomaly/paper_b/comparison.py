@@ -57,7 +57,7 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
         reason = "" if ok or ok is None else TABLE_REASONS.get(t["quantity"], "")
         if t["quantity"] == "r" and choices and t["dataset"] in choices:
             ch = choices[t["dataset"]]
-            if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: issue 18's "paper's r" reading
+            if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: the "paper's r" reading
                 extra = (f"r set to the paper's printed value; eq. (53) accuracy there {ch['accuracy']:.3f} in space "
                          f"{ch['space']} (TP {ch['tp']}, FP {ch['fp']}, FN {ch['fn']}, TN {ch['tn']})")
             else:
@@ -126,6 +126,8 @@ def convention_summary(s1: pd.DataFrame, paper: dict) -> pd.DataFrame:
     lo, hi = paper.get("sigma_ratio_range", [10, 30])
     smax, efrom = paper.get("sigma_smooth_max", 7), paper.get("sigma_smooth_eps_from", 0.7)
     rows = []
+    if "skipped" in s1:  # rows whose smooth bound was infeasible (Algorithm 2 past max_work): no evidence
+        s1 = s1[s1["skipped"].isna() | (s1["skipped"].astype(str) == "")]
     for (ds, method, conv), g in s1.groupby(["dataset", "method", "convention"], sort=False):
         high = g[g["eps"] >= efrom - 1e-12]
         ratio_ok = bool(((g["ratio"] >= lo / APPROX) & (g["ratio"] <= hi * APPROX)).all())
@@ -201,7 +203,7 @@ def non_increasing_in_h(sweep: pd.DataFrame, col: str) -> tuple[bool | None, int
 
 
 def no_truth_note(subspaces: pd.DataFrame, r_text: str) -> str:
-    """Why there is no true subspace, with the measured counts per subspace (issue 18's acceptance)."""
+    """Why there is no true subspace, with the measured counts per subspace (the comparison of a reading without one)."""
     flagged = ", ".join(str(int(v)) for v in subspaces["labelled_outliers_flagged"])
     counts = ", ".join(str(int(v)) for v in subspaces["q_count"])
     return (f"no true subspace at {r_text}: labelled outliers flagged per subspace {flagged}; q_count per "
@@ -325,7 +327,7 @@ def split_yours(rows: list[Verdict], paper: dict) -> tuple[list[Verdict], list[V
     return [r for r, m in zip(rows, mine) if not m], [r for r, m in zip(rows, mine) if m]
 
 
-# ------------------------------------------------------------------------------------------ readings (issue 18)
+# ------------------------------------------------------------------------------------------ readings
 def claim_rows(tables: pd.DataFrame | None, choices: dict[str, dict], s1: pd.DataFrame | None,
                sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.DataFrame], names: dict[str, str],
                paper: dict, k: int, r_text: dict[str, str] | None = None, exponent: str = "standard") -> list[Verdict]:
@@ -364,7 +366,7 @@ def reproduced_by(verdicts: dict[str, str], labels: dict[str, str]) -> str:
 
 def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[str, str],
                     shared: dict[str, str], notes: list[str]) -> str:
-    """The comparison.md section of issue 18: per-reading counts, one line per claim with its verdict under
+    """The comparison.md section : per-reading counts, one line per claim with its verdict under
     every reading and which reading reproduces it, then one verdict table per other reading (ids prefixed
     ``<reading>/``, so the index can select them). ``shared``: reading -> the reading whose Tables 1-2 and
     Figs. 3-4 verdicts it shares (listed once, there)."""
@@ -375,7 +377,7 @@ def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[s
     order = list(labels)
     parts = ["## Readings: our choices against the paper's printed ones", "",
              "Every claim of Tables 1-2 and Figs. 3-7, recomputed under each reading of the two choices the paper "
-             "prints and we do not follow (issue 18): the radius r and the exponent of the exponential mechanism. "
+             "prints and we do not follow: the radius r and the exponent of the exponential mechanism. "
              "'True subspace' is defined as everywhere (>= 1 labelled outlier flagged in S), at each reading's r.",
              "", *[f"- {n}" for n in notes], ""]
     for name in order:

@@ -10,7 +10,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from privanomaly.paper_b import readings  # noqa: E402
-from privanomaly.report import figures  # noqa: E402
+from privanomaly.registry import Registry  # noqa: E402
+
+FIGURES: Registry = Registry("paper B plot function")
+"""The plot functions of this module by catalogue name (merged by :mod:`privanomaly.report.figures`)."""
 
 CONVENTION_LABELS = {
     "printed": "printed (Theorems 1-2)",
@@ -157,6 +160,10 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     _style(ax2, "ε", "σ_Global / σ_Smooth (log scale)", "ratio σ_Global / σ_Smooth")
     ax2.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.14))
     fig.tight_layout()
+    skipped = sorted({str(w) for w in df["skipped"].dropna()} - {""}) if "skipped" in df else []
+    if skipped:  # smooth bound infeasible at some eps (Algorithm 2 past max_work): say so on the figure
+        fig.text(0.5, -0.06, "σ_Smooth not computed where " + "; ".join(w[:160] for w in skipped), ha="center",
+                 va="top", fontsize=8, color="tab:red", wrap=True)
     return fig
 
 
@@ -197,7 +204,8 @@ def plot_scenario2(sweep: pd.DataFrame, subspaces: pd.DataFrame, name: str, true
 
 # ------------------------- registered plot functions (catalogue `plot.function` names) -------------------------
 # Each adapts the catalogue entry's input tables and params to one figure above; the generic plot rule
-# (privanomaly.steps.item_step, scripts/render.py) calls them through privanomaly.report.figures.
+# (workflow/rules/report.smk, scripts/render.py) calls them through privanomaly.report.figures,
+# which merges this module's FIGURES.
 
 
 def _at(p) -> str:
@@ -205,28 +213,28 @@ def _at(p) -> str:
     return readings.at_text(readings.READINGS[p.get("reading", "ours")], p.get("paper_r"))
 
 
-@figures.register("paper_b.tuning")
+@FIGURES.register("paper_b.tuning")
 def _tuning(t, p):
     choices = {ch["dataset"]: ch for ch in t["choices"]}
     curves = {ch["dataset"]: curve for ch, curve in zip(t["choices"], t["curves"])}
     return plot_tuning(curves, choices, p["names"], p["paper"].get("r", {}))
 
 
-@figures.register("paper_b.fig1")
+@FIGURES.register("paper_b.fig1")
 def _fig1(t, p):
     return plot_gs_bounds(t["bounds"])
 
 
-@figures.register("paper_b.fig2")
+@FIGURES.register("paper_b.fig2")
 def _fig2(t, p):
     return plot_kissing(t["points"], t["counts"])
 
 
-@figures.register("paper_b.scenario1")
+@FIGURES.register("paper_b.scenario1")
 def _scenario1(t, p):
     return plot_scenario1(t["table"], p["name"], p["paper"], _at(p))
 
 
-@figures.register("paper_b.scenario2")
+@FIGURES.register("paper_b.scenario2")
 def _scenario2(t, p):
     return plot_scenario2(t["sweep"], t["subspaces"], p["name"], p["true_subspace"], _at(p))

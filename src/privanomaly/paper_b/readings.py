@@ -1,4 +1,4 @@
-"""Readings of paper B (issue 18): which radius r and which exponential mechanism a run of Tables 1-2 and
+"""Readings of paper B: which radius r and which exponential mechanism a run of Tables 1-2 and
 Figs. 3-7 uses.
 
 Two of the largest gaps between paper B and our reproduction are choices *we* made: r (we tune it by the

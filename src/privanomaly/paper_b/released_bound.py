@@ -4,10 +4,10 @@ Which bound is released depends only on public parameters - the configured ``met
 Algorithm 2 with the exponential Algorithm 1, :func:`privanomaly.outliers.algorithm2`; ``fast`` = the
 polynomial block bound, :func:`privanomaly.outliers.block_smooth_bound`) - never on the data. Each is a beta-smooth upper bound
 (Def. 4), so Theorem 2 applies to each. A *data-dependent* choice between them is not: the earlier
-"Algorithm 2 under a work budget, else the fast bound" switch (issue 12, item 1) made S(X) jump from 17.5
+"Algorithm 2 under a work budget, else the fast bound" switch made S(X) jump from 17.5
 to 25.0 between neighbours (8 triples at the corners of a cube of side 1.998 r plus one record moved next
 to it, k = 3, d = 3), exact delta 0.0896 against the claimed 0.01 at eps = 0.5. That switch survives only
-as :func:`budget_switch_bound`, a known-broken negative control for the audit.
+as :func:`privanomaly.audit.controls.budget_switch_bound`, a known-broken negative control for the audit.
 
 ``max_work`` (config ``paper_b.scenario1.max_work``) is now a *feasibility guard*: if Algorithm 2 needs more
 smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised and the job fails with
@@ -22,6 +22,7 @@ benchmark table (``paper_b/tables/smooth_timing.csv``), which is machine-depende
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -100,6 +101,63 @@ def smooth_bound(
         res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
         return _as_dict(res, "fast", 0)
     raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
+
+
+# Above this many records in >= 3 dimensions Algorithm 2 is expected to exceed a work guard of a few thousand
+# units: its Algorithm-1 calls are exponential in the number of window records within 2r of each other. Measured
+# here: Synthetic 1 and Adult 1 (N = 50, d = 2 and 7) need <= ~1,000 units; 40 Gaussian points in 3-D at r = 0.8
+# (k = 3) need 57,199; a 1,831 x 21 dataset exceeded max_work = 5,000 after 4 of 9 eps.
+LIKELY_TOO_COSTLY_N = 100
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """What :func:`algorithm2_outlook` predicts for one dataset: ``verdict`` is ``"feasible"`` (proven: at most
+    ``work_bound`` units), ``"unknown"`` or ``"likely too costly"``; ``message`` says why and what to do."""
+
+    verdict: str
+    work_bound: int | None
+    message: str
+
+
+def algorithm2_outlook(N: int, k: int, d: int, max_work: int | None, name: str = "this dataset") -> Outlook:
+    """Predict, from the shape only (before any job runs), whether Algorithm 2 fits ``max_work``
+    (:class:`AlgorithmTooCostly` otherwise), so the workflow can warn at DAG time.
+
+    In 1-D and 2-D every Algorithm-1 call is one closed-form solve (one work unit) and Algorithm 2 makes at
+    most one call per window size and centre (c = k, k - 1; t = 0..N): work <= 2 (N + 1), a proven bound.
+    In >= 3 dimensions Algorithm 1 is exponential and no bound from (N, k, d) is useful: above
+    :data:`LIKELY_TOO_COSTLY_N` records the job is expected to fail the guard (measured, see there)."""
+    if N < 1 or k < 1 or d < 1:
+        raise ValueError(f"algorithm2_outlook: N, k, d must be >= 1, got N={N}, k={k}, d={d}")
+    fix = (f"set paper_b.scenario1.methods_by_dataset: {{{name}: [fast]}} (the fast bound is polynomial), or raise "
+           f"paper_b.scenario1.max_work_by_dataset for it")
+    if d <= 2:
+        bound = 2 * (N + 1)
+        if max_work is None or bound <= max_work:
+            return Outlook("feasible", bound, f"{name}: Algorithm 2 in {d}-D needs at most {bound:,} work units")
+        return Outlook("unknown", bound, f"{name}: Algorithm 2 in {d}-D needs at most {bound:,} work units, more "
+                                         f"than max_work = {max_work:,} allows in the worst case")
+    if N > LIKELY_TOO_COSTLY_N:
+        guard = "no max_work: it may run for hours" if max_work is None else f"expected to exceed max_work = {max_work:,}"
+        return Outlook("likely too costly", None,
+                       f"{name}: Algorithm 2 (paper B's exponential Algorithm 1) on N = {N:,} records in {d}-D, "
+                       f"k = {k}: {guard}; {fix}")
+    return Outlook("unknown", None, f"{name}: Algorithm 2 on N = {N} records in {d}-D is exponential in the densest "
+                                    f"window; max_work decides")
+
+
+def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
+    """:func:`algorithm2_outlook` of a prepared dataset (``results/data/<name>.parquet``: features + ``label``)
+    from its Parquet metadata only (no data read); None while the file does not exist yet."""
+    from pathlib import Path
+
+    if not Path(parquet).is_file():
+        return None
+    import pyarrow.parquet as pq
+
+    meta = pq.read_metadata(parquet)
+    return algorithm2_outlook(int(meta.num_rows), int(k), int(meta.num_columns) - 1, max_work, name)
 
 
 def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: int, fast_exact_max: int = 0) -> float:

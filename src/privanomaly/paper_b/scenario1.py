@@ -41,6 +41,7 @@ def scenario1_table(
     delta: float,
     conventions: list[str],
     smooth_fn: SmoothFn,
+    skip_infeasible: bool = False,
 ) -> pd.DataFrame:
     """One row per (convention, eps): true count, GS lower and upper bounds, beta, S, sigma_Global (lower-bound
     GS, the paper's figure), sigma_Global_upper (upper-bound GS), sigma_Smooth, ratio, and per sigma whether
@@ -48,7 +49,15 @@ def scenario1_table(
 
     ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
     distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
+
+    ``skip_infeasible``: when the bound cannot be computed at some beta (:class:`~privanomaly.paper_b.
+    released_bound.AlgorithmTooCostly` past ``max_work``, or the safety timeout), the rows of that beta and of
+    every smaller one (costlier still) are kept with the global columns, no smooth bound (NaN) and
+    ``skipped`` saying why - no other bound takes its place (no data-dependent switch). Column ``skipped`` is
+    "" on computed rows.
     """
+    from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
+
     X = np.asarray(X, dtype=float)
     N, d = X.shape
     true_count = int(ol.q_count(X, k, r))
@@ -61,14 +70,23 @@ def scenario1_table(
     scales = {(name, eps): ol.noise_scales(known[name], gs, eps, delta) for name in conventions for eps in eps_grid}
     betas = {key: float(sc.beta) for key, sc in scales.items()}
     cache: dict[float, dict] = {}
+    skipped = ""
     for beta in sorted(set(betas.values()), reverse=True):
-        cache[beta] = smooth_fn(beta)
+        if skipped:
+            break
+        try:
+            cache[beta] = smooth_fn(beta)
+        except (AlgorithmTooCostly, SafetyTimeout) as exc:
+            if not skip_infeasible:
+                raise
+            skipped = f"beta <= {beta:.4g}: {exc}"
     rows = []
     for name in conventions:
         conv = known[name]
         for eps in eps_grid:
             beta = betas[(name, eps)]
-            sm = cache[beta]
+            sm = cache.get(beta) or {"value": np.nan, "ls0": np.nan, "t_max": None, "t_stop": None,
+                                     "method_used": "", "work_paper": np.nan}
             S = float(sm["ls0"]) if conv.use_ls0 else float(sm["value"])
             s_glob = scales[(name, eps)].sigma_global
             s_glob_up = ol.noise_scales(conv, gs_up, eps, delta).sigma_global
@@ -92,7 +110,7 @@ def scenario1_table(
                     "t_max": np.nan if conv.use_ls0 or sm.get("t_max") is None else sm["t_max"],
                     "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
                     "method_used": sm["method_used"],
-                    "work_paper": int(sm.get("work_paper", 0)),
+                    "work_paper": sm["work_paper"] if beta not in cache else int(sm.get("work_paper", 0)),
                     "sigma_global": s_glob,
                     "sigma_global_upper": s_glob_up,
                     "sigma_smooth": s_smooth,
@@ -103,7 +121,15 @@ def scenario1_table(
                     "proven_global_upper": bool(conv.privacy_proven and theorem1_ok),
                     # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2,
                     # and the Theorem 2 condition (exact worst-case delta <= delta; fails for large eps)
-                    "proven_smooth": bool(conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
+                    "proven_smooth": bool(beta in cache and conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
+                    "skipped": "" if beta in cache else skipped,
                 }
             )
-    return pd.DataFrame(rows)
+    df = pd.DataFrame(rows)
+    return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
+
+
+# The answer first: the columns a reader wants (the two sigmas, their ratio, whether each is proven, why a
+# row is empty) lead the table; the diagnostics (N, d, k, r, bounds, beta, S, t_max, work ...) follow.
+ANSWER_COLUMNS = ["convention", "eps", "sigma_global", "sigma_global_upper", "sigma_smooth", "ratio", "ratio_upper",
+                  "proven_global_upper", "proven_smooth", "skipped"]

@@ -138,7 +138,7 @@ def accuracy_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> f
 
 
 def choice_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> dict:
-    """The tuning record of a *given* r (the paper's printed one, issue 18): eq. (53) accuracy and confusion
+    """The tuning record of a *given* r (the paper's printed one): eq. (53) accuracy and confusion
     counts there, in the same ``space`` as our tuning; same keys as the tuned record where they apply."""
     if not (r > 0 and np.isfinite(r)):
         raise ValueError(f"r: expected a positive finite radius, got {r!r}")

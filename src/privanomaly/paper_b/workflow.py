@@ -1,5 +1,6 @@
-"""Helpers of workflow/rules/paper_b.smk and of paper B's steps (workflow/steps.yaml): config cross-checks, the
-dataset sets of the catalogue, the inputs of the comparison, the step values (no Snakemake here)."""
+"""Paper B's side of the workflow's plan (workflow/rules/common.smk and paper_b.smk): config cross-checks, the
+dataset sets of the catalogue, the readings and where their r lives, the inputs of the comparison (no Snakemake
+here)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ def check_config(pb: dict) -> None:
                     f"config {key}[{i}]: {name!r} is not a key of paper_b.datasets (known: {', '.join(sorted(known))})"
                 )
     _readings.variants(list(pb.get("readings", [])))
+    check_methods_by_dataset(pb)
     for i, name in enumerate(pb["scenario1"]["conventions"]):
         if name not in CONVENTIONS:
             raise ValueError(
@@ -32,12 +34,57 @@ def check_config(pb: dict) -> None:
             )
 
 
+def scenario1_methods(pb: dict, dataset: str) -> list[str]:
+    """The smooth-bound methods of ``dataset`` in Scenario 1: ``paper_b.scenario1.methods_by_dataset[dataset]``
+    if set, else ``paper_b.scenario1.methods`` (a public, per-dataset choice made before the run)."""
+    s1 = pb["scenario1"]
+    return list((s1.get("methods_by_dataset") or {}).get(dataset, s1["methods"]))
+
+
+def scenario1_jobs(pb: dict, datasets: list[str]) -> list[tuple[str, str]]:
+    """(dataset, method) of every Scenario-1 table of ``datasets``: the per-dataset methods, not a product."""
+    return [(d, m) for d in datasets for m in scenario1_methods(pb, d)]
+
+
+def scenario1_max_work(pb: dict, dataset: str) -> int | None:
+    """Algorithm 2's guard for ``dataset``: ``max_work_by_dataset[dataset]`` if set (null = none), else ``max_work``."""
+    s1 = pb["scenario1"]
+    by = s1.get("max_work_by_dataset") or {}
+    return by[dataset] if dataset in by else s1["max_work"]
+
+
+def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
+    """DAG-time warnings: one line per Scenario-1 dataset running Algorithm 2 (method ``paper``) whose prepared
+    table (``parquet(dataset)``, when it exists) predicts :class:`~privanomaly.paper_b.released_bound.
+    AlgorithmTooCostly` (:func:`~privanomaly.paper_b.released_bound.algorithm2_outlook`)."""
+    from privanomaly.paper_b.released_bound import file_outlook
+
+    out = []
+    for d in datasets:
+        if "paper" not in scenario1_methods(pb, d):
+            continue
+        look = file_outlook(parquet(d), pb["k"], scenario1_max_work(pb, d), d)
+        if look is not None and look.verdict == "likely too costly":
+            out.append(look.message)
+    return out
+
+
+def check_methods_by_dataset(pb: dict) -> None:
+    """Every dataset ``paper_b.scenario1.methods_by_dataset`` / ``max_work_by_dataset`` names is a Scenario-1 one."""
+    s1 = pb["scenario1"]
+    for key in ("methods_by_dataset", "max_work_by_dataset"):
+        for name in s1.get(key) or {}:
+            if name not in s1["datasets"]:
+                raise ValueError(f"config paper_b.scenario1.{key}.{name}: {name!r} is not in paper_b.scenario1.datasets "
+                                 f"({', '.join(s1['datasets'])})")
+
+
 def sets(pb: dict, available: list[str]) -> dict[str, list]:
     """The dataset and method sets of paper B that the catalogue's ``expand``/``when`` name (its targets are
     :func:`privanomaly.report.catalogue.paper_files` over these), from config ``paper_b`` and the datasets
     ``available`` in this run.
 
-    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading (issue 18), written
+    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading, written
     under ``paper_b/<reading>/`` for the datasets with a printed r (``paper_reported.r``): Tables 1-2 and
     Figs. 3-4 only for readings that compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds
     ``readings_methods``. A reading that is not configured has empty sets.
@@ -55,6 +102,8 @@ def sets(pb: dict, available: list[str]) -> dict[str, list]:
         "paper_b.table_sets": list(dict.fromkeys(table1 + table2)),
         "paper_b.methods": list(pb["scenario1"]["methods"]),
     }
+    # (dataset, method) of every Scenario-1 table: the per-dataset methods (a set of pairs, expanded jointly)
+    out["paper_b.scenario1_jobs"] = scenario1_jobs(pb, out["paper_b.scenario1"])
     configured = _readings.variants(list(pb.get("readings", [])))
     paper_r = pb["paper_reported"].get("r", {})
     for rd in (r for r in _readings.READINGS.values() if r is not _readings.OURS):
@@ -70,15 +119,15 @@ def sets(pb: dict, available: list[str]) -> dict[str, list]:
 def reading_inputs(
     out: str,
     rd: _readings.Reading,
-    s1: list[str],
-    methods: list[str],
+    s1_jobs: list[tuple[str, str]],
     s2: list[str],
     table_sets: list[str],
     paper_r: dict[str, float],
 ) -> dict:
     """The tables rule ``paper_b_comparison`` reads for one reading: {tables: [table1, table2] (or [] when no
     table dataset has the reading's r), choices: {dataset: json},
-    scenario1: [csv], scenario2: {dataset: csv}, subspaces: {dataset: csv}}. Tables 1-2 and Figs. 3-4 come
+    scenario1: [csv] (one per (dataset, method) of ``s1_jobs``), scenario2: {dataset: csv}, subspaces: {dataset:
+    csv}}. Tables 1-2 and Figs. 3-4 come
     from the reading with the same r and our exponent (they do not use the exponent)."""
     src = _readings.r_source_reading(rd)
     keep = lambda names: _readings.with_r(rd, names, paper_r)  # noqa: E731
@@ -86,7 +135,7 @@ def reading_inputs(
     return {
         "tables": [f"{r_tab}/table1.csv", f"{r_tab}/table2.csv"] if keep(table_sets) else [],
         "choices": {d: f"{out}/{rd.r_prefix}tuning/{d}.json" for d in keep(table_sets)},
-        "scenario1": [f"{r_tab}/scenario1_{d}_{m}.csv" for d in keep(s1) for m in methods],
+        "scenario1": [f"{r_tab}/scenario1_{d}_{m}.csv" for d, m in s1_jobs if d in keep([d])],
         "scenario2": {d: f"{tab}/scenario2_pr_{d}.csv" for d in keep(s2)},
         "subspaces": {d: f"{tab}/scenario2_subspaces_{d}.csv" for d in keep(s2)},
     }
@@ -115,38 +164,42 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
             "label": rd.label,
             "short": rd.short,
             "shares": _readings.r_source_reading(rd).name if not rd.r_only else None,
-            "inputs": reading_inputs(out, rd, sets["paper_b.scenario1"],
-                                     methods if rd is _readings.OURS else pb.get("readings_methods", methods),
+            "inputs": reading_inputs(out, rd,
+                                     sets["paper_b.scenario1_jobs"] if rd is _readings.OURS else
+                                     [(d, m) for d in sets["paper_b.scenario1"]
+                                      for m in pb.get("readings_methods", methods)],
                                      sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
         }
     return plan
 
 
-def step_values(pb: dict, sets: dict[str, list], results: str, out: str) -> dict[str, object]:
-    """What paper B's steps of ``workflow/steps.yaml`` name (``{plan: paper_b.choice}`` ...), from config
-    ``paper_b``, its :func:`sets`, and ``results``/``out`` (results_dir, results_dir/paper_b). A job's reading
-    is its ``pb_reading`` wildcard ("" = ours, :func:`privanomaly.paper_b.readings.by_prefix`)."""
-    paper_r = pb["paper_reported"].get("r", {})
-    readings = [_readings.OURS, *_readings.variants(list(pb.get("readings", [])))]
-    reading = lambda wc: _readings.by_prefix(wc.pb_reading)  # noqa: E731
-    # a reading's datasets of a set: all for our r, those with a printed r for the paper's
-    of_set = lambda name: lambda wc: _readings.with_r(reading(wc), sets[name], paper_r)  # noqa: E731
-    plan = readings_plan(out, pb, sets)
-    table_sets = of_set("paper_b.table_sets")
-    return {
-        "paper_b.space": lambda wc: pb["tuning"]["space"].get(wc.pb_dataset, "full"),
-        "paper_b.paper_r": lambda wc: paper_r.get(wc.pb_dataset),
-        "paper_b.r_readings": _readings.regex([rd for rd in readings if rd.r_only]),
-        "paper_b.table_sets": table_sets,
-        "paper_b.table1": of_set("paper_b.table1"),
-        "paper_b.table2": of_set("paper_b.table2"),
-        "paper_b.tables_data": lambda wc: [f"{results}/data/{d}.parquet" for d in table_sets(wc)],
-        "paper_b.tables_choices": lambda wc: [f"{out}/{wc.pb_reading}tuning/{d}.json" for d in table_sets(wc)],
-        "paper_b.tables_subcategory": lambda wc: "Tables 1-2" + reading(wc).suffix,
-        # where a reading's r lives: our tuning (paper_b_tune_r) or the paper's printed r (paper_b_paper_r)
-        "paper_b.choice": lambda wc: f"{out}/{reading(wc).r_prefix}tuning/{wc.pb_dataset}.json",
-        "paper_b.exponent": lambda wc: reading(wc).exponent,
-        "paper_b.readings_plan": plan,
-        "paper_b.readings_files": [f for rd in plan.values() for f in flat_files(rd["inputs"])],
-        "paper_b.stand_in": None,  # no stand-in data: paper B's datasets are all mirrored
-    }
+def readings(pb: dict) -> list[_readings.Reading]:
+    """The readings this run computes: ours first, then config ``paper_b.readings``."""
+    return [_readings.OURS, *_readings.variants(list(pb.get("readings", [])))]
+
+
+def r_readings_regex(pb: dict) -> str:
+    """The ``pb_reading`` prefixes of the readings with an r of their own (Tables 1-2, Scenario 1): a regex."""
+    return _readings.regex([rd for rd in readings(pb) if rd.r_only])
+
+
+def reading_datasets(pb: dict, sets: dict[str, list], name: str, prefix: str) -> list[str]:
+    """The datasets of set ``name`` (:func:`sets`) that the reading with ``prefix`` computes: all of them for
+    our r, those with a printed r (``paper_reported.r``) for the paper's."""
+    return _readings.with_r(_readings.by_prefix(prefix), sets[name], pb["paper_reported"].get("r", {}))
+
+
+def choice_file(out: str, prefix: str, dataset: str) -> str:
+    """Where the r of the reading with ``prefix`` lives for ``dataset``, under ``out`` (results/paper_b): our
+    tuning (rule paper_b_tune_r) or the paper's printed r (rule paper_b_paper_r)."""
+    return f"{out}/{_readings.by_prefix(prefix).r_prefix}tuning/{dataset}.json"
+
+
+def tables_subcategory(prefix: str) -> str:
+    """The report subcategory of Tables 1-2 of the reading with ``prefix``."""
+    return "Tables 1-2" + _readings.by_prefix(prefix).suffix
+
+
+def readings_files(plan: dict[str, dict]) -> list[str]:
+    """Every table of every reading of a :func:`readings_plan` (rule ``paper_b_comparison``'s input)."""
+    return [f for rd in plan.values() for f in flat_files(rd["inputs"])]

@@ -5,8 +5,8 @@ One home for the mapping from a paper's figure/table to the output files and the
 ``paper_b_targets()``), :func:`readme_table` renders the README's "What is reproduced" table from it,
 :func:`paper_files` lists a paper's targets from it (paper A's targets are exactly its items' files).
 
-An item with a ``plot:`` section is also the registry entry of a figure: :func:`privanomaly.steps.item_step`
-turns it into one rule (named ``rule``) running a plot function registered in :mod:`privanomaly.report.figures`
+An item with a ``plot:`` section is also the registry entry of a figure: ``workflow/rules/report.smk`` makes
+it one rule (named ``rule``) running a plot function registered in :mod:`privanomaly.report.figures`
 on the item's input tables, with the item's caption. See :class:`Plot`.
 """
 
@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
+
+from privanomaly.configkeys import config_value, yaml_list
 
 
 WILDCARD = re.compile(r"\{(\w+)\}")
@@ -36,7 +38,7 @@ class Plot:
     subcategory  report subcategory
     inputs       {name: tidy table path relative to results_dir}; a path containing ``{d}`` becomes the list
                  of one file per dataset of ``datasets``, read and concatenated into one table
-    datasets     name of a dataset set the workflow defines (``PLAN_SETS``, common.smk), for ``{d}``
+    datasets     name of a dataset set the workflow defines (``PLAN_SETS``, workflow/rules/common.smk), for ``{d}``
     params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``); a key may
                  hold the item's wildcards (``paper_b.datasets.{dataset}``), filled per job
     sets         {name: set name} passed as well: a set of the workflow's plan (``missing: paper_a.missing``)
@@ -140,23 +142,44 @@ def _require(entry: dict, key: str, where: str, kind: type) -> object:
     return value
 
 
-def yaml_list(path: Path, key: str) -> list:
-    """The list under ``key`` of the YAML mapping in ``path`` (a registry: the catalogue, the steps), read
-    strictly (:func:`privanomaly.configcheck.load_yaml`: a duplicate key is an error naming file and line)."""
-    from privanomaly.configcheck import load_yaml
-
-    doc = load_yaml(path)
-    if not isinstance(doc, dict) or not isinstance(doc.get(key), list):
-        raise ValueError(f"{path}: expected a mapping with a list under '{key}'")
-    return doc[key]
+SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "catalogue.schema.yaml"
 
 
-def load(path: str | Path) -> list[Item]:
-    """Read and validate the catalogue; errors name the file, the item index and the key."""
+def schema_errors(path: str | Path, raw_items: list, schema: str | Path = SCHEMA) -> list[str]:
+    """One line per violation of the catalogue's JSON schema: the file, the item (index and name), the key
+    path and what was expected."""
+    import jsonschema
+    import yaml
+
+    validator = jsonschema.Draft202012Validator(yaml.safe_load(Path(schema).read_text(encoding="utf-8")))
+    lines = []
+    for err in sorted(validator.iter_errors({"items": raw_items}), key=lambda e: [str(p) for p in e.absolute_path]):
+        keys = list(err.absolute_path)[1:]
+        where = f"{path}: items[{keys[0]}]" if keys else f"{path}"
+        if keys and isinstance(raw_items[keys[0]], dict) and raw_items[keys[0]].get("item"):
+            where += f" ({raw_items[keys[0]]['item']!r})"
+        detail = err.message
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            allowed = sorted(err.schema.get("properties", {}))
+            extra = [k for k in err.instance if k not in allowed]
+            keys, detail = keys + extra[:1], f"unknown key (misspelt?); allowed here: {', '.join(allowed)}"
+        key = ".".join(str(k) for k in keys[1:])
+        desc = err.schema.get("description") if isinstance(err.schema, dict) else None
+        lines.append(f"{where}{'.' + key if key else ''}: {detail}" + (f" [{desc}]" if desc else ""))
+    return lines
+
+
+def load(path: str | Path, schema: str | Path = SCHEMA) -> list[Item]:
+    """Read and validate the catalogue against its JSON schema (``workflow/schemas/catalogue.schema.yaml``)
+    and the checks a schema cannot express; errors name the file, the item and the key."""
     path = Path(path)
+    raw_items = yaml_list(path, "items")
+    errors = schema_errors(path, raw_items, schema)
+    if errors:
+        raise ValueError("catalogue is invalid:\n  " + "\n  ".join(errors))
     items = []
-    for i, raw in enumerate(yaml_list(path, "items")):
-        where = f"{path}: items[{i}]"
+    for i, raw in enumerate(raw_items):
+        where = f"{path}: items[{i}] ({raw['item']!r})"
         if not isinstance(raw, dict):
             raise ValueError(f"{where}: expected a mapping, got {raw!r}")
         unknown = set(raw) - {"paper", "item", "title", "rule", "files", "checks", "plot", "table", "expand",
@@ -267,23 +290,52 @@ def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None =
             continue
         if WILDCARD.search(it.files[0]) and not it.expand:
             raise ValueError(f"catalogue: {it.paper} {it.item}: name the set of each wildcard under 'expand'")
-        names = [w for w, _ in it.expand]
-        for combo in itertools.product(*(values(it, s) for _, s in it.expand)):
-            out += [f.format(**dict(zip(names, map(str, combo)))) for f in it.files]
+        # wildcards naming the same set range over it jointly (a set of tuples: paper B's (dataset, method))
+        groups: dict[str, list[str]] = {}
+        for w, s in it.expand:
+            groups.setdefault(s, []).append(w)
+        for combo in itertools.product(*(values(it, s) for s in groups)):
+            wc = {}
+            for (s, names), value in zip(groups.items(), combo):
+                parts = value if len(names) > 1 else (value,)
+                if len(parts) != len(names):
+                    raise ValueError(f"catalogue: {it.paper} {it.item}: {names} share the set {s!r}, whose values "
+                                     f"must be {len(names)}-tuples; got {value!r}")
+                wc.update(zip(names, map(str, parts)))
+            out += [f.format(**wc) for f in it.files]
     return out
 
 
-def config_value(config: dict, key: str, wildcards: Mapping[str, str] | None = None) -> object:
-    """``config`` at dotted ``key`` (``paper_a.fig3.k_values``), its ``{name}`` parts filled from ``wildcards``
-    (``paper_b.datasets.{dataset}``); a clear error naming the key if absent."""
-    if wildcards is not None:
-        key = WILDCARD.sub(lambda m: wildcards[m.group(1)], key)
-    value: object = config
-    for i, part in enumerate(key.split(".")):
-        if not isinstance(value, dict) or part not in value:
-            raise ValueError(f"config: no key {'.'.join(key.split('.')[: i + 1])!r} (a plot param in the catalogue)")
-        value = value[part]
-    return value
+def plot_inputs(plot: Plot, results_dir: str, sets: Mapping[str, list]) -> dict[str, str | list[str]]:
+    """{name: path} of the generic rule's inputs under ``results_dir``; an input with ``{d}`` is the list of
+    one path per dataset of the plot's ``datasets`` set (a set the plan lacks is an error naming it)."""
+    def expand(path: str) -> list[str]:
+        return [path.replace(EXPAND, str(d)) for d in _plan_set(sets, str(plot.datasets), plot.function)]
+
+    return {n: expand(f"{results_dir}/{p}") if EXPAND in p else f"{results_dir}/{p}" for n, p in plot.inputs}
+
+
+def _plan_set(sets: Mapping[str, list], name: str, who: str) -> list:
+    if name not in sets:
+        raise ValueError(f"catalogue: {who}: no set {name!r} in the workflow's plan (known: {sorted(sets)})")
+    return list(sets[name])
+
+
+def per_job(plot: Plot) -> bool:
+    """Whether a config key of the plot's params holds a wildcard (its params are then filled per job)."""
+    return any(WILDCARD.search(key) for _, key in plot.params)
+
+
+def plot_params(config: Mapping, plot: Plot, sets: Mapping[str, list],
+                wildcards: Mapping[str, str] | None = None) -> dict:
+    """The ``plot_params`` of the generic rule: the section's config keys (filled from a job's ``wildcards``),
+    then its plan ``sets``, then its literal ``values``; errors name the missing key or set."""
+    where = f"catalogue plot param of {plot.function}"
+    return {
+        **{n: config_value(config, key, wildcards, where) for n, key in plot.params},
+        **{n: _plan_set(sets, s, plot.function) for n, s in plot.sets},
+        **{n: v for n, v in plot.values},
+    }
 
 
 CLAIMS_FILES = {"A": "paper_a/claims.md", "B": "paper_b/comparison.md"}  # PASS/FAIL, MATCH/DIFFERS per paper

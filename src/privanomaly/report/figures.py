@@ -1,61 +1,87 @@
-"""The registry of plot and table functions behind the generic rule (:func:`privanomaly.steps.item_step`).
+"""The plot and table functions behind the generic rule of catalogue items
+(``workflow/rules/report.smk``), by catalogue name.
 
 A plot function takes the item's input tables ``{name: DataFrame}`` (as named in the ``plot.inputs`` of its
 catalogue entry) and its params ``{name: value}`` and returns a matplotlib Figure; it reads tidy tables only.
-It is registered under a dotted name with :func:`register`, in one of :data:`PLOT_MODULES`::
+Each paper module registers its functions in its own :class:`privanomaly.registry.Registry` ``FIGURES``::
 
-    @figures.register("paper_a.fig3")
+    @FIGURES.register("paper_a.fig3")
     def _fig3(tables, params):
         return fig3(tables["records"], params["k_values"])
 
-:func:`render` is what ``scripts/plot.py`` runs: read the tables, call the function, stamp the stand-in
-note when the catalogue asks for it, save PNG + PDF atomically (:func:`privanomaly.io.save_figure`).
+and this module merges those registries (:func:`registries`: the paper modules imported here, by name, the
+table modules first so that a table job does not import matplotlib); :func:`register` adds a function from a
+layer above the papers. :func:`render` is what ``scripts/render.py`` runs for a plot: read the tables, call
+the function, stamp the stand-in note when the catalogue asks for it, save PNG + PDF atomically
+(:func:`privanomaly.io.save_figure`); :func:`render_table` the same for a table.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 
+from privanomaly.experiment.no_data import no_data_figure
+
+from privanomaly.registry import Registry
+
 PlotFunction = Callable[[Mapping[str, pd.DataFrame], Mapping[str, Any]], Any]
 
-# modules whose import registers plot functions (imported on first lookup, so this module imports no paper)
-PLOT_MODULES = ("privanomaly.paper_a.plots", "privanomaly.paper_b.plots", "privanomaly.paper_a.tables",
-                "privanomaly.paper_b.tables", "privanomaly.privacy.plots")
+_EXTRA: Registry = Registry("plot function")
 
-_REGISTRY: dict[str, PlotFunction] = {}
 
+def registries() -> Iterator[Registry]:
+    """The registries of plot and table functions, each paper module imported only when it is reached."""
+    from privanomaly.paper_a import tables as paper_a_tables
+
+    yield paper_a_tables.FIGURES
+    from privanomaly.paper_b import tables as paper_b_tables
+
+    yield paper_b_tables.FIGURES
+    from privanomaly.paper_a import plots as paper_a_plots
+
+    yield paper_a_plots.FIGURES
+    from privanomaly.paper_b import plots as paper_b_plots
+
+    yield paper_b_plots.FIGURES
+    from privanomaly import honest_tuning_plots
+
+    yield honest_tuning_plots.FIGURES
+    yield _EXTRA
 
 def register(name: str) -> Callable[[PlotFunction], PlotFunction]:
-    """Decorator: register ``fn`` as plot function ``name`` (unique)."""
+    """Decorator: register ``fn`` as plot function ``name`` from outside the paper modules (unique)."""
 
     def deco(fn: PlotFunction) -> PlotFunction:
-        if name in _REGISTRY and _REGISTRY[name] is not fn:
-            raise ValueError(f"plot function {name!r} is registered twice ({_REGISTRY[name].__module__}, "
-                             f"{fn.__module__})")
-        _REGISTRY[name] = fn
-        return fn
+        for reg in registries():
+            if reg is not _EXTRA and name in reg and reg[name] is not fn:
+                raise ValueError(f"plot function {name!r} is registered twice ({reg[name].__module__}, "
+                                 f"{fn.__module__})")
+        return _EXTRA.register(name)(fn)
 
     return deco
 
 
 def names() -> list[str]:
-    """Every registered plot function name."""
-    for module in PLOT_MODULES:
-        importlib.import_module(module)
-    return sorted(_REGISTRY)
+    """Every registered plot and table function name (an error if two modules register the same name)."""
+    seen: dict[str, str] = {}
+    for reg in registries():
+        for name in reg:
+            if name in seen:
+                raise ValueError(f"plot function {name!r} is registered twice ({seen[name]}, {reg.what})")
+            seen[name] = reg.what
+    return sorted(seen)
 
 
 def get(name: str) -> PlotFunction:
-    """The plot function registered as ``name``; an error listing the registered names otherwise."""
-    known = names()
-    if name not in _REGISTRY:
-        raise KeyError(f"plot function {name!r} is not registered (registered: {known}); register it with "
-                       "privanomaly.report.figures.register in one of PLOT_MODULES")
-    return _REGISTRY[name]
+    """The function registered as ``name``; an error listing the registered names otherwise."""
+    for reg in registries():
+        if name in reg:
+            return reg[name]
+    raise KeyError(f"plot function {name!r} is not registered (registered: {names()}); register it with "
+                   "@FIGURES.register in the paper's plots.py or tables.py (privanomaly.registry.Registry)")
 
 
 def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
@@ -88,6 +114,13 @@ def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:
     return list(first["dataset"].unique()) if "dataset" in first else []
 
 
+def is_empty(table: Any) -> bool:
+    """True for an input with no rows: an empty DataFrame (no per-dataset file, or a header only) or list."""
+    if isinstance(table, pd.DataFrame):
+        return table.empty
+    return isinstance(table, (list, tuple)) and len(table) == 0
+
+
 def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping[str, Any],
            stand_in: Mapping[str, str] | None, outputs: Sequence[str]) -> None:
     """Build figure ``name`` from ``inputs`` and save it to every path of ``outputs`` (PNG/PDF by suffix).
@@ -99,7 +132,10 @@ def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping
     from privanomaly.datasets import standins
 
     tables = read_tables(inputs)
-    fig = get(name)(tables, params)
+    if tables and all(is_empty(t) for t in tables.values()):  # every dataset of the figure unavailable
+        fig = no_data_figure(f"{name}: no data in this run")
+    else:
+        fig = get(name)(tables, params)
     if stand_in is not None:
         standins.stamp_figure(fig, stand_in, shown_datasets(tables))
     io.save_figure(fig, *outputs)

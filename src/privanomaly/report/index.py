@@ -53,6 +53,7 @@ def render(
     uncovered: list[str] | None = None,
     unavailable: dict[str, str] | None = None,
     your_datasets: dict[str, list[str]] | None = None,
+    sentences: list[str] | None = None,
 ) -> str:
     """The Markdown of results/index.md.
 
@@ -60,8 +61,11 @@ def render(
     parsed checks of its claims file; ``sources``: paper -> that file's path relative to results/;
     ``dataset_names``: dataset -> the paper's name for it; ``uncovered``: targets the catalogue misses
     (listed, never dropped); ``unavailable``: dataset -> why it is not in this run; ``your_datasets``: paper ->
-    the run's datasets that paper never used (reported with our numbers and no paper verdict).
+    the run's datasets that paper never used (reported with our numbers and no paper verdict); ``sentences``:
+    one per result in words (:mod:`privanomaly.report.sentences`), listed before the table.
     """
+    from privanomaly.report import sentences as sentences_mod
+
     names = dataset_names or {}
     lines = [
         "# Index of the reproduced figures and tables",
@@ -84,6 +88,9 @@ def render(
                          + ", ".join(f"`{n}`" for n in yours))
     if unavailable:
         lines.append("- Not in this run (data unavailable): " + "; ".join(f"`{n}`: {w}" for n, w in unavailable.items()))
+    words = sentences_mod.markdown(list(sentences or []))
+    if words:
+        lines += ["", words.rstrip("\n")]
     lines += ["", "| Paper | Item | What | File | Rule | This run |", "|---|---|---|---|---|---|"]
     for e in entries:
         v = checks_mod.select(verdicts.get(e["paper"], []), e.get("checks", []))

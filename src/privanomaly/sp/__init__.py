@@ -3,8 +3,11 @@
 Modules: :mod:`.balls` (ball counts), :mod:`.mdd` (anomaly status, k-sensitivity, mdd closed forms),
 :mod:`.mechanisms` (Construction 1 optimal DP / SP, Construction 2 compiler, Laplace baselines),
 :mod:`.dlap` (exact discrete Laplace), :mod:`.composition` (Claims 3-5), :mod:`.metrics` (exact error
-summaries), :mod:`.graphs` (exhaustive small worlds, G, G_S, BFS mdd).
+summaries), :mod:`.graphs` (exhaustive small worlds, G, G_S, BFS mdd). The names of :mod:`.metrics` (pandas)
+are imported on first use, so the math of this package does not import pandas.
 """
+
+from typing import Any
 
 from .balls import (
     METRICS,
@@ -14,6 +17,7 @@ from .balls import (
     ball_counts_scipy,
     duplicate_counts,
     pairwise_within,
+    record_counts,
     unique_rows,
 )
 from .composition import claim5, claim5_graph, parallel, sequential
@@ -48,13 +52,17 @@ from .mechanisms import (
     valid_error_bound,
     validity_violations,
 )
-from .metrics import (
-    class_mean_errors,
-    expected_errors,
-    expected_precision_recall,
-    random_anomaly_error,
-    random_record_error,
-    ranked_errors,
-)
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+_METRICS = ("class_mean_errors", "expected_errors", "expected_precision_recall", "random_anomaly_error",
+            "random_record_error", "ranked_errors")
+
+__all__ = [n for n in dir() if not n.startswith("_") and n != "Any"] + list(_METRICS)
+
+
+def __getattr__(name: str) -> Any:
+    """The error summaries of :mod:`.metrics`, imported when first asked for."""
+    if name in _METRICS:
+        from . import metrics
+
+        return getattr(metrics, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

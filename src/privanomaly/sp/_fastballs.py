@@ -127,23 +127,6 @@ def _box_minmax(q, lo, hi, node, metric):
     return mn, mx
 
 
-@njit(cache=True, inline="always")
-def _point_dist(q, P, p, metric):
-    d = q.shape[0]
-    acc = 0.0
-    for k in range(d):
-        diff = P[p, k] - q[k]
-        if metric == 0:
-            acc += diff * diff
-        elif metric == 1:
-            acc += abs(diff)
-        else:
-            a = abs(diff)
-            if a > acc:
-                acc = a
-    return acc
-
-
 @njit(cache=True)
 def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc):
     d = q.shape[0]

@@ -147,3 +147,15 @@ def ball_counts_scipy(X, r: float, *, metric: str = "euclidean", workers: int = 
 
     tree = cKDTree(A)
     return np.asarray(tree.query_ball_point(A, r, p=_P[metric], return_length=True, workers=workers), dtype=np.int64)
+
+
+def record_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """``(x_i, B)`` of every record, the one count kernel of paper A's record tables and the sweeps' count
+    tables: multiplicities :func:`duplicate_counts` and ball counts :func:`ball_counts`, both capped at
+    ``cap`` when given (x_i <= B always, and capping both at the same cap changes no mdd: an anomaly has
+    x_i <= B <= β < cap, a normal record's mdd does not depend on x_i). int64 (n,) each."""
+    x_i = np.asarray(duplicate_counts(X), dtype=np.int64)
+    B = np.asarray(ball_counts(X, r, metric=metric, cap=cap, workers=workers), dtype=np.int64)
+    if cap is not None:
+        x_i = np.minimum(x_i, cap)
+    return x_i, B

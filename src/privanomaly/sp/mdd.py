@@ -60,9 +60,10 @@ def _apply_cap(d: np.ndarray, beta, cap) -> np.ndarray:
 
 
 def is_anomaly(x_i, B, beta) -> np.ndarray:
-    """g(i, x) of Def. 2.2: 1 iff i is present (x_i >= 1) and B_x(i, r) <= beta. Returns int8."""
+    """g(i, x) of Def. 2.2: True iff i is present (x_i >= 1) and B_x(i, r) <= beta. Returns a bool mask
+    (``records[is_anomaly(...)]`` selects the anomalies; an int8 0/1 array would index rows 0 and 1)."""
     x_i, B, beta = _prep(x_i, B, beta)
-    return ((x_i >= 1) & (B <= beta)).astype(np.int8)
+    return (x_i >= 1) & (B <= beta)
 
 
 def is_k_sensitive(B, beta, k) -> np.ndarray:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import sp
-from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
+from privanomaly.paper_a.selection import knn_radius_table, radius_at_fraction
 
 P_OF_METRIC = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
 
@@ -22,17 +22,18 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
     """The radius of a grid point: ``value`` itself, or read off the (β+1)-NN distances d_β of X.
 
     ``fraction`` f: the selection protocol's midpoint radius flagging about f of the records
-    (:func:`~privanomaly.paper_a.selection.radius_for_fraction`); ``quantile`` q: the q-quantile of d_β.
+    (:func:`~privanomaly.paper_a.selection.radius_for_fraction`, computed by
+    :func:`~privanomaly.paper_a.selection.radius_at_fraction` from the largest d_β); ``quantile`` q: the
+    q-quantile of d_β.
     """
     if r_kind == "value":
         return float(value)
     if beta is None:
         raise ValueError(f"r given as {r_kind} needs β (the (β+1)-NN distance it is read from)")
-    d_beta = knn_radius_table(X, [int(beta)], p=P_OF_METRIC[metric])[:, 0]
-    if r_kind == "fraction":
-        return radius_for_fraction(d_beta, value)
+    if r_kind == "fraction":  # from the largest d_β only, the same float as from all of them
+        return radius_at_fraction(X, int(beta), value, p=P_OF_METRIC[metric])
     if r_kind == "quantile":
-        return float(np.quantile(d_beta, value))
+        return float(np.quantile(knn_radius_table(X, [int(beta)], p=P_OF_METRIC[metric])[:, 0], value))
     raise ValueError(f"unknown r kind {r_kind!r}")
 
 
@@ -69,10 +70,7 @@ def count_table(
     X: np.ndarray, labels: np.ndarray, r: float, *, metric: str, cap: int | None, absent: np.ndarray
 ) -> pd.DataFrame:
     """Records then absent points: ``kind, index, label, x_i, B`` (B = min(B, cap) when capped)."""
-    x_i = np.asarray(sp.duplicate_counts(X), dtype=np.int64)
-    B = np.asarray(sp.ball_counts(X, r, metric=metric, cap=cap), dtype=np.int64)
-    if cap is not None:
-        x_i = np.minimum(x_i, cap)  # as privanomaly.paper_a.records.record_table: changes no mdd
+    x_i, B = sp.record_counts(X, r, metric=metric, cap=cap)  # the kernel of paper_a.records.record_table
     n_abs = len(absent)
     B_abs = (
         np.asarray(sp.ball_counts_at(absent, X, r, metric=metric, cap=cap), dtype=np.int64)

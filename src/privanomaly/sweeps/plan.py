@@ -1,4 +1,4 @@
-"""The plan of the sweeps of a run (``workflow/rules/sweeps_common.smk`` binds it): which configured sweeps run
+"""The plan of the sweeps of a run (``workflow/rules/common.smk`` binds it): which configured sweeps run
 on which available datasets, their targets, the sweep feeding paper A's claims, per-sweep settings. The grid
 itself (one job per point) is :mod:`privanomaly.sweeps.spec`; no Snakemake here.
 """
@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from privanomaly.sweeps import index
+from privanomaly.sweeps import chunks, index
 from privanomaly.sweeps.counts import sweep_cap
-from privanomaly.plan import wildcard_choice
-from privanomaly.sweeps.spec import NUMBER, R_TOKEN, Sweep, ball_key, parse_all
+from privanomaly.sweeps.spec import Sweep, ball_keys, num_token, parse_all
 
 
 def grid_size(sw: Sweep) -> int:
@@ -28,8 +27,12 @@ class SweepPlan:
     """
 
     def __init__(self, sweeps_cfg: Mapping | None, check_names: Callable[[list, str], list],
-                 available: Callable[[Iterable[str]], list[str]], max_points: int | None = None):
+                 available: Callable[[Iterable[str]], list[str]], max_points: int | None = None,
+                 points_per_job: int | None = None):
         self.sweeps: dict[str, Sweep] = parse_all(sweeps_cfg)
+        self.points_per_job = chunks.DEFAULT_POINTS_PER_JOB if points_per_job is None else int(points_per_job)
+        if self.points_per_job < 1:
+            raise ValueError(f"config sweep_points_per_job: expected an integer >= 1, got {points_per_job!r}")
         for name, sw in self.sweeps.items():
             check_names(list(sw.datasets), f"sweeps.{name}.datasets")
             if max_points is not None and grid_size(sw) > max_points:
@@ -60,9 +63,19 @@ class SweepPlan:
         """The ball-count cap of a paper-A sweep (:func:`privanomaly.sweeps.counts.sweep_cap`)."""
         return sweep_cap(self.sweeps[sweep].beta, self.sweeps[sweep].eps)
 
-    def counts_file(self, out: str, sweep: str, dataset: str, beta: str, r: str) -> str:
-        """The ball counts a grid point reads (shared by every eps, k, mechanism at that beta and r)."""
-        return f"{out}/{sweep}/counts/{dataset}/{ball_key(self.sweeps[sweep], beta, r)}.parquet"
+    def ball_keys(self, sweep: str) -> list[str]:
+        """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""
+        return ball_keys(self.sweeps[sweep])
+
+    def chunks(self, sweep: str) -> list[tuple[str, str, int]]:
+        """(dataset, ε token, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.chunks`)."""
+        sw = self.sweeps[sweep]
+        parts = range(chunks.n_parts(sw, self.points_per_job))
+        return [(d, num_token(e), p) for d in self.datasets[sweep] for e in sw.eps for p in parts]
+
+    def chunk_points(self, sweep: str, part: int) -> list[list]:
+        """The [β, r token, k] points of chunk ``part`` of every (dataset, ε) of a paper-A sweep."""
+        return [list(p) for p in chunks.chunk_points(self.sweeps[sweep], int(part), self.points_per_job)]
 
     def claims_sweep(self, name: str | None) -> str:
         """The paper-A sweep feeding claims A3, A6, A8 (config ``paper_a.claims.sweep``), "" if unset or not
@@ -80,37 +93,16 @@ class SweepPlan:
         own = getattr(self.sweeps[sweep], key)
         return scenario1[key] if own is None else own
 
-    def job_value(self, attr: str, scenario1: Mapping[str, Any]) -> Callable[[Any], Any]:
-        """A sweep setting as a function of a job's wildcards (its ``sweep``): a field of its :class:`Sweep`
-        (tuples as lists), ``cap`` (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`)."""
-        if attr == "cap":
-            return lambda wc: self.cap(wc.sweep)
-        if attr == "max_work":
-            return lambda wc: self.or_scenario1(wc.sweep, "max_work", scenario1)
+    def setting(self, sweep: str, field: str, scenario1: Mapping[str, Any]) -> Any:
+        """A setting of ``sweep`` for its jobs: a field of its :class:`Sweep` (tuples as lists), ``cap``
+        (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one)."""
+        if field == "cap":
+            return self.cap(sweep)
+        if field == "max_work":
+            return self.or_scenario1(sweep, "max_work", scenario1)
+        v = getattr(self.sweeps[sweep], field)
+        return list(v) if isinstance(v, tuple) else v
 
-        def value(wc):
-            v = getattr(self.sweeps[wc.sweep], attr)
-            return list(v) if isinstance(v, tuple) else v
-
-        return value
-
-    def step_values(self, out: str, scenario1: Mapping[str, Any], claims_sweep: str | None) -> dict[str, Any]:
-        """What the sweep steps of ``workflow/steps.yaml`` name (``{plan: sweeps.a}``, ``{plan: sweep.eps}``
-        ...): this run's sweeps, their targets under ``out`` (results/sweeps), per-job sweep settings."""
-        claims = self.claims_sweep(claims_sweep)
-        fields = ("kind", "r_kind", "metric", "n_absent", "mechanisms", "eps", "delta", "conventions", "methods",
-                  "h", "subspace_dims", "max_subspaces", "cap", "max_work")
-        return {
-            "sweeps.a": wildcard_choice(self.a),
-            "sweeps.b": wildcard_choice(self.b),
-            "sweeps.all": wildcard_choice(self.a + self.b),
-            "sweeps.r_token": R_TOKEN,
-            "sweeps.number": NUMBER,
-            "sweeps.ballkey": f"(beta~[0-9]+_)?r~{R_TOKEN}",
-            "sweeps.counts_file": lambda wc: self.counts_file(out, wc.sweep, wc.dataset, wc.beta, wc.r),
-            "sweeps.targets": self.targets(out),
-            "sweeps.index_entries": self.index_entries(),
-            "sweeps.claims_name": lambda wc: claims,
-            "sweeps.claims_table": lambda wc: [f"{out}/{n}/sweep.parquet" for n in [claims] if n],
-            **{f"sweep.{f}": self.job_value(f, scenario1) for f in fields},
-        }
+    def claims_table(self, out: str, name: str | None) -> list[str]:
+        """The tidy table of the sweep feeding claims A3, A6, A8 (:meth:`claims_sweep`), or none."""
+        return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]

@@ -4,7 +4,7 @@
   (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
   the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions. If
   Algorithm 2 exceeds its feasibility guard (``max_work``) at a point, that method's cells are kept as rows
-  with ``skipped`` saying so - no other bound is put in its place (issue 12: no data-dependent switch).
+  with ``skipped`` saying so - no other bound is put in its place (no data-dependent switch).
 * ``part = top_h``: the exact expected precision/recall of Algorithm 3 (inclusion probabilities,
   :func:`privanomaly.outliers.top_h_inclusion_probs`) for every h and subspace dimension, on the candidate
   subspaces of :func:`privanomaly.paper_b.scenario2.subspace_table`. A dimension is evaluated when its

@@ -1,4 +1,4 @@
-"""The ``sweeps:`` config block (issue 14): a named sweep = datasets x mechanisms x a grid over ε, k, β, r.
+"""The ``sweeps:`` config block: a named sweep = datasets x mechanisms x a grid over ε, k, β, r.
 
 Two kinds of sweep:
 

@@ -1,4 +1,4 @@
-"""The effective configuration of a run, recorded in ``results/effective_config.yaml`` (issue 17).
+"""The effective configuration of a run, recorded in ``results/effective_config.yaml``.
 
 A run's configuration is ``config.yaml`` merged with every ``--configfile`` overlay and ``--config`` value.
 Rule ``effective_config`` writes it next to the results it describes; ``snakemake --report`` then rebuilds
@@ -18,7 +18,7 @@ RECORD_NAME = "effective_config.yaml"
 
 HEADER = (
     "# The configuration of the run that wrote this directory: config.yaml merged with every --configfile\n"
-    "# overlay and --config value (written by rule effective_config; privanomaly.report.run_config).\n"
+    "# overlay and --config value (written by rule effective_config; privanomaly.run_config).\n"
     "# `snakemake --report` uses it. Rerun the same configuration with:\n"
     "#   snakemake --cores 8 --configfile {path}\n"
 )

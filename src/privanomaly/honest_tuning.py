@@ -50,8 +50,8 @@ from privanomaly.paper_a import selection
 from privanomaly.paper_a.detection import expected_pr
 from privanomaly.paper_b import tuning
 
-from . import private_selection, public_split, scope
-from .accountant import Accountant
+from privanomaly.privacy import private_selection, public_split, scope
+from privanomaly.privacy.accountant import Accountant
 
 __all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
 

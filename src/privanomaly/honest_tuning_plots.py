@@ -1,4 +1,5 @@
-"""Figures of the price of honest tuning (rule privacy_price's tables; privanomaly.privacy.price)."""
+"""Figures of the price of honest tuning (rule privacy_price's tables; :mod:`privanomaly.honest_tuning`),
+registered in :data:`FIGURES` (merged by :func:`privanomaly.report.figures.registries`)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from privanomaly.report import figures  # noqa: E402
+from privanomaly.honest_tuning import TUNINGS  # noqa: E402
+from privanomaly.registry import Registry  # noqa: E402
 
-from .price import TUNINGS  # noqa: E402
+FIGURES: Registry = Registry("honest-tuning plot function")
 
 STYLE = {"paper": ("C3", "o", "paper's tuning (not private end to end)"),
          "public_split": ("C0", "s", "public split"),
@@ -48,13 +50,13 @@ def plot_price(df: pd.DataFrame, metrics: list[tuple[str, str]], ylabel: str, ti
     return fig
 
 
-@figures.register("privacy.price_a")
+@FIGURES.register("privacy.price_a")
 def _price_a(t, p):
     return plot_price(t["price"], [("precision_labels", "-"), ("recall_labels", "--")], "expected precision / recall",
                       "Paper A (SP): the price of honest (β, r) tuning")
 
 
-@figures.register("privacy.price_b")
+@FIGURES.register("privacy.price_b")
 def _price_b(t, p):
     return plot_price(t["price"], [("accuracy", "-")], "eq. (53) accuracy on the released records",
                       "Paper B: the price of honest r tuning")

@@ -1,0 +1,182 @@
+"""Use the mechanisms without Snakemake: load your CSV, choose the parameters, release, read the claim.
+
+Paper A (Asif et al., CCS'19): answer the anomaly identification query g(i, x) of Def. 2.2 - "is record i a
+(β, r)-anomaly?" - for every record with a registered mechanism (``sp``: Construction 1 on the sensitive
+graph, ε-SP; ``optimal_dp``: the Pareto-optimal ε-DP mechanism; Laplace baselines)::
+
+    from privanomaly import api
+    data = api.load_csv("mine.csv", label="class", anomaly_values=["yes"])
+    beta, r = api.choose_beta_r(data)                     # F1 against the labels: NOT private (as in the paper)
+    rel = api.release_anomalies(data, beta=beta, r=r, eps=1.0, mechanism="sp", k=1, seed=7)
+    print(rel.summary())                                   # the claim actually spent, and what it rests on
+    flagged = data.frame[rel.values]                       # a bool mask: selects the released anomalies
+
+Paper B (Okada et al.): release the outlier count q_count(X, k, r) with the Gaussian mechanism (global
+sensitivity, Theorem 1, or a smooth upper bound, Theorem 2)::
+
+    r = api.choose_r(data, k=3)                            # accuracy against the labels: NOT private
+    rel = api.release_outlier_count(data, k=3, r=r, eps=0.5, mechanism="gaussian_smooth_fast", seed=7)
+
+Every release draws through a numpy Generator seeded by :mod:`privanomaly.seeding` from ``seed`` and the
+mechanism's name, with the mechanism's exact integer sampler. The same from the shell:
+``python -m privanomaly paper-a mine.csv --label class --anomaly-values yes --eps 1`` (``--help``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from privanomaly import mechanisms, seeding
+
+# Default candidate grids: those of config.yaml (paper_a.selection, paper_b.tuning)
+BETAS = (1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 50)
+FRACTIONS = (0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2)
+R_GRID = {"min": 0.005, "max": 5.0, "num": 466, "scale": "log"}
+
+NOT_PRIVATE_TUNING = ("the parameters were chosen on the labels of the released data (as both papers do), which "
+                      "the claim does not account for")
+
+
+@dataclass(frozen=True)
+class Data:
+    """A dataset ready for the mechanisms: features ``X`` (float64, z-scored unless asked otherwise), labels
+    ``y`` (bool, True = anomaly/outlier), the feature names and the frame read (for selecting rows)."""
+
+    X: np.ndarray
+    y: np.ndarray
+    features: list[str]
+    frame: pd.DataFrame
+    name: str
+
+
+@dataclass(frozen=True)
+class Release:
+    """What a mechanism released: ``values`` (paper A: one bool per record, True = answered "anomaly";
+    paper B: the released count), the exact ``truth`` it randomises (not private), the ``claim`` actually
+    spent, and the public ``params``."""
+
+    mechanism: str
+    values: Any
+    truth: Any
+    claim: mechanisms.Claim
+    params: dict = field(default_factory=dict)
+    tuned_on_data: bool = False
+
+    def summary(self) -> str:
+        """A few lines in words: the mechanism, its parameters, the claim and what it does not cover."""
+        m = mechanisms.get(self.mechanism)
+        params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in self.params.items())
+        lines = [f"{m.label} ({self.mechanism}; paper {m.paper}: {m.reference})", f"parameters: {params}",
+                 f"claim: {self.claim.describe()}" + (f" - {self.claim.note}" if self.claim.note else "")]
+        if isinstance(self.values, np.ndarray) and self.values.dtype == bool:
+            lines.append(f"released: {int(self.values.sum())} of {len(self.values)} records answered 'anomaly' "
+                         f"(true (β, r)-anomalies: {int(np.sum(self.truth))})")
+        else:
+            lines.append(f"released: {float(self.values):.6g} (true count, not private: {self.truth})")
+        if self.tuned_on_data:
+            lines.append(f"note: {NOT_PRIVATE_TUNING}")
+        return "\n".join(lines)
+
+
+def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,), *,
+             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None) -> Data:
+    """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
+    ``anomaly_values``; text and numbers compare as text), ``features`` the feature columns (default: every
+    other column). Features must be numbers with no missing cell (errors name the column); ``standardize``
+    z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
+    with fewer than 2 rows, one label only or identical rows is an error naming it."""
+    from privanomaly.datasets.prepare import check_degenerate
+    from privanomaly.datasets.prepare import standardize as zscore
+
+    name = name or Path(path).stem
+    df = pd.read_csv(path)
+    if label not in df.columns:
+        raise ValueError(f"{path}: no label column {label!r} (columns: {', '.join(map(str, df.columns))})")
+    cols = list(features) if features is not None else [c for c in df.columns if c != label]
+    missing = [c for c in cols if c not in df.columns]
+    if missing or not cols:
+        raise ValueError(f"{path}: feature columns {missing or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    X = np.empty((len(df), len(cols)))
+    for j, c in enumerate(cols):
+        v = pd.to_numeric(df[c], errors="coerce")
+        bad = v.isna()
+        if bad.any():
+            row = int(np.flatnonzero(bad.to_numpy())[0])
+            raise ValueError(f"{path}: column {c!r}, data row {row + 1}: {df[c].iloc[row]!r} is not a number "
+                             f"(fix the cell, or leave the column out with features=[...])")
+        X[:, j] = v.to_numpy(dtype=float)
+    if standardize:
+        X, _ = zscore(X)
+    wanted = {str(a) for a in anomaly_values}
+    y = df[label].astype(str).isin(wanted).to_numpy()
+    check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name)
+    return Data(X, y, [str(c) for c in cols], df, name)
+
+
+# ------------------------------------------------------------------------------------------- paper A
+def choose_beta_r(data: Data, betas: Sequence[int] = BETAS, fractions: Sequence[float] = FRACTIONS,
+                  metric: str = "euclidean") -> tuple[int, float]:
+    """(β, r) maximising the F1 of the (β, r)-anomalies against the labels over the grids (the pipeline's
+    selection protocol, :mod:`privanomaly.paper_a.selection`). Not private: it reads the labels."""
+    from privanomaly.paper_a import selection
+
+    surface = selection.selection_surface(data.X, data.y, list(betas), list(fractions),
+                                          p=1.0 if metric == "manhattan" else 2.0)
+    best = selection.choose(surface)
+    return best.beta, best.r
+
+
+def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism: str = "sp", k: int = 1,
+                      seed: int = 0, metric: str = "euclidean", tuned_on_data: bool = True) -> Release:
+    """One run of paper-A ``mechanism`` (a registered name of family ``aiq``) on every record: for each record
+    the randomised answer to "is it a (β, r)-anomaly?" (bool), drawn by the mechanism's exact sampler."""
+    from privanomaly.paper_a.records import record_table
+
+    mech = mechanisms.get(mechanism)
+    if mech.family != "aiq":
+        raise ValueError(f"mechanism {mechanism!r} is not a paper-A mechanism (paper-A names: "
+                         f"{', '.join(mechanisms.names('aiq'))})")
+    rec = record_table(data.X, data.y.astype(np.int8), int(beta), float(r), cap=None, metric=metric)
+    x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
+    rng = seeding.rng(seed, "api", "paper_a", mechanism)
+    answers = mech.sample(x_i, B, beta=int(beta), k=int(k), eps=float(eps), rng=rng, n_trials=1)[0]
+    return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool),
+                   mech.claim(eps=float(eps), beta=int(beta), k=int(k)),
+                   {"beta": int(beta), "r": float(r), "eps": float(eps), "k": int(k), "seed": int(seed)},
+                   tuned_on_data)
+
+
+# ------------------------------------------------------------------------------------------- paper B
+def choose_r(data: Data, k: int = 3, r_grid: dict | None = None) -> float:
+    """The r maximising the accuracy of non-private outlier detection (eq. 53) against the labels, smallest
+    of ties (:mod:`privanomaly.paper_b.tuning`). Not private: it reads the labels."""
+    from privanomaly.paper_b import tuning
+
+    curve = tuning.accuracy_curve(data.X, data.y.astype(np.int64), int(k), tuning.r_grid(r_grid or R_GRID), "full")
+    return tuning.select_r(curve, "smallest").r
+
+
+def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: float = 0.01,
+                          mechanism: str = "gaussian_smooth_fast", seed: int = 0,
+                          tuned_on_data: bool = True) -> Release:
+    """One Gaussian release of q_count(X, k, r) by paper-B ``mechanism`` (``gaussian_gs_upper``: Theorem 1
+    with the proven global bound; ``gaussian_smooth_fast`` / ``gaussian_smooth_paper``: Theorem 2 with the
+    fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32."""
+    from privanomaly import outliers
+
+    mech = mechanisms.get(mechanism)
+    if mech.family != "count_gaussian":
+        raise ValueError(f"mechanism {mechanism!r} does not release the outlier count (names: "
+                         f"{', '.join(mechanisms.names('count_gaussian'))})")
+    rng = seeding.rng(seed, "api", "paper_b", mechanism)
+    value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
+    return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),
+                   mech.claim(eps=float(eps), delta=float(delta)),
+                   {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
+                   tuned_on_data)

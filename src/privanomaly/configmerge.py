@@ -1,0 +1,79 @@
+"""Adding is adding: datasets an overlay adds to the papers' lists without retyping them.
+
+An overlay replaces a list (``--configfile`` merges mappings key by key, but a list is one value), so putting
+one dataset into ``paper_a.datasets`` used to mean repeating the paper's five - and dropping one silently
+was easy. The config check (:func:`privanomaly.configcheck.check_config`) calls :func:`resolve` on the merged
+configuration, in place:
+
+- ``paper_a.extra_datasets: [mine]`` is appended to ``paper_a.datasets`` (order kept, no duplicates);
+- ``paper_b.extra_datasets: {mine: My data}`` registers ``mine`` for paper B in one entry: its display name
+  goes into ``paper_b.datasets`` and the name into ``paper_b.scenario1.datasets`` (Figures 3/4, the σ
+  comparison);
+- the sweep feeding paper A's claims (``paper_a.claims.sweep``) runs on the datasets of ``paper_a.datasets``
+  it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 jobs),
+  and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``.
+
+:func:`resolve` is idempotent (a recorded configuration resolved again is unchanged) and returns one line
+per change, for the run's log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+
+class ConfigListError(ValueError):
+    """An ``extra_datasets`` entry names no dataset of ``datasets:``."""
+
+
+def _append(values: list, extra: list) -> list:
+    return list(dict.fromkeys([*values, *extra]))
+
+
+def _check(names, known, key: str) -> None:
+    for i, name in enumerate(names):
+        if name not in known:
+            raise ConfigListError(f"config key {key}[{i}]: unknown dataset {name!r}; add an entry "
+                                  f"datasets.{name} (known: {', '.join(sorted(known))})")
+
+
+def resolve(config: MutableMapping[str, Any]) -> list[str]:
+    """Merge the ``extra_datasets`` of both papers into their lists and fit the claim sweep to
+    ``paper_a.datasets`` (see the module doc), in place; return what changed, one line each."""
+    notes: list[str] = []
+    known = set(config.get("datasets") or {})
+    pa = config.get("paper_a") or {}
+    extra_a = list(pa.get("extra_datasets") or [])
+    if extra_a:
+        _check(extra_a, known, "paper_a.extra_datasets")
+        merged = _append(list(pa["datasets"]), extra_a)
+        if merged != list(pa["datasets"]):
+            notes.append(f"paper_a.datasets: {', '.join(merged)} (with paper_a.extra_datasets)")
+        pa["datasets"] = merged
+    pb = config.get("paper_b") or {}
+    extra_b = dict(pb.get("extra_datasets") or {})
+    if extra_b:
+        _check(list(extra_b), known, "paper_b.extra_datasets")
+        pb["datasets"] = {**pb["datasets"], **extra_b}
+        s1 = pb["scenario1"]
+        merged = _append(list(s1["datasets"]), list(extra_b))
+        if merged != list(s1["datasets"]):
+            notes.append(f"paper_b.scenario1.datasets: {', '.join(merged)} (with paper_b.extra_datasets)")
+        s1["datasets"] = merged
+    name = (pa.get("claims") or {}).get("sweep")
+    sweeps = config.get("sweeps") or {}
+    if name and name in sweeps and "datasets" in pa:
+        listed = list(sweeps[name].get("datasets") or [])
+        kept = [d for d in listed if d in pa["datasets"]]
+        if not kept:  # none of the run's paper-A datasets: the claim sweep does not run, A3/A6/A8 use the tables
+            del sweeps[name]
+            pa["claims"]["sweep"] = None
+            notes.append(f"sweeps.{name}: not run (none of its datasets {', '.join(listed)} is in paper_a.datasets); "
+                         "paper_a.claims.sweep: null (claims A3, A6, A8 from the tables)")
+        elif kept != listed:
+            dropped = [d for d in listed if d not in kept]
+            notes.append(f"sweeps.{name}.datasets: {', '.join(kept)} (the claim sweep runs on paper_a.datasets "
+                         f"only; left out: {', '.join(dropped)})")
+            sweeps[name]["datasets"] = kept
+    return notes

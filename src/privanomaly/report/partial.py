@@ -1,0 +1,119 @@
+"""``make report`` after an incomplete run: say which outputs are missing and how to finish the run, then build
+the report of what exists.
+
+``snakemake --report`` stops on the first output marked for the report that does not exist ("marked for
+report but does not exist"), which after a killed or failed run means no report at all. :func:`main` asks
+Snakemake for the run's outputs and their status first (``--summary``); when some are missing it prints
+them (grouped by rule, a few examples each) with the command that finishes the run, writes the full list
+next to the report (``<report>.missing.txt``), and builds the report with the outputs that exist as its
+targets. With nothing missing it is exactly ``snakemake --report``.
+
+``python -m privanomaly.report.partial --snakemake .venv/bin/snakemake --report results/report.html
+--finish "make reproduce" -- [snakemake options: --configfile ..., --config ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from privanomaly import io
+
+# --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
+MISSING_STATUSES = ("missing", "incomplete")
+RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output file of the run's DAG: its path, the rule writing it and Snakemake's status of it."""
+
+    path: str
+    rule: str
+    status: str
+
+    @property
+    def missing(self) -> bool:
+        return self.status in MISSING_STATUSES or not Path(self.path).exists()
+
+
+def parse_summary(text: str) -> list[Output]:
+    """The rows of ``snakemake --summary`` (tab-separated, after its header line ``output_file  date ...``)."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("output_file\t")), None)
+    if start is None:
+        raise ValueError("snakemake --summary printed no table (expected a header line starting 'output_file')")
+    header = lines[start].split("\t")
+    col = {name: header.index(name) for name in ("output_file", "rule", "status")}
+    out = []
+    for line in lines[start + 1:]:
+        f = line.split("\t")
+        if len(f) == len(header):
+            out.append(Output(f[col["output_file"]], f[col["rule"]], f[col["status"]]))
+    return out
+
+
+def missing_message(outputs: Sequence[Output], finish: str, report: str, examples: int = 1) -> str:
+    """What ``make report`` prints when some outputs are missing: how many, by rule, and how to finish."""
+    missing = [o for o in outputs if o.missing]
+    by_rule = Counter(o.rule for o in missing)
+    lines = [f"privanomaly: the run is incomplete: {len(missing)} of {len(outputs)} outputs are missing "
+             f"(the run was stopped, or a job failed):"]
+    for rule, n in by_rule.most_common():
+        shown = [o.path for o in missing if o.rule == rule][:examples]
+        lines.append(f"  {rule}: {n} missing, e.g. {', '.join(shown)}{' ...' if n > len(shown) else ''}")
+    lines.append(f"Finish the run with `{finish}` (it reruns only what is missing; a job that failed says why in "
+                 f"its log under results/logs/<rule>/), then run `make report` again.")
+    lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
+                 f"{missing_list_path(report)}).")
+    return "\n".join(lines)
+
+
+def missing_list_path(report: str | Path) -> Path:
+    return Path(f"{report}.missing.txt")
+
+
+def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
+    """Build the report of the run given by ``args``; after an incomplete run, of what exists (see module doc)."""
+    record = Path(report).parent / RECORD  # the run's own configuration, as --report uses it (run_config)
+    summary_args = ["--configfile", str(record)] if record.is_file() else list(args)
+    summary = subprocess.run([snakemake, *summary_args, "--summary"], capture_output=True, text=True)
+    if summary.returncode != 0:
+        sys.stderr.write(summary.stderr)
+        return summary.returncode
+    outputs = parse_summary(summary.stdout)
+    missing = [o for o in outputs if o.missing]
+    stale = missing_list_path(report)
+    if not missing:
+        if stale.exists():
+            stale.unlink()
+        return subprocess.run([snakemake, *args, "--cores", "1", "--report", report]).returncode
+    print(missing_message(outputs, finish, report), file=sys.stderr)
+    Path(report).parent.mkdir(parents=True, exist_ok=True)
+    io.write_text(stale, "".join(f"{o.rule}\t{o.path}\n" for o in missing))
+    present = [o.path for o in outputs if not o.missing]
+    rc = subprocess.run([snakemake, *args, "--cores", "1", "--report", report, *present]).returncode
+    if rc == 0:
+        print(f"privanomaly: partial report written: {report} ({len(present)} outputs; {len(missing)} missing, "
+              f"listed in {stale})", file=sys.stderr)
+    return rc
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--snakemake", default="snakemake")
+    ap.add_argument("--report", required=True, help="the report file to write")
+    ap.add_argument("--finish", default="make reproduce", help="the command that finishes the run (printed)")
+    ap.add_argument("args", nargs=argparse.REMAINDER, help="-- then the run's Snakemake options")
+    a = ap.parse_args(argv)
+    args = a.args[1:] if a.args[:1] == ["--"] else a.args
+    return run(a.snakemake, args, a.report, a.finish)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

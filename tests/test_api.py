@@ -1,0 +1,80 @@
+"""The library without Snakemake (privanomaly.api, ``python -m privanomaly``): load a CSV, choose the
+parameters, release with a registered mechanism, print the claim; masks are bool (``sp.is_anomaly``
+returned int8, and ``records[mask]`` then picked rows 0 and 1 instead of the anomalies)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privanomaly import api, sp
+from privanomaly.__main__ import main
+
+
+@pytest.fixture(scope="module")
+def csv(tmp_path_factory):
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(200, 3)), rng.normal(6.0, 0.5, size=(5, 3))])
+    df = pd.DataFrame(X, columns=["a", "b", "c"]).assign(cls=["no"] * 200 + ["yes"] * 5)
+    path = tmp_path_factory.mktemp("api") / "mine.csv"
+    df.to_csv(path, index=False)
+    return path
+
+
+def test_is_anomaly_is_a_boolean_mask():
+    x_i, B = np.array([1, 1, 1, 1, 0]), np.array([2, 9, 1, 9, 0])
+    g = sp.is_anomaly(x_i, B, 3)
+    assert g.dtype == bool
+    records = np.array([10, 11, 12, 13, 14])
+    assert records[g].tolist() == [10, 12]  # int8 [1, 0, 1, 0, 0] would have given [11, 10, 11, 10, 10]
+
+
+def test_paper_a_release_is_seeded_bool_and_states_its_claim(csv):
+    data = api.load_csv(csv, "cls", ["yes"])
+    assert data.X.shape == (205, 3) and int(data.y.sum()) == 5
+    assert np.allclose(data.X.mean(axis=0), 0) and np.allclose(data.X.std(axis=0), 1)  # z-scored
+    beta, r = api.choose_beta_r(data)
+    rel = api.release_anomalies(data, beta=beta, r=r, eps=1.0, mechanism="sp", k=1, seed=3)
+    again = api.release_anomalies(data, beta=beta, r=r, eps=1.0, mechanism="sp", k=1, seed=3)
+    assert rel.values.dtype == bool and len(rel.values) == 205
+    np.testing.assert_array_equal(rel.values, again.values)
+    assert rel.claim.epsilon == pytest.approx(1.0, rel=1e-6) and rel.claim.neighbours == "sensitive_k"
+    assert int(rel.truth.sum()) >= 1 and len(data.frame[rel.values]) == int(rel.values.sum())
+    text = rel.summary()
+    assert "claim: 1-SP on sensitive_k" in text and "not account for" in text
+
+
+def test_paper_b_release_states_its_claim(csv):
+    data = api.load_csv(csv, "cls", ["yes"])
+    rel = api.release_outlier_count(data, k=3, r=1.0, eps=0.5, mechanism="gaussian_gs_upper", seed=1,
+                                    tuned_on_data=False)
+    assert isinstance(rel.values, float) and rel.truth >= 0
+    assert rel.claim.delta == 0.01 and rel.claim.neighbours == "substitution"
+    assert "not account" not in rel.summary()
+    with pytest.raises(ValueError, match="not a paper-A mechanism"):
+        api.release_anomalies(data, beta=5, r=1.0, eps=1.0, mechanism="gaussian_gs_upper")
+
+
+def test_load_csv_errors_name_the_cell(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("a,cls\n1.0,no\nx,yes\n2.0,no\n")
+    with pytest.raises(ValueError, match=r"column 'a', data row 2: 'x' is not a number"):
+        api.load_csv(bad, "cls", ["yes"])
+    with pytest.raises(ValueError, match="no label column 'y'"):
+        api.load_csv(bad, "y")
+
+
+def test_cli_prints_the_claim_and_writes_answers(csv, tmp_path, capsys):
+    out = tmp_path / "flags.csv"
+    assert main(["paper-a", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "1", "--beta", "5",
+                 "--r", "1.0", "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "claim: 1-SP on sensitive_k" in text and "parameters: beta = 5, r = 1" in text
+    flags = pd.read_csv(out)
+    assert list(flags.columns) == ["row", "released", "true_anomaly"] and len(flags) == 205
+    assert main(["paper-b", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "0.5", "--r", "1.0",
+                 "--mechanism", "gaussian_gs_upper"]) == 0
+    assert "claim: (0.5, 0.01)-DP on substitution" in capsys.readouterr().out
+    assert main(["paper-a", str(csv), "--label", "cls", "--eps", "1", "--beta", "5"]) == 2
+    assert "give both --beta and --r" in capsys.readouterr().err

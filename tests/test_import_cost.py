@@ -1,0 +1,49 @@
+"""A job pays at start only for the heavy libraries it uses: the library's light modules import no pandas,
+scipy or matplotlib (each case in a fresh interpreter, since this test process has them loaded already)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("pandas", "scipy", "matplotlib", "pyarrow", "numba")
+
+
+def heavy_after(code: str) -> list[str]:
+    """The heavy libraries in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = code + f"\nimport sys\nprint(','.join(m for m in {HEAVY!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return [m for m in out.strip().split(",") if m]
+
+
+@pytest.mark.parametrize("code", [
+    "import privanomaly.io, privanomaly.runlog, privanomaly.seeding",  # every script
+    "from privanomaly.datasets import sources",  # download
+    "import privanomaly.sp; from privanomaly.sp import ball_counts, dlap",
+    "import privanomaly.outliers",
+    "import privanomaly.mechanisms as M; M.get('sp'); M.get('gaussian_gs_upper'); M.names()",
+    "from privanomaly import run_config, provenance",  # report_effective_config, provenance
+])
+def test_light_modules_import_no_heavy_library(code):
+    assert heavy_after(code) == []
+
+
+def test_a_table_job_does_not_import_matplotlib():
+    assert "matplotlib" not in heavy_after("from privanomaly.report import figures; figures.get('paper_a.table1')")
+    assert "matplotlib" in heavy_after("from privanomaly.report import figures; figures.get('paper_a.fig1')")
+
+
+def test_lazy_names_resolve():
+    """The names a package __init__ now loads on first use are the modules' own objects."""
+    from privanomaly import datasets, outliers, sp
+    from privanomaly.datasets import prepare
+    from privanomaly.outliers import distance, exponential
+    from privanomaly.sp import metrics
+
+    assert outliers.q_count is distance.q_count and outliers.exponential is exponential
+    assert sp.ranked_errors is metrics.ranked_errors and datasets.build is prepare.build
+    assert set(outliers.__all__) >= {"q_count", "algorithm2", "gaussian_hockey_stick", "CONVENTIONS"}
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        outliers.nope  # noqa: B018

@@ -1,0 +1,42 @@
+"""``make reproduce CONFIG="my file.yaml"``: a path with spaces reaches the config check and Snakemake as one
+argument (the Makefile used to split it into ``my`` and ``file.yaml``); the same for the data mirror and
+the report path. Checked on the recipes ``make -n`` prints, split as the shell splits them."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def recipe(*args: str) -> list[list[str]]:
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), *args], capture_output=True, text=True, check=True).stdout
+    return [shlex.split(line) for line in out.splitlines() if "snakemake" in line or "configcheck" in line]
+
+
+def after(words: list[str], flag: str) -> str:
+    return words[words.index(flag) + 1]
+
+
+def test_config_path_with_spaces_is_one_argument(tmp_path):
+    cfg = str(tmp_path / "my file.yaml")
+    lines = recipe("reproduce", f"CONFIG={cfg}", "DATA_MIRROR=/data/my mirror", "REPORT=out dir/report.html")
+    runs = [w for w in lines if "--configfile" in w]
+    assert len(runs) == 3  # the config check, the run, the report
+    assert all(after(w, "--configfile") == cfg for w in runs)
+    snakemake = [w for w in lines if any(x.endswith("snakemake") for x in w)]
+    assert all(after(w, "--config") == "data_mirror=/data/my mirror" for w in snakemake)
+    assert after(snakemake[-1], "--report") == "out dir/report.html"
+
+
+def test_relative_mirror_with_spaces_is_made_absolute():
+    lines = recipe("report", "DATA_MIRROR=my mirror")
+    assert after(lines[0], "--config") == f"data_mirror={ROOT}/my mirror"
+
+
+def test_default_paths_unchanged():
+    lines = recipe("reproduce", "DATA_MIRROR=../shared/datasets")
+    assert after(lines[1], "--config") == f"data_mirror={(ROOT.parent / 'shared' / 'datasets').resolve()}"
+    assert "--configfile" not in lines[1]

@@ -1,0 +1,70 @@
+"""``make report`` after an incomplete run (privanomaly.report.partial): it names the missing outputs by rule,
+says how to finish the run, lists them next to the report and builds the report of the outputs that exist
+(``snakemake --report`` alone stops on the first missing one: "marked for report but does not exist")."""
+
+from __future__ import annotations
+
+import json
+import stat
+import sys
+from pathlib import Path
+
+from privanomaly.report import partial
+
+SUMMARY = "output_file\tdate\trule\tlog-file(s)\tstatus\tplan\n{rows}"
+
+
+def fake_snakemake(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
+    """A stand-in for the snakemake executable: prints a --summary of ``rows``, records every call."""
+    calls = tmp_path / "calls.jsonl"
+    table = SUMMARY.format(rows="".join(f"{p}\t-\t{r}\t-\t{s}\tno update\n" for p, r, s in rows))
+    exe = tmp_path / "snakemake"
+    exe.write_text(f"#!{sys.executable}\nimport json, sys\n"
+                   f"open({str(calls)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n"
+                   f"print({table!r}) if '--summary' in sys.argv else None\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    return exe
+
+
+def calls(tmp_path: Path) -> list[list[str]]:
+    return [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
+
+
+def test_incomplete_run_lists_missing_and_reports_what_exists(tmp_path, capsys):
+    done = tmp_path / "results" / "paper_a" / "tables" / "table1.csv"
+    done.parent.mkdir(parents=True)
+    done.write_text("dataset\nthyroid\n")
+    gone = tmp_path / "results" / "paper_b" / "tables" / "scenario1_x_paper.csv"
+    exe = fake_snakemake(tmp_path, [(str(done), "paper_a_table1", "ok"), (str(gone), "paper_b_scenario1", "missing")])
+    report = tmp_path / "results" / "report.html"
+    rc = partial.run(str(exe), ["--configfile", "my file.yaml"], str(report), "make reproduce CONFIG='my file.yaml'")
+    assert rc == 0
+    err = capsys.readouterr().err
+    assert "1 of 2 outputs are missing" in err and "paper_b_scenario1: 1 missing" in err
+    assert "Finish the run with `make reproduce CONFIG='my file.yaml'`" in err
+    assert partial.missing_list_path(report).read_text() == f"paper_b_scenario1\t{gone}\n"
+    summary_call, report_call = calls(tmp_path)
+    assert summary_call == ["--configfile", "my file.yaml", "--summary"]
+    assert report_call[-3:] == ["--report", str(report), str(done)]  # only the existing output as a target
+
+
+def test_complete_run_is_plain_report_and_uses_the_recorded_config(tmp_path):
+    done = tmp_path / "results" / "index.md"
+    done.parent.mkdir(parents=True)
+    done.write_text("x")
+    (tmp_path / "results" / "effective_config.yaml").write_text("seed: 1\n")
+    report = tmp_path / "results" / "report.html"
+    partial.missing_list_path(report).write_text("stale\n")
+    exe = fake_snakemake(tmp_path, [(str(done), "report_index", "ok")])
+    assert partial.run(str(exe), [], str(report), "make reproduce") == 0
+    summary_call, report_call = calls(tmp_path)
+    assert summary_call == ["--configfile", str(tmp_path / "results" / "effective_config.yaml"), "--summary"]
+    assert report_call == ["--cores", "1", "--report", str(report)]
+    assert not partial.missing_list_path(report).exists()
+
+
+def test_parse_summary_skips_snakemake_chatter():
+    text = "Building DAG of jobs...\n" + SUMMARY.format(rows="a.csv\t-\tr1\t-\tok\tno update\nb.csv\t-\tr2\t-\tmissing\tupdate pending\n")
+    rows = partial.parse_summary(text)
+    assert [(o.path, o.rule, o.status) for o in rows] == [("a.csv", "r1", "ok"), ("b.csv", "r2", "missing")]
+    assert rows[1].missing

@@ -1,0 +1,59 @@
+"""The library's planners that the get_* functions of workflow/rules/common.smk call: per-dataset settings of
+paper A, where a paper-B reading's r lives and which datasets it computes, per-sweep settings of a job, the
+rows of unavailable datasets. The rules built on them are checked job by job by benchmarks/dag_jobs.py and by
+every workflow test that runs them."""
+
+from __future__ import annotations
+
+from privanomaly.paper_a import workflow_checks as pa_plan
+from privanomaly.paper_b import workflow as pb_plan
+from privanomaly.plan import DataPlan
+from privanomaly.sweeps.plan import SweepPlan
+
+
+def test_data_plan_rows_of_unavailable_datasets(tmp_path):
+    cfg = {"results_dir": "res", "resources_dir": str(tmp_path / "resources"), "data_mirror": str(tmp_path),
+           "datasets": {"a": {"files": [{"path": "a/a.csv", "url": "https://example.org/a.csv", "sha256": "0" * 64}]},
+                        "syn": {"generator": "x"}}}
+    rows = DataPlan(cfg).unavailable_rows()
+    assert [r["dataset"] for r in rows] == ["a"] and "not in mirror" in rows[0]["reason"]
+    assert DataPlan(cfg).raw_files("a") == [str(tmp_path / "resources" / "raw" / "a" / "a.csv")]
+
+
+def test_paper_a_settings_select_fig2s_betas_and_list_the_datasets_without_growth():
+    pa = {"fig2": {"dataset": "mix", "betas": [1, 2], "eps": 0.25}, "selection": {"betas": [5]},
+          "eps_grid": [0.5, 1.0], "compiler": {"eps": 0.1}, "k_grid": [1, 7], "fig3": {"k_values": [14, 1]}}
+    sets = {"paper_a.tables": ["t1", "t2"], "paper_a.growth": ["t1"]}
+    assert pa_plan.betas(pa, "mix") == [1, 2] and pa_plan.betas(pa, "t1") == [5]
+    assert (pa_plan.eps_min(pa), pa_plan.k_sensitive(pa)) == (0.1, [1, 7, 14])
+    assert list(pa_plan.not_evaluated(sets)["A4"]) == ["t2"]
+
+
+def test_paper_b_reading_decides_where_r_lives_and_which_datasets_it_computes():
+    pb = {"datasets": {"s1": "S1", "s2": "S2", "mine": "Mine"}, "tables": {"table1": ["s1"], "table2": ["s2", "mine"]},
+          "scenario1": {"datasets": ["s1"], "methods": ["fast"]}, "scenario2": {"datasets": ["s2"]},
+          "timing": {"datasets": []}, "readings": ["paper_r"], "tuning": {"space": {"s2": "pca"}},
+          "paper_reported": {"r": {"s1": 1.1, "s2": 0.13}}}
+    sets = pb_plan.sets(pb, ["s1", "s2", "mine"])
+    assert pb_plan.choice_file("res/paper_b", "", "s2") == "res/paper_b/tuning/s2.json"
+    assert pb_plan.choice_file("res/paper_b", "paper_r/", "s2") == "res/paper_b/paper_r/tuning/s2.json"
+    assert pb_plan.reading_datasets(pb, sets, "paper_b.table2", "") == ["s2", "mine"]
+    assert pb_plan.reading_datasets(pb, sets, "paper_b.table2", "paper_r/") == ["s2"]  # mine: no printed r
+    assert pb_plan.tables_subcategory("paper_r/") == "Tables 1-2 at the paper's r"
+    assert pb_plan.r_readings_regex(pb) == "|paper_r/"
+    files = pb_plan.readings_files(pb_plan.readings_plan("res/paper_b", pb, sets))
+    assert "res/paper_b/paper_r/tuning/s1.json" in files and len(files) == len(set(files))
+
+
+def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
+    cfg = {"a": {"kind": "paper_a", "datasets": ["t"], "mechanisms": ["sp", "optimal_dp"], "eps": [0.5], "k": [1],
+                 "beta": [5], "r": {"fraction": [0.05]}},
+           "b": {"kind": "paper_b", "datasets": ["t"], "k": [3], "r": {"fraction": [0.1]}, "eps": [0.5, 1.0], "h": [1],
+                 "subspace_dims": [1], "methods": ["fast"], "conventions": ["printed"]}}
+    plan = SweepPlan(cfg, lambda names, key: names, lambda names: list(names))
+    assert plan.setting("a", "mechanisms", {}) == ["sp", "optimal_dp"]
+    assert plan.setting("b", "eps", {}) == [0.5, 1.0] and plan.setting("b", "kind", {}) == "paper_b"
+    assert plan.setting("a", "cap", {}) == plan.cap("a") and plan.setting("b", "max_work", {"max_work": 99}) == 99
+    assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
+    assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", "0.5", 0)]
+    assert plan.chunk_points("a", 0) == [[5, "f0.05", 1]]

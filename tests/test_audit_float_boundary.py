@@ -66,10 +66,13 @@ def test_code_before_the_fixes_is_caught():
         assert min(r["min_s_over_grid_smooth"] for r in rows) < 1  # S < LS found
 
 
-def test_patches_are_restored():
+def test_patches_are_restored_and_bypass_the_memo():
     before = smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates
-    with fb.old_enclosure():
-        assert fb.enclosing.SEB_RTOL == distance.RADIUS_RTOL
+    with fb.enclosing.memoised():
+        memo = fb.enclosing._MEMO
+        with fb.old_enclosure():
+            assert fb.enclosing.SEB_RTOL == distance.RADIUS_RTOL and fb.enclosing._MEMO is None
+        assert fb.enclosing._MEMO is memo
     assert (smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates) == before
 
 

@@ -36,7 +36,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("audit", frozenset({"audit"})),
     ("experiment", frozenset({"experiment"})),
     ("papers", frozenset({"paper_a", "paper_b"})),
-    ("sweeps", frozenset({"sweeps", "honest_tuning"})),
+    ("sweeps", frozenset({"sweeps", "honest_tuning", "honest_tuning_plots"})),
     ("report", frozenset({"report"})),
     ("entry points", frozenset({"api", "__main__"})),
 )

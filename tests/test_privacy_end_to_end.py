@@ -175,10 +175,15 @@ def test_audit_passes_the_end_to_end_mechanisms_and_catches_tuning_on_the_privat
         assert not any(r["passed"] for r in rows), name
 
 
-def test_harness_lists_them():
+def test_harness_audits_them_through_their_hook():
     from privanomaly import audit
+    from privanomaly.audit import harness
 
-    df = audit.run("fast", names=["end_to_end_sp", "exp_select_r"])
-    got = df.set_index("mechanism")["result"].to_dict()
-    assert got["end_to_end_sp"] == got["exp_select_r"] == "pass"
-    assert got["end_to_end_sp_tuned_on_private"] == got["exp_select_r_tuned_on_private"] == "caught"
+    for name in ("end_to_end_sp", "exp_select_r"):
+        assert audit.audit_mechanism(mechanisms.get(name), audit.LEVELS["fast"]).result == "pass"
+    controls = end_to_end.negative_controls()
+    assert set(controls) <= set(harness.NEGATIVE_CONTROLS)  # registered by privanomaly.audit.end_to_end
+    for name, m in controls.items():
+        m.name = name
+        row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail")
+        assert row.result == "caught", name

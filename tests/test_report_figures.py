@@ -29,7 +29,7 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
         "paper_a_plot_selection", "paper_a_fig_errors", "paper_a_fig_normal_ranked", "paper_a_plot_growth",
         "paper_b_plot_tuning", "paper_b_plot_fig1", "paper_b_plot_fig2", "paper_b_plot_scenario1",
         "paper_b_plot_scenario2", "paper_b_plot_scenario1_paper_r", "paper_b_plot_scenario2_paper_r",
-        "paper_b_plot_scenario2_paper_r_printed_exponent",
+        "paper_b_plot_scenario2_paper_r_printed_exponent", "paper_a_plot_price", "paper_b_plot_price",
     }
     registered = figures.names()
     for it in rendered:

@@ -26,7 +26,15 @@ on the (β, r)-anomalies and the expected precision/recall against the labels. U
 private records whose (β, r)-anomaly status matches their label; adding or removing one record changes it
 by at most β_max K_d + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
 than β other records within r; Euclidean metric only). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
-the selection composes with SP on G_S(k).
+the selection composes with SP on G_S(k) - on the edges that are G_S(k) edges for every candidate (β, r),
+since G_S(k) depends on (β, r) (:mod:`.end_to_end`).
+
+Columns (one row per dataset, ε and tuning): ``n_public`` / ``n_private``, ``eps_selection`` (the rational
+rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` (and ``beta``; for
+``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
+composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
+``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
+made (e.g. a metric without a kissing-number bound).
 """
 
 from __future__ import annotations

@@ -83,8 +83,13 @@ def get_data_table(wildcards):
 
 
 def get_data_provenance(wildcards):
-    """The provenance JSON of the job's dataset (wildcard dataset), from rule prepare."""
-    return one_file(rules.prepare.output.provenance, dataset=wildcards.dataset)
+    """The provenance JSON of the job's dataset (what its preprocessing was fitted on), from rule prepare."""
+    for name in ("pa_dataset", "pb_dataset", "dataset"):
+        if name in wildcards.keys():
+            return one_file(rules.prepare.output.provenance, dataset=wildcards[name])
+    raise ValueError(
+        f"get_data_provenance: the job has no dataset wildcard ({dict(wildcards)})"
+    )
 
 
 # ---- Paper A: privanomaly.paper_a.workflow_checks ----

@@ -156,6 +156,7 @@ rule paper_b_scenario1:
     input:
         data=get_data_table,
         choice=get_choice,
+        provenance=get_data_provenance,
     output:
         csv=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.csv",
         md=f"{PB_OUT}/{{pb_reading}}tables/scenario1_{{pb_dataset}}_{{pb_method}}.md",

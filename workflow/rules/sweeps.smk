@@ -83,6 +83,7 @@ rule sweep_b_point:
     """Paper B at one (dataset, k, r): sigma_Global/sigma_Smooth over eps, bounds, conventions; top-h P/R."""
     input:
         data=get_data_table,
+        provenance=get_data_provenance,
     output:
         point=f"{SW_OUT}/{{sweep}}/bpoints/{SW_BPOINT}.parquet",
     log:

@@ -26,4 +26,5 @@ from .harness import (  # noqa: F401
     run,
 )
 from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
+from . import float_boundary_worlds as _float_boundary_worlds  # noqa: F401 - its negative controls
 from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls

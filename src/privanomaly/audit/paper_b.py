@@ -14,10 +14,11 @@ import itertools
 import numpy as np
 
 from privanomaly.mechanisms.base import Mechanism
-from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, CountGaussian, TopH
+from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, CountGaussian, GaussianSmooth, TopH
 from privanomaly.outliers import audit_worlds as aw
 from privanomaly.outliers import enclosing
 
+from . import float_boundary_worlds
 from . import harness as _harness
 from . import statistical as _stat
 
@@ -84,8 +85,12 @@ def audit_count_gaussian(m: CountGaussian, level) -> _harness.AuditRow:
     fast = level.name != "full"
     with enclosing.memoised():  # shares the harness's memo when called from run()
         rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
+    n_worlds = len(rows) // len(eps_list)
+    if isinstance(m, GaussianSmooth) and m.bound in ("paper", "fast"):  # Theorem 2's premise S >= LS at ties
+        boundary = float_boundary_worlds.smooth_rows(m, fast, eps_list[0], DEFAULT_DELTA)
+        rows, n_worlds = rows + boundary, n_worlds + len(boundary)
     claim = f"(ε, {DEFAULT_DELTA:g})-DP on substitution" + ("" if m.claim(eps=eps_list[0]).proven else " [unproven]")
-    row = _aggregate(m, rows, claim, len(rows) // len(eps_list))
+    row = _aggregate(m, rows, claim, n_worlds)
     _cp_gaussian(m, level, row, eps_list[0], DEFAULT_DELTA)
     return row
 

@@ -112,8 +112,9 @@ def local_sensitivity_bound(X: np.ndarray, k: int, r: float, S=None) -> int:
     """
     _check_k(k)
     _check_r(r)
-    Z, r = subspace_coords(X, S) / r, 1.0  # units of r (see largest_enclosed_subset)
-    deg = _counts_scaled(Z, r)
+    Zs = subspace_coords(X, S)
+    deg = _counts_scaled(Zs, r)  # q_count's own arithmetic (see _windows)
+    Z, r = Zs / r, 1.0  # units of r (see largest_enclosed_subset)
     inV = deg == k
     if inV.any():
         tree = cKDTree(Z[inV])
@@ -220,11 +221,15 @@ def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | No
     _check_beta(beta)
     _check_r(r)
     work = _Work(max_work)
-    Z, r = subspace_coords(X, S) / r, 1.0  # units of r (see largest_enclosed_subset)
-    N = len(Z)
+    Zs = subspace_coords(X, S)
+    N = len(Zs)
     if N == 0:
         raise ValueError("X has no records")
-    deg = _counts_scaled(Z, r)
+    # the degrees in the released query's own arithmetic (q_count: dist_S <= r (1 + RADIUS_RTOL) on the
+    # unscaled coordinates): in units of r the rounding differs, and a record at the boundary could get
+    # another degree here than in q_count, putting it in the wrong window (S < LS at the float boundary)
+    deg = _counts_scaled(Zs, r)
+    Z, r = Zs / r, 1.0  # units of r (see largest_enclosed_subset)
     keys = {c: np.abs(deg - c) for c in (k, k - 1)}
     n_t = N + 1  # t = 0..N
     tt = np.arange(n_t)

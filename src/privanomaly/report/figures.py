@@ -46,6 +46,9 @@ def registries() -> Iterator[Registry]:
     from privanomaly.paper_b import plots as paper_b_plots
 
     yield paper_b_plots.FIGURES
+    from privanomaly import honest_tuning_plots
+
+    yield honest_tuning_plots.FIGURES
     yield _EXTRA
 
 def register(name: str) -> Callable[[PlotFunction], PlotFunction]:

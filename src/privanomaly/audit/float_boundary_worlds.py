@@ -1,0 +1,295 @@
+"""Adversarial float-boundary worlds for paper B's smooth bound: Theorem 2's premise S(X) >= LS(X) at ties.
+
+The degree test (:mod:`privanomaly.outliers.distance`) counts y as a neighbour of x when the float distance is
+<= r (1 + RADIUS_RTOL); Algorithm 1 (:mod:`privanomaly.outliers.enclosing`) must then count every set the
+degree test puts within r of one point as enclosed, or the smooth bound falls below the local sensitivity.
+The worlds put records exactly where the two tests disagree:
+
+* ``polygon``: ``copies`` duplicates of each vertex of a regular polygon (2-D, or in a random plane in 3-D)
+  at circumradius r (1 + RADIUS_RTOL)(1 + j 1e-16), j in -copies..copies, around a random centre;
+* ``polytope``: the same for the vertices of a regular tetrahedron / octahedron (3-D);
+* ``near_tie``: two antipodal vertices (a pair at distance ~2r whose midpoint sees both within r);
+* ``k`` from ``copies`` up to N - 1 (k near N) and r over several scales;
+* plus one far record, and k + 1 inliers far away (so N exceeds the jump: the cap min(N, .) hides nothing);
+  the pair (X, X') moves the far record to the centre, within r of every boundary record:
+  |q(X) - q(X')| <= LS(X), LS(X'), so Def. 4 needs S(X), S(X') >= that jump.
+
+A randomised search draws worlds over all of these (:func:`random_worlds`). :func:`audit_rows` checks a
+smooth bound on them, one row per family; ``old_enclosure()`` restores the enclosure test before the fix
+(``SEB_RTOL = RADIUS_RTOL``, no near-duplicate merge before Welzl's algorithm) for the negative control,
+which must find S < |q(X) - q(X')| (issue text: 3-D m = 20, LS >= 61, S = 41.82).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from privanomaly.outliers import distance, enclosing, smooth
+from privanomaly.outliers.distance import RADIUS_RTOL, q_count
+from privanomaly.outliers.gaussian import smooth_parameters
+
+__all__ = ["BoundaryPair", "boundary_pair", "fixed_worlds", "random_worlds", "check_pairs", "audit_rows",
+           "old_enclosure", "old_degrees", "BOUND_VARIANTS", "FAMILIES", "N_RANDOM"]
+
+FAMILIES = ("polygon_2d", "polygon_3d", "polytope_3d", "near_tie")
+#: the smooth bounds a library user can release: Algorithm 2, and the fast bound at every exact_max
+BOUND_VARIANTS = (("paper", None), ("fast", 0), ("fast", 8), ("fast", 64), ("fast", 512))
+
+
+@dataclass(frozen=True)
+class BoundaryPair:
+    """Neighbouring datasets X, X' (one record moved to the centre) in raw coordinates, with k and r."""
+
+    family: str
+    X: np.ndarray
+    Xp: np.ndarray
+    k: int
+    r: float
+    moved: int  # row of the record that moves (far in X, at the centre in X')
+
+
+def _unit_vertices(family: str, n_vertices: int, dim: int, rng: np.random.Generator) -> np.ndarray:
+    """Unit vectors of the vertices (rows), randomly rotated."""
+    rot = np.linalg.qr(rng.normal(size=(dim, dim)))[0]
+    if family == "polytope_3d":
+        if n_vertices == 4:  # regular tetrahedron
+            V = np.array([[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]], float) / math.sqrt(3.0)
+        else:  # regular octahedron
+            V = np.vstack([np.eye(3), -np.eye(3)])
+        return V @ rot.T
+    n = 2 if family == "near_tie" else n_vertices
+    ang = rng.uniform(0, 2 * np.pi) + 2 * np.pi * np.arange(n) / n
+    return np.cos(ang)[:, None] * rot[:, 0] + np.sin(ang)[:, None] * rot[:, 1]
+
+
+def boundary_pair(rng: np.random.Generator, family: str, n_vertices: int, copies: int, r: float,
+                  k: int | None = None, inside: bool | str = False, dim: int | None = None,
+                  crowd: bool = True) -> BoundaryPair:
+    """One world of ``family`` (module docstring); ``k`` defaults to ``copies``. ``inside``: offsets j <= 0
+    only (radius <= r (1 + RADIUS_RTOL): every copy is a neighbour of the centre for the degree test, the
+    issue's worlds); else j in -copies..copies. ``dim`` (near_tie only): 2 or 3, default random."""
+    if family == "polygon_2d":
+        dim = 2
+    elif family in ("polygon_3d", "polytope_3d"):
+        dim = 3
+    elif dim is None:
+        dim = int(rng.integers(2, 4))
+    unit = _unit_vertices(family, n_vertices, dim, rng)
+    centre = rng.uniform(-5, 5, size=dim)
+    if inside == "tight":  # within one ulp or so of the degree test's threshold
+        j = rng.integers(-1, 2, size=(copies, len(unit)))
+    else:
+        j = rng.integers(-copies, 1 if inside else copies + 1, size=(copies, len(unit)))
+    rho = r * (1 + RADIUS_RTOL) * (1 + j * 1e-16)
+    P = centre + (rho[..., None] * unit[None, :, :]).reshape(-1, dim)
+    far = centre + 50.0 * r
+    kk = max(1, min(copies if k is None else int(k), len(P)))
+    # k + 1 inliers far from everything: N exceeds the jump, so the cap min(N, .) of the bound hides nothing
+    others = np.repeat((centre - 100.0 * r)[None, :], kk + 1 if crowd else 0, axis=0)
+    s = math.sqrt(dim)  # raw coordinates: paper B's dist_S divides by sqrt(d)
+    X = np.vstack([P, far, others]) * s
+    Xp = np.vstack([P, centre, others]) * s
+    return BoundaryPair(family, X, Xp, kk, r, len(P))
+
+
+def fixed_worlds(rng: np.random.Generator, dims: tuple[int, ...] = (2, 3)) -> list[BoundaryPair]:
+    """The issue's witnesses: m copies of a square's (2-D) or a triangle's (3-D) vertices inside the degree
+    test's radius, k = m, the far record moved to the circumcentre (LS >= 4m + 1 resp. 3m + 1)."""
+    out = []
+    for m in (6, 20):
+        for crowd in (True, False):
+            if 2 in dims:
+                out.append(boundary_pair(rng, "polygon_2d", 4, m, 1.0, m, inside=True, crowd=crowd))
+            if 3 in dims:
+                out.append(boundary_pair(rng, "polygon_3d", 3, m, 1.0, m, inside=True, crowd=crowd))
+    return out
+
+
+def random_worlds(rng: np.random.Generator, n: int, dims: tuple[int, ...] = (2, 3)) -> Iterator[BoundaryPair]:
+    """The randomised search: ``n`` worlds over every family of dimension in ``dims``, vertex count, copies,
+    k (from 1 up to N - 1: k near N), r and the sign of the offsets."""
+    families = [f for f in FAMILIES if f == "near_tie" or int(f[-2]) in dims]
+    for i in range(n):
+        family = families[i % len(families)]
+        n_vertices = int(rng.choice([4, 6])) if family == "polytope_3d" else int(rng.integers(3, 7))
+        copies = int(rng.integers(1, 6))
+        n_points = copies * (2 if family == "near_tie" else n_vertices)
+        k = int(rng.choice([copies, max(1, n_points - 1), int(rng.integers(1, n_points + 1))]))
+        r = float(rng.choice([1.0, 0.37, 3.1, 1e-3]))
+        yield boundary_pair(rng, family, n_vertices, copies, r, k, inside=[False, True, "tight"][int(rng.integers(0, 3))],
+                            dim=int(rng.choice(dims)), crowd=bool(rng.integers(0, 2)))
+
+
+@contextlib.contextmanager
+def old_degrees() -> Iterator[None]:
+    """The smooth bound's degree test before the fix: computed in units of r (``dist / r <= 1 + RADIUS_RTOL``)
+    instead of in the released query's own arithmetic (``dist <= r (1 + RADIUS_RTOL)``), so a record at the
+    boundary can land in another window than q_count counts it (negative control; restored on exit)."""
+    saved = smooth._counts_scaled
+    smooth._counts_scaled = lambda Z, r: distance._counts_scaled(np.asarray(Z) / r, 1.0)
+    try:
+        yield
+    finally:
+        smooth._counts_scaled = saved
+
+
+@contextlib.contextmanager
+def old_enclosure() -> Iterator[None]:
+    """The float-boundary code before the fixes: the enclosure test with ``SEB_RTOL = RADIUS_RTOL`` and
+    Welzl's algorithm on the raw rows (no near-duplicate merge), and :func:`old_degrees` (negative control;
+    restored on exit)."""
+    saved = enclosing.SEB_RTOL, enclosing._merge_near_duplicates, enclosing._MEMO
+    # the harness's memo of Algorithm 1 holds the fixed code's answers: none is served or stored meanwhile
+    enclosing.SEB_RTOL, enclosing._merge_near_duplicates, enclosing._MEMO = RADIUS_RTOL, (lambda P: P), None
+    try:
+        with old_degrees():
+            yield
+    finally:
+        enclosing.SEB_RTOL, enclosing._merge_near_duplicates, enclosing._MEMO = saved
+
+
+SmoothFn = Callable[[np.ndarray, int, float, float], float]
+
+
+def ls_lower(X: np.ndarray, k: int, r: float, candidates: np.ndarray) -> int:
+    """max |q_count(X) - q_count(X')| over X' = X with one record replaced by a candidate row: a lower
+    bound on LS(X), in the released query's own arithmetic (:func:`privanomaly.outliers.q_count`)."""
+    q0 = q_count(X, k, r)
+    best = 0
+    for c in np.asarray(candidates, dtype=float):
+        for i in range(len(X)):
+            Y = X.copy()
+            Y[i] = c
+            best = max(best, abs(q_count(Y, k, r) - q0))
+    return best
+
+
+def check_pairs(bound: SmoothFn, pairs: list[BoundaryPair], beta: float, exhaustive: bool = False) -> dict:
+    """On every pair: S(X) >= LS(X) and S(X') >= LS(X'), LS bounded below by the pair's own jump
+    |q(X) - q(X')| or (``exhaustive``) by :func:`ls_lower` with the moved record's two places as candidates;
+    counts, failures and the worst ratio S / LS."""
+    failing, worst, checked = 0, math.inf, 0
+    for p in pairs:
+        if exhaustive:
+            cand = np.vstack([p.X[p.moved], p.Xp[p.moved]])  # the far record, the centre
+            lows = [(Y, ls_lower(Y, p.k, p.r, cand)) for Y in (p.X, p.Xp)]
+        else:
+            jump = abs(q_count(p.X, p.k, p.r) - q_count(p.Xp, p.k, p.r))
+            lows = [(p.X, jump), (p.Xp, jump)]
+        for Y, ls in lows:
+            if ls == 0:
+                continue
+            checked += 1
+            s = float(bound(Y, p.k, p.r, beta))
+            worst = min(worst, s / ls)
+            failing += s < ls
+    return {"pairs": checked, "failing": failing, "min_s_over_ls": worst}
+
+
+#: randomised worlds per level (the full level is `make audit`; a 10,000-pair run: tests/test_audit_float_boundary.py)
+N_RANDOM = {"fast": 200, "full": 1000}
+
+
+def audit_rows(bounds: dict[str, SmoothFn], fast: bool = True, eps: float = 0.5, delta: float = 0.01,
+               seed: int = 20191111, claim: str = "", dims: tuple[int, ...] = (2, 3),
+               n_random: int | None = None) -> list[dict]:
+    """One row per (bound, family) in the harness's ``audit_rows`` format (``passed``: no dataset with
+    S < LS): the fixed witnesses (:func:`fixed_worlds`, world ``float_boundary_issue``, LS by
+    :func:`ls_lower`) and the randomised search (:func:`random_worlds`, LS >= the pair's jump)."""
+    _, beta = smooth_parameters(eps, delta)
+    n = N_RANDOM["fast" if fast else "full"] if n_random is None else int(n_random)
+    rng = np.random.default_rng(seed)
+    fixed = fixed_worlds(rng, dims)
+    search = list(random_worlds(rng, n, dims))
+    groups = {"issue": (fixed, True), **{f: ([w for w in search if w.family == f], False) for f in FAMILIES}}
+    rows = []
+    for name, fn in bounds.items():
+        for family, (members, exhaustive) in groups.items():
+            if not members:
+                continue
+            res = check_pairs(fn, members, beta, exhaustive)
+            rows.append({"mechanism": name, "claim": claim, "world": f"float_boundary_{family}",
+                         "datasets": res["pairs"], "pairs": res["pairs"], "worst_ratio": 0.0,
+                         "min_s_over_grid_smooth": res["min_s_over_ls"], "worst_delta": 0.0,
+                         "failing": res["failing"], "passed": res["failing"] == 0 and res["pairs"] > 0})
+    return rows
+
+
+# ------------------------------------------------------------------------------------- the harness's hooks
+def smooth_fn(method: str, exact_max: int | None = None) -> SmoothFn:
+    """(X, k, r, beta) -> the library's smooth bound ``method`` (at ``exact_max`` for the fast bound)."""
+    kw = {} if exact_max is None else {"exact_max": int(exact_max)}
+    return lambda X, k, r, beta: smooth.smooth_sensitivity(X, k, r, beta, method, **kw).value
+
+
+def variant_bounds(method: str, exact_max: int | None, fast: bool) -> dict[str, SmoothFn]:
+    """The bounds a smooth mechanism is checked with: its own; at the full level, for the fast bound, also
+    every ``exact_max`` of :data:`BOUND_VARIANTS` (a library user may release any of them)."""
+    own = f"{method}" + ("" if exact_max is None else f" exact_max={exact_max}")
+    out = {own: smooth_fn(method, exact_max)}
+    if method == "fast" and not fast:
+        for m, em in BOUND_VARIANTS:
+            if m == "fast" and em != exact_max:
+                out[f"fast exact_max={em}"] = smooth_fn("fast", em)
+    return out
+
+
+def negative_controls() -> dict:
+    """Algorithm 2 run by the code before the float-boundary fixes (never registered as mechanisms; importing
+    this module registers them as the harness's negative controls): degrees in units of r only, and that plus
+    the old enclosure test. Both must show S < LS."""
+    from privanomaly.mechanisms.paper_b import GaussianSmooth
+
+    class _Old(GaussianSmooth):
+        family = "float_boundary_control"  # no family auditor: the harness runs its own audit_rows only
+        patch = staticmethod(old_degrees)
+
+        def smooth_bound(self, X, k, r, beta) -> float:
+            with self.patch():
+                return smooth_fn("paper")(X, k, r, beta)
+
+        def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+            # 2-D only: Welzl's algorithm without the merge can take minutes on 3-D near-duplicates
+            return audit_rows({self.name: self.smooth_bound}, fast, eps, delta, dims=(2,),
+                              claim=self.claim(eps=eps, delta=delta).describe())
+
+    out = {}
+    for name, patch, what in (("gaussian_smooth_paper_old_degrees", old_degrees, "degrees in units of r"),
+                              ("gaussian_smooth_paper_old_enclosure", old_enclosure,
+                               "SEB_RTOL = RADIUS_RTOL, no near-duplicate merge, degrees in units of r")):
+        m = _Old("paper")
+        m.patch = staticmethod(patch)
+        m.name = name
+        m.label = f"Gaussian (smooth, Algorithm 2) before the float-boundary fix: {what} (broken)"
+        m.reference = "negative control (float boundary of the closed radius)"
+        out[name] = m
+    return out
+
+
+def smooth_rows(mech, fast: bool, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+    """The rows a registered smooth mechanism (``GaussianSmooth``, bound ``paper`` or ``fast``) adds to its
+    audit (:func:`privanomaly.audit.paper_b.audit_count_gaussian`), in ``audit_rows``'s keys: its own bound on every
+    family and, at the full level for the fast bound, the other ``exact_max`` of :data:`BOUND_VARIANTS`."""
+    bounds = {"": mech.smooth_bound}
+    if mech.bound == "fast" and not fast:
+        bounds.update({f"[fast exact_max={em}]": smooth_fn("fast", em) for m, em in BOUND_VARIANTS if m == "fast"})
+    rows = audit_rows(bounds, fast, eps, delta)
+    return [{"mechanism": mech.name, "world": r["world"] + r["mechanism"], "datasets": r["datasets"],
+             "pairs": r["pairs"], "worst_ratio": 0.0, "worst_smooth_ratio": 0.0,
+             "min_s_over_grid_smooth": r["min_s_over_grid_smooth"], "worst_delta": 0.0, "passed": r["passed"]}
+            for r in rows]
+
+
+def _register_controls() -> None:
+    from .harness import negative_control
+
+    for name, m in negative_controls().items():
+        negative_control(name, f"{m.label}: must show S < LS")(lambda m=m: m)
+
+
+_register_controls()

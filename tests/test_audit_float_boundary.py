@@ -1,0 +1,89 @@
+"""The audit's float-boundary worlds (Theorem 2's premise S >= LS at ties of the closed radius): the smooth
+bounds pass, the code before the fixes is caught, and the smooth bound's degrees are q_count's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privanomaly import mechanisms
+from privanomaly.audit import float_boundary_worlds as fb
+from privanomaly.outliers import distance, smooth
+from privanomaly.outliers.gaussian import smooth_parameters
+
+BETA = smooth_parameters(0.5, 0.01)[1]
+
+
+def test_worlds_sit_on_the_degree_threshold():
+    w = fb.boundary_pair(np.random.default_rng(0), "polygon_2d", 4, 5, 1.0, 5, inside=True)
+    assert w.X.shape == (20 + 1 + 6, 2) and w.k == 5 and w.moved == 20
+    Z = distance.subspace_coords(w.Xp)
+    d = np.linalg.norm(Z[:20] - Z[20], axis=1)
+    assert np.all(np.abs(d / (1 + distance.RADIUS_RTOL) - 1) < 1e-14)  # on the threshold, to the last bits
+    assert distance.q_count(w.X, 5, 1.0) - distance.q_count(w.Xp, 5, 1.0) == 21  # every copy sees the centre
+
+
+def test_smooth_bound_degrees_are_the_released_querys():
+    """The windows of Algorithm 2 hold the records by q_count's own degree test (the old code took degrees in
+    units of r, whose rounding differs at the threshold: 11 of 1,000 2-D worlds had S < LS)."""
+    differ = 0
+    for w in fb.random_worlds(np.random.default_rng(20191111), 300, dims=(2, 3)):
+        for Y in (w.X, w.Xp):
+            want = distance.neighbour_counts(Y, w.r)
+            got = smooth._windows(Y, w.k, w.r, BETA, None, None)[0].keys[w.k]
+            assert np.array_equal(got, np.abs(want - w.k))
+            with fb.old_degrees():
+                old = smooth._windows(Y, w.k, w.r, BETA, None, None)[0].keys[w.k]
+            differ += not np.array_equal(old, got)
+    assert differ > 0  # the search does reach records the two arithmetics disagree on
+
+
+@pytest.mark.parametrize("name", ["gaussian_smooth_paper", "gaussian_smooth_fast"])
+def test_registered_smooth_mechanisms_pass_the_float_boundary_worlds(name):
+    rows = fb.smooth_rows(mechanisms.get(name), fast=True)
+    assert {r["world"] for r in rows} == {f"float_boundary_{f}" for f in ("issue", *fb.FAMILIES)}
+    assert all(r["passed"] and r["min_s_over_grid_smooth"] >= 1 for r in rows) and sum(r["pairs"] for r in rows) > 200
+
+
+def test_the_smooth_auditor_runs_them():
+    from privanomaly.audit import LEVELS, paper_b as audit_paper_b
+
+    m = mechanisms.get("gaussian_smooth_fast")
+    row = audit_paper_b.audit_count_gaussian(m, LEVELS["fast"])
+    boundary = fb.smooth_rows(m, True)
+    assert row.exhaustive_pass and row.worlds > len(boundary) and row.pairs > sum(r["pairs"] for r in boundary)
+
+
+def test_code_before_the_fixes_is_caught():
+    from privanomaly.audit import NEGATIVE_CONTROLS
+
+    ctl = fb.negative_controls()
+    assert set(ctl) == {"gaussian_smooth_paper_old_degrees", "gaussian_smooth_paper_old_enclosure"}
+    assert set(ctl) <= set(NEGATIVE_CONTROLS)  # registered with the harness
+    for name, m in ctl.items():
+        rows = m.audit_rows(fast=True)
+        assert any(not r["passed"] for r in rows), name
+        assert min(r["min_s_over_grid_smooth"] for r in rows) < 1  # S < LS found
+
+
+def test_patches_are_restored_and_bypass_the_memo():
+    before = smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates
+    with fb.enclosing.memoised():
+        memo = fb.enclosing._MEMO
+        with fb.old_enclosure():
+            assert fb.enclosing.SEB_RTOL == distance.RADIUS_RTOL and fb.enclosing._MEMO is None
+        assert fb.enclosing._MEMO is memo
+    assert (smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates) == before
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method, exact_max", fb.BOUND_VARIANTS)
+def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
+    """Acceptance of the float-boundary fix: 0 of >= 10,000 datasets with S < LS, 2-D and 3-D, each bound."""
+    fn = fb.smooth_fn(method, exact_max)
+    total = 0
+    for dims in ((2,), (3,)):
+        res = fb.check_pairs(fn, list(fb.random_worlds(np.random.default_rng(7), 4200, dims)), BETA)
+        assert res["failing"] == 0, (dims, res)
+        total += res["pairs"]
+    assert total >= 10_000

@@ -102,10 +102,11 @@ def test_targets_cover_every_table_and_figure_in_both_formats():
     assert "paper_a/tables/table3.csv" in t and "paper_a/tables/table3.md" in t
     assert "paper_a/figures/fig4_sensitive_graph.png" in t and "paper_a/figures/fig4_sensitive_graph.pdf" in t
     assert "privacy/price_A.csv" in t and "privacy/price_A.md" in t  # the price of honest tuning
-    assert len(t) == len(set(t)) == 33
-    figures = sorted(f for f in t if f.startswith("paper_a/figures/"))
+    assert "privacy/figures/price_A.png" in t and "privacy/figures/price_A.pdf" in t
+    assert len(t) == len(set(t)) == 35
+    figures = sorted(f for f in t if f.startswith(("paper_a/figures/", "privacy/figures/")))
     plotted = sorted(f for it in items if it.paper == "A" and it.plot and it.plot.kind == "plot" for f in it.files)
-    assert figures == plotted and len(plotted) == 18
+    assert figures == plotted and len(plotted) == 20
     tabled = sorted(f for it in items if it.paper == "A" and it.plot and it.plot.kind == "table" for f in it.files)
     assert len(tabled) == 10 and all(f.startswith("paper_a/tables/") for f in tabled)
 

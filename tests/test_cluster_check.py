@@ -230,3 +230,31 @@ def test_profile_constraints(tmp_path):
     (tmp_path / "config.yaml").write_text("executor: slurm\n")
     assert cc.profile_constraints(tmp_path) == (None, {})
     assert cc.profile_constraints(ROOT / "profiles" / "slurm")[0] == 2
+
+
+def test_parse_log_blocks_without_blank_line_between():
+    # a real excerpt: the submission line follows "Shell command: None" directly, and the next job's block
+    # can start without a blank line; every job must still be read
+    text = """[Wed Nov 25 16:01:08 2026]
+rule paper_a_fig_compiler:
+    input: r/paper_a/work/compiler/thyroid.csv
+    output: r/paper_a/figures/compiler.png
+    jobid: 26
+    resources: tmpdir=<TBD>, mem_mb=4000, mem=4 GB, mem_mib=3815, runtime=30
+Shell command: None
+Job 26 has been submitted with SLURM jobid 87 (log: /x/87.log).
+[Wed Nov 25 16:01:13 2026]
+Finished jobid: 42 (Rule: paper_a_detection)
+rule paper_b_tune_r:
+    input: r/data/adult_b2.parquet
+    output: r/paper_b/work/tuning/adult_b2.json
+    jobid: 60
+    wildcards: pb_dataset=adult_b2
+    resources: tmpdir=<TBD>, mem_mb=2000, mem=2 GB, mem_mib=1908, runtime=10
+Shell command: None
+Job 60 has been submitted with SLURM jobid 88 (log: /x/88.log).
+"""
+    jobs, _ = cc.parse_log(text)
+    assert sorted(jobs) == [26, 60]
+    assert (jobs[26].rule, jobs[26].slurm_id, jobs[26].resources["mem_mb"]) == ("paper_a_fig_compiler", "87", "4000")
+    assert (jobs[60].wildcards, jobs[60].slurm_id) == ("pb_dataset=adult_b2", "88")

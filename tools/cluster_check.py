@@ -120,18 +120,10 @@ def parse_log(text: str) -> tuple[dict[int, Job], list[Group]]:
     head = None
     group: Group | None = None
     for line in text.splitlines() + [""]:
-        g = re.search(r"Group job (\S+) \(jobs in lexicogr\. order\):", line)
-        if g:
-            group = Group(name=g.group(1))
-            groups.append(group)
-            block = None
-            continue
-        m = re.match(r"^(\s*)(local)?rule (\w+):\s*$", line)
-        if m:
-            head, block = m, []
-            continue
         if block is not None:
-            if line.strip():
+            # a job's fields are indented under its rule line; anything else ends the block (Snakemake
+            # does not always print a blank line before the next rule or a submission line)
+            if line.strip() and len(line) - len(line.lstrip()) > len(head.group(1)):
                 block.append(line.strip())
                 continue
             job = _block_job(head, block)
@@ -141,6 +133,14 @@ def parse_log(text: str) -> tuple[dict[int, Job], list[Group]]:
                     group.members.append(job)
                 jobs[job.jobid] = job
             block = None
+        g = re.search(r"Group job (\S+) \(jobs in lexicogr\. order\):", line)
+        if g:
+            group = Group(name=g.group(1))
+            groups.append(group)
+            continue
+        m = re.match(r"^(\s*)(local)?rule (\w+):\s*$", line)
+        if m:
+            head, block = m, []
     by_uuid = {j.uuid(): g for g in groups for j in g.members}
     for m in re.finditer(r"Job (\S+) has been submitted with SLURM jobid (\d+)", text):
         key, sid = m.group(1), m.group(2)

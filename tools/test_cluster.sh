@@ -191,8 +191,10 @@ t0=$(date +%s)
     { tail -30 "$WORK/local/snakemake.log"; die "local run failed ($WORK/local/snakemake.log)"; }
 t1=$(date +%s)
 say "SLURM run of the .test DAG (--profile profiles/slurm)"
-"$BIN/snakemake" --profile profiles/slurm --configfile .test/config.yaml "$WORK/slurm/config.yaml" \
-    --config data_mirror="$MIRROR" --slurm-init-seconds-before-status-checks "$POLL" \
+# --workflow-profile none: Snakemake otherwise also reads profiles/default (the workflow profile) after
+# profiles/slurm, and its `cores: 8` would replace the SLURM profile's `cores` that bounds group jobs.
+"$BIN/snakemake" --profile profiles/slurm --workflow-profile none --configfile .test/config.yaml \
+    "$WORK/slurm/config.yaml" --config data_mirror="$MIRROR" --slurm-init-seconds-before-status-checks "$POLL" \
     --slurm-status-command sacct >"$WORK/slurm/snakemake.log" 2>&1 ||
     { tail -30 "$WORK/slurm/snakemake.log"; die "SLURM run failed ($WORK/slurm/snakemake.log)"; }
 t2=$(date +%s)

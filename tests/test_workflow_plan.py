@@ -26,7 +26,10 @@ def test_paper_a_settings_select_fig2s_betas_and_list_the_datasets_without_growt
     sets = {"paper_a.tables": ["t1", "t2"], "paper_a.growth": ["t1"]}
     assert pa_plan.betas(pa, "mix") == [1, 2] and pa_plan.betas(pa, "t1") == [5]
     assert (pa_plan.eps_min(pa), pa_plan.k_sensitive(pa)) == (0.1, [1, 7, 14])
-    assert list(pa_plan.not_evaluated(sets)["A4"]) == ["t2"]
+    assert list(pa_plan.not_evaluated(sets)["A4"]) == ["t2"] and "A3" not in pa_plan.not_evaluated(sets)
+    # a dataset the claim sweep does not run on (the user's own) gets the reason for A3, A6, A8
+    why = pa_plan.not_evaluated(sets, "paperAbetaR", ["t1"])
+    assert list(why["A3"]) == list(why["A6"]) == list(why["A8"]) == ["t2"] and "claim sweep 'paperAbetaR'" in why["A8"]["t2"]
 
 
 def test_paper_b_reading_decides_where_r_lives_and_which_datasets_it_computes():

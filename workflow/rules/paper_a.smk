@@ -299,7 +299,11 @@ rule paper_a_claims:
         datasets=PA_SETS["paper_a.tables"],
         paper_datasets=PA_SETS["paper_a.paper_datasets"],
         missing=PA_SETS["paper_a.missing"],
-        not_evaluated=pa_plan.not_evaluated(PA_SETS),
+        not_evaluated=pa_plan.not_evaluated(
+            PA_SETS,
+            SW.claims_sweep(SW_CLAIMS),
+            SW.datasets.get(SW.claims_sweep(SW_CLAIMS)),
+        ),
         sweep=SW.claims_sweep(SW_CLAIMS),
     script:
         "../../scripts/paper_a_claims.py"

@@ -24,7 +24,7 @@ import pandas as pd
 
 from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, points
-from privanomaly.sweeps.spec import Sweep, parse_ball_key, parse_r_token
+from privanomaly.sweeps.spec import Sweep, key_of, parse_ball_key, parse_r_token
 
 DEFAULT_POINTS_PER_JOB = 64
 
@@ -78,7 +78,7 @@ def chunk_rows(table: pd.DataFrame, dataset: str, eps_token: str, pts: Sequence[
     out = []
     for beta, rtok, k in pts:
         # a fraction/quantile r is read off the (β+1)-NN distances (one count table per β); a value is not
-        key = next((c for c in (f"beta~{beta}_r~{rtok}", f"r~{rtok}") if c in by_key), None)
+        key = next((c for c in (key_of(beta, rtok, True), key_of(beta, rtok, False)) if c in by_key), None)
         if key is None:
             raise ValueError(f"dataset {dataset}: the sweep's counts have no ball key for beta {beta}, r {rtok} "
                              f"(they have {sorted(by_key)}); rerun its counts")

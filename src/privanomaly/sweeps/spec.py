@@ -212,22 +212,25 @@ POINT_COLUMNS = ["dataset", "beta", "r", "k", "eps"]
 B_POINT_COLUMNS = ["dataset", "k", "r"]
 
 
-def point_grid(sw: Sweep | None, datasets: list[str]) -> pd.DataFrame:
-    """The Paramspace table of a paper-A sweep: one row per job (dataset, β, r, k, ε), all strings.
-
-    Mechanisms are not a column: every mechanism of the sweep is evaluated inside the job of its point, on
-    the same ball counts (benchmarks/bench_sweeps.md gives the per-job overhead behind this choice).
+def point_grid(sw: Sweep, datasets: list[str]) -> pd.DataFrame:
+    """The grid points of a paper-A sweep, one row per (dataset, β, r, k, ε), all strings (the jobs group them
+    into chunks: :mod:`privanomaly.sweeps.chunks`). Mechanisms are not a column: every mechanism is evaluated
+    at each point on the same ball counts.
     """
-    if sw is None:  # only the columns: the file pattern of the rule
-        return pd.DataFrame(columns=POINT_COLUMNS, dtype=str)
     rows = product(datasets, [str(b) for b in sw.beta], sw.r_tokens, [str(k) for k in sw.k],
                    [num_token(e) for e in sw.eps])
     return pd.DataFrame(list(rows), columns=POINT_COLUMNS, dtype=str)
 
 
+def key_of(beta: int | str, rtok: str, per_beta: bool) -> str:
+    """The ball key of a (β, r) point: ``beta~5_r~f0.05`` when r is read off the (β+1)-NN distances, else
+    ``r~v0.5`` (one count table shared by every β)."""
+    return f"beta~{beta}_r~{rtok}" if per_beta else f"r~{rtok}"
+
+
 def ball_key(sw: Sweep, beta: int | str, rtok: str) -> str:
-    """File stem of the ball counts a (β, r) point reads: shared by every β when r is absolute."""
-    return f"r~{rtok}" if not sw.r_depends_on_beta else f"beta~{beta}_r~{rtok}"
+    """The ball key of a (β, r) point of ``sw``: shared by every β when r is absolute."""
+    return key_of(beta, rtok, sw.r_depends_on_beta)
 
 
 def ball_keys(sw: Sweep) -> list[str]:

@@ -1,4 +1,4 @@
-"""Rule sweep_chunk: every (beta, r, k) point of a chunk at one eps - every mechanism's exact errors."""
+"""Rule sweep_chunk: every (eps, beta, r, k) point of a chunk - every mechanism's exact errors."""
 
 import pandas as pd
 
@@ -10,7 +10,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     wc, p = snakemake.wildcards, snakemake.params
     table = pd.read_parquet(snakemake.input.counts)
     prov = scope.read_provenance(snakemake.input.provenance)
-    rows = chunks.chunk_rows(table, wc.dataset, wc.eps, [tuple(x) for x in p.points], list(p.mechanisms), p.cap,
-                             prov)
-    log.info("%s eps %s part %s: %d points, %d rows", wc.dataset, wc.eps, wc.part, len(p.points), len(rows))
+    rows = chunks.chunk_rows(table, wc.dataset, [tuple(x) for x in p.points], list(p.mechanisms), p.cap, prov)
+    log.info("%s part %s: %d points (eps %s), %d rows", wc.dataset, wc.part, len(p.points),
+             ", ".join(dict.fromkeys(str(x[0]) for x in p.points)), len(rows))
     io.write_table(rows, snakemake.output.rows)

@@ -30,6 +30,25 @@ def test_light_modules_import_no_heavy_library(code):
     assert heavy_after(code) == []
 
 
+def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
+    """What workflow/rules/*.smk import: Snakemake parses them at every start (and in every cluster job step).
+    pandas is there anyway (Snakemake's Paramspace and its SLURM plugin import it)."""
+    code = ("from privanomaly.datasets.validation import check_dataset_entry\n"
+            "from privanomaly.paper_a import workflow_checks\n"
+            "from privanomaly.paper_b import readings, workflow\n"
+            "from privanomaly.plan import DataPlan, wildcard_choice\n"
+            "from privanomaly.privacy import price_plan\n"
+            "from privanomaly.provenance import config_sha256, git_commit\n"
+            "from privanomaly.report import catalogue, gallery\n"
+            "from privanomaly.run_config import RECORD_NAME\n"
+            "from privanomaly.sweeps import spec\n"
+            "from privanomaly.sweeps.plan import SweepPlan\n"
+            "from privanomaly.configcheck import check_config\n"
+            "from privanomaly.datasets import standins\n"
+            "workflow.readings  # noqa")
+    assert [m for m in heavy_after(code) if m in ("scipy", "matplotlib", "numba")] == []
+
+
 def test_a_table_job_does_not_import_matplotlib():
     assert "matplotlib" not in heavy_after("from privanomaly.report import figures; figures.get('paper_a.table1')")
     assert "matplotlib" in heavy_after("from privanomaly.report import figures; figures.get('paper_a.fig1')")

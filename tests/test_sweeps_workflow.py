@@ -48,6 +48,7 @@ def tiny_csv(path: Path) -> None:
 
 def overlay(eps: list[float], sha: str) -> dict:
     return {
+        "sweep_points_per_job": 8,  # the 8 (beta, r, k) points of one eps: one chunk per eps
         "datasets": {
             DATA: {
                 "description": "tiny CSV for the sweep workflow test",
@@ -96,7 +97,7 @@ def run(tmp_path_factory):
 
 def test_overlay_sweep_runs_one_chunk_per_eps_on_one_counts_job(run):
     jobs = job_counts(run["log"])
-    assert jobs["sweep_chunk"] == 1 * len(EPS)  # dataset x eps; its 8 (beta, r, k) points inside
+    assert jobs["sweep_chunk"] == 1 * len(EPS)  # dataset x eps (sweep_points_per_job 8); its 8 points inside
     assert jobs["sweep_counts"] == 1  # the dataset's counts at both r (absolute radii: shared by both beta)
     t = run["table"]
     assert len(t) == 1 * 2 * 2 * 2 * len(EPS) * 4 and set(t["sweep"]) == {SWEEP}
@@ -141,7 +142,7 @@ def test_adding_one_eps_reruns_only_that_value(run):
     assert jobs.get("sweep_counts", 0) == 0 and jobs.get("prepare", 0) == 0
     assert jobs["sweep_chunk"] == 1  # the new ε's chunk (every (beta, r, k) of the dataset), nothing else
     outs = re.findall(r"rule sweep_chunk:\n(?:.*\n)*?\s+output: (\S+)", dry)
-    assert len(outs) == 1 and all(o.endswith("eps~0.5_part~0.parquet") for o in outs)
+    assert len(outs) == 1 and all(o.endswith(f"{DATA}/part~{len(EPS)}.parquet") for o in outs)
     assert set(jobs) <= {"sweep_chunk", "sweep_collect", "sweep_plot"}
 
 

@@ -58,5 +58,5 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
     assert plan.setting("b", "eps", {}) == [0.5, 1.0] and plan.setting("b", "kind", {}) == "paper_b"
     assert plan.setting("a", "cap", {}) == plan.cap("a") and plan.setting("b", "max_work", {"max_work": 99}) == 99
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
-    assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", "0.5", 0)]
-    assert plan.chunk_points("a", 0) == [[5, "f0.05", 1]]
+    assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
+    assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]

@@ -10,7 +10,7 @@ configuration, in place:
   goes into ``paper_b.datasets`` and the name into ``paper_b.scenario1.datasets`` (Figures 3/4, the σ
   comparison);
 - the sweep feeding paper A's claims (``paper_a.claims.sweep``) runs on the datasets of ``paper_a.datasets``
-  it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 jobs),
+  it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 points),
   and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``.
 
 :func:`resolve` is idempotent (a recorded configuration resolved again is unchanged) and returns one line

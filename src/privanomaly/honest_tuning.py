@@ -279,21 +279,3 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
     if not parts:
         return pd.DataFrame(columns=["dataset", "paper", "eps", "tuning"])
     return pd.concat(parts, ignore_index=True)
-
-
-def paper_settings(paper: str, config: Mapping) -> dict:
-    """The keys of the paper's config section that :func:`price_table` reads (the rule's params: it reruns
-    when one of them changes, and only then)."""
-    if paper == "A":
-        pa = config["paper_a"]
-        sel = pa["selection"]
-        return {"selection": {k: sel.get(k) for k in ("betas", "fractions", "max_query_rows")},
-                "k_main": pa["k_main"], "metric": pa["metric"]}
-    pb = config["paper_b"]
-    return {"k": pb["k"], "delta": pb["delta"],
-            "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}
-
-
-def datasets_of(paper: str, plan_sets: Mapping[str, list]) -> list[str]:
-    """The datasets of the price table: paper A's table datasets, paper B's Tables 1-2 datasets (this run)."""
-    return list(plan_sets["paper_a.tables" if paper == "A" else "paper_b.table_sets"])

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from snakemake.utils import Paramspace
 
-from privanomaly import honest_tuning
 from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
 from privanomaly.paper_b import workflow as pb_plan
 from privanomaly.plan import DataPlan, wildcard_choice
+from privanomaly.privacy import price_plan
 from privanomaly.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
@@ -72,23 +72,27 @@ def get_dataset_entry(wildcards):
     return PLAN.entry(wildcards.dataset)
 
 
-def get_data_table(wildcards):
-    """The prepared table of the job's dataset (wildcard pa_dataset, pb_dataset or dataset), from rule prepare."""
+def job_dataset(wildcards, caller):
+    """The job's dataset: its wildcard pa_dataset, pb_dataset or dataset (`caller` names the input function)."""
     for name in ("pa_dataset", "pb_dataset", "dataset"):
         if name in wildcards.keys():
-            return one_file(rules.prepare.output.parquet, dataset=wildcards[name])
-    raise ValueError(
-        f"get_data_table: the job has no dataset wildcard ({dict(wildcards)})"
+            return wildcards[name]
+    raise ValueError(f"{caller}: the job has no dataset wildcard ({dict(wildcards)})")
+
+
+def get_data_table(wildcards):
+    """The prepared table of the job's dataset, from rule prepare."""
+    return one_file(
+        rules.prepare.output.parquet,
+        dataset=job_dataset(wildcards, "get_data_table"),
     )
 
 
 def get_data_provenance(wildcards):
     """The provenance JSON of the job's dataset (what its preprocessing was fitted on), from rule prepare."""
-    for name in ("pa_dataset", "pb_dataset", "dataset"):
-        if name in wildcards.keys():
-            return one_file(rules.prepare.output.provenance, dataset=wildcards[name])
-    raise ValueError(
-        f"get_data_provenance: the job has no dataset wildcard ({dict(wildcards)})"
+    return one_file(
+        rules.prepare.output.provenance,
+        dataset=job_dataset(wildcards, "get_data_provenance"),
     )
 
 
@@ -193,6 +197,16 @@ def sweep_setting(field):
     return lambda wc: SW.setting(wc.sweep, field, PB["scenario1"])
 
 
+def get_sweep_ball_keys(wildcards):
+    """The (beta, r) ball keys of the job's paper-A sweep: one count table each in a dataset's counts file."""
+    return SW.ball_keys(wildcards.sweep)
+
+
+def get_chunk_points(wildcards):
+    """The [eps, beta, r, k] points of the job's chunk (privanomaly.sweeps.partition)."""
+    return SW.chunk_points(wildcards.sweep, wildcards.part)
+
+
 def get_sweep_points(wildcards):
     """Every row file of a sweep (paper A: its chunks; paper B: one per dataset x k x r)."""
     if wildcards.sweep in SW.a:
@@ -201,10 +215,9 @@ def get_sweep_points(wildcards):
                 rules.sweep_chunk.output.rows,
                 sweep=wildcards.sweep,
                 dataset=d,
-                eps=e,
                 part=p,
             )
-            for d, e, p in SW.chunks(wildcards.sweep)
+            for d, p in SW.chunks(wildcards.sweep)
         ]
     return expand(
         f"{SW_OUT}/{wildcards.sweep}/bpoints/{{p}}.parquet",
@@ -268,7 +281,7 @@ def item_log(item, root, suffix):
 # ---- The price of honest tuning: privanomaly.honest_tuning, one job per paper ----
 def get_price_datasets(wildcards):
     """The datasets of a paper's price table: paper A's table datasets, paper B's Tables 1-2 datasets."""
-    return honest_tuning.datasets_of(wildcards.paper, PLAN_SETS)
+    return price_plan.datasets_of(wildcards.paper, PLAN_SETS)
 
 
 def get_price_tables(wildcards):
@@ -285,7 +298,7 @@ def get_price_provenance(wildcards):
 
 def get_price_settings(wildcards):
     """The keys of the paper's config section the price table reads (its tuning protocol)."""
-    return honest_tuning.paper_settings(wildcards.paper, config)
+    return price_plan.paper_settings(wildcards.paper, config)
 
 
 # ---- Report: index, gallery, provenance ----

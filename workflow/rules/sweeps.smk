@@ -3,13 +3,13 @@
 # privanomaly.sweeps.plan.SweepPlan (SW, common.smk); the grids are privanomaly.sweeps.spec.
 #
 #   paper_a kind: sweep_counts (one job per dataset: ball counts of every record + absent query points at
-#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x eps,
-#                 split in parts of at most sweep_points_per_job points; every beta, r, k, mechanism inside:
-#                 privanomaly.sweeps.chunks) -> sweep_collect -> sweep_plot
+#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x part:
+#                 blocks of whole eps values, at most sweep_points_per_job (eps, beta, r, k) points, every
+#                 mechanism inside: privanomaly.sweeps.partition) -> sweep_collect -> sweep_plot
 #   paper_b kind: sweep_b_point (one job per dataset x k x r: sigma over eps/convention/bound, top-h over
 #                 h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
-# Adding an eps adds chunks and leaves every finished one untouched; adding a beta, r or k reruns the chunks
-# whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
+# Appending an eps reruns only each dataset's last block (or adds one); adding a beta, r or k reruns the
+# chunks whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
 
 
 rule sweeps_all:
@@ -39,7 +39,7 @@ rule sweep_counts:
         mem_mb=4000,
         runtime=30,
     params:
-        ballkeys=lambda wc: SW.ball_keys(wc.sweep),
+        ballkeys=get_sweep_ball_keys,
         metric=sweep_setting("metric"),
         n_absent=sweep_setting("n_absent"),
         cap=sweep_setting("cap"),
@@ -49,20 +49,19 @@ rule sweep_counts:
 
 
 rule sweep_chunk:
-    """A chunk of grid points at one eps (every beta, r, k and mechanism): exact errors, precision/recall, claims."""
+    """A chunk of (eps, beta, r, k) grid points, every mechanism: exact errors, precision/recall, claims."""
     input:
         counts=rules.sweep_counts.output.counts,
         provenance=get_data_provenance,
     output:
-        rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/eps~{{eps}}_part~{{part}}.parquet",
+        rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/part~{{part}}.parquet",
     log:
-        f"{LOGS}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.log",
+        f"{LOGS}/sweep_chunk/{{sweep}}/{{dataset}}/part~{{part}}.log",
     benchmark:
-        f"{BENCH}/sweep_chunk/{{sweep}}/{{dataset}}/eps~{{eps}}_part~{{part}}.tsv"
+        f"{BENCH}/sweep_chunk/{{sweep}}/{{dataset}}/part~{{part}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
-        eps=sweep_spec.NUMBER,
         part="[0-9]+",
     group:
         "sweep_chunks"
@@ -72,7 +71,7 @@ rule sweep_chunk:
         mem_mb=2000,
         runtime=30,
     params:
-        points=lambda wc: SW.chunk_points(wc.sweep, wc.part),
+        points=get_chunk_points,
         mechanisms=sweep_setting("mechanisms"),
         cap=sweep_setting("cap"),
     script:

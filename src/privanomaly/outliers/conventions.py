@@ -16,8 +16,6 @@ import math
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
-from .gaussian import sigma_global, theorem1_sigma, theorem2_alpha, theorem2_beta
-
 __all__ = ["NoiseConvention", "NoiseScales", "CONVENTIONS", "noise_scales"]
 
 _LOGS = {"ln": math.log, "log10": math.log10}
@@ -55,6 +53,8 @@ class NoiseScales(NamedTuple):
 
 def noise_scales(conv: NoiseConvention, gs: float, eps: float, delta: float, p: int = 1) -> NoiseScales:
     """sigma_Global, alpha and beta of reading ``conv`` (the only reader of a :class:`NoiseConvention`)."""
+    from .gaussian import sigma_global, theorem1_sigma, theorem2_alpha, theorem2_beta  # scipy: only when used
+
     if conv.privacy_proven:
         try:
             s_global = sigma_global(gs, eps, delta)  # checks the Theorem 1 condition

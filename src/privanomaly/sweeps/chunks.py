@@ -1,14 +1,13 @@
 """The unit of work of a paper-A sweep: a chunk of grid points computed in one process.
 
-A job start costs about a second of CPU (interpreter, imports, Snakemake's script wrapper) while a grid point
-is milliseconds of numpy on shared ball counts, so one job per point spends nearly all its CPU starting
-(benchmarks/bench_sweeps.md). Instead:
+A job start costs ~0.5 s of CPU while a grid point is milliseconds of numpy on shared ball counts, so one job
+per point spends nearly all its CPU starting (benchmarks/bench_sweeps.md). Instead:
 
 * :func:`count_tables` - one job per (sweep, dataset): the ball counts of every record and absent query
   point at every (β, r) ball key of the sweep, in one table (column ``ballkey``);
-* :func:`chunk_rows` - one job per (sweep, dataset, ε, part): every (β, r, k) point at that ε, every
-  mechanism, read from the dataset's counts. ε is the key of a chunk, so adding an ε adds chunks and leaves
-  the others untouched; a chunk holds at most ``points_per_job`` points (:func:`chunk_points`).
+* :func:`chunk_rows` - one job per (sweep, dataset, part): the (ε, β, r, k) points of a chunk
+  (:mod:`.partition`: blocks of whole ε values, at most ``points_per_job`` points), every mechanism, read
+  from the dataset's counts.
 
 The rows are those of :func:`privanomaly.sweeps.points.point_rows` with the grid values in front: the tidy
 table (:mod:`.collect`) is byte-identical whatever the chunking.
@@ -16,7 +15,6 @@ table (:mod:`.collect`) is byte-identical whatever the chunking.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -25,30 +23,6 @@ import pandas as pd
 from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, points
 from privanomaly.sweeps.spec import Sweep, key_of, parse_ball_key, parse_r_token
-
-DEFAULT_POINTS_PER_JOB = 64
-
-
-def chunk_grid(sw: Sweep) -> list[tuple[int, str, int]]:
-    """The (β, r token, k) points of one ε of a sweep, in grid order."""
-    return [(int(b), t, int(k)) for b in sw.beta for t in sw.r_tokens for k in sw.k]
-
-
-def n_parts(sw: Sweep, points_per_job: int) -> int:
-    """How many chunks one (dataset, ε) of the sweep is split into."""
-    if points_per_job < 1:
-        raise ValueError(f"points_per_job must be >= 1, got {points_per_job}")
-    return max(1, math.ceil(len(chunk_grid(sw)) / points_per_job))
-
-
-def chunk_points(sw: Sweep, part: int, points_per_job: int) -> list[tuple[int, str, int]]:
-    """The (β, r token, k) points of chunk ``part`` (0-based) of every (dataset, ε): contiguous, near-equal."""
-    grid, parts = chunk_grid(sw), n_parts(sw, points_per_job)
-    if not 0 <= part < parts:
-        raise ValueError(f"sweep {sw.name}: no chunk part {part} (it has {parts})")
-    bounds = np.linspace(0, len(grid), parts + 1).round().astype(int)
-    return grid[bounds[part] : bounds[part + 1]]
-
 
 def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric: str, cap: int,
                  absent: np.ndarray) -> pd.DataFrame:
@@ -68,15 +42,16 @@ def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric:
     return pd.concat(tables, ignore_index=True)
 
 
-def chunk_rows(table: pd.DataFrame, dataset: str, eps_token: str, pts: Sequence[tuple[int, str, int]],
+def chunk_rows(table: pd.DataFrame, dataset: str, pts: Sequence[tuple[str, int, str, int]],
                mechanisms: Sequence[str], cap: int, provenance: Mapping | None = None) -> pd.DataFrame:
-    """Every mechanism's rows at the points ``pts`` (β, r token, k) of one ε, from the counts ``table`` of
+    """Every mechanism's rows at the points ``pts`` (ε token, β, r token, k) of a chunk
+    (:func:`privanomaly.sweeps.partition.chunks`), from the counts ``table`` of
     :func:`count_tables`; grid columns first (dataset, beta, r_kind, r_spec, r, k, eps), the scope of each
     row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`: a fraction or quantile r is read
     off the data; ``provenance`` of the dataset says what its preprocessing was fitted on)."""
     by_key = {key: t.drop(columns="ballkey").reset_index(drop=True) for key, t in table.groupby("ballkey", sort=False)}
     out = []
-    for beta, rtok, k in pts:
+    for eps_token, beta, rtok, k in pts:
         # a fraction/quantile r is read off the (β+1)-NN distances (one count table per β); a value is not
         key = next((c for c in (key_of(beta, rtok, True), key_of(beta, rtok, False)) if c in by_key), None)
         if key is None:

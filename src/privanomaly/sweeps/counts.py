@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import sp
-from privanomaly.paper_a.selection import knn_radius_table, radius_at_fraction
 
 P_OF_METRIC = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
 
@@ -26,6 +25,8 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
     :func:`~privanomaly.paper_a.selection.radius_at_fraction` from the largest d_β); ``quantile`` q: the
     q-quantile of d_β.
     """
+    from privanomaly.paper_a.selection import knn_radius_table, radius_at_fraction  # scipy: only when read off
+
     if r_kind == "value":
         return float(value)
     if beta is None:

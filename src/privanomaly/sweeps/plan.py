@@ -1,6 +1,6 @@
 """The plan of the sweeps of a run (``workflow/rules/common.smk`` binds it): which configured sweeps run
 on which available datasets, their targets, the sweep feeding paper A's claims, per-sweep settings. The grid
-itself (one job per point) is :mod:`privanomaly.sweeps.spec`; no Snakemake here.
+itself is :mod:`privanomaly.sweeps.spec`, its split into jobs :mod:`privanomaly.sweeps.partition`; no Snakemake here.
 """
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from privanomaly.sweeps import chunks, index
+from privanomaly.sweeps import index, partition
 from privanomaly.sweeps.counts import sweep_cap
-from privanomaly.sweeps.spec import Sweep, ball_keys, num_token, parse_all
+from privanomaly.sweeps.spec import Sweep, ball_keys, parse_all
 
 
 def grid_size(sw: Sweep) -> int:
@@ -30,7 +30,7 @@ class SweepPlan:
                  available: Callable[[Iterable[str]], list[str]], max_points: int | None = None,
                  points_per_job: int | None = None):
         self.sweeps: dict[str, Sweep] = parse_all(sweeps_cfg)
-        self.points_per_job = chunks.DEFAULT_POINTS_PER_JOB if points_per_job is None else int(points_per_job)
+        self.points_per_job = partition.DEFAULT_POINTS_PER_JOB if points_per_job is None else int(points_per_job)
         if self.points_per_job < 1:
             raise ValueError(f"config sweep_points_per_job: expected an integer >= 1, got {points_per_job!r}")
         for name, sw in self.sweeps.items():
@@ -67,15 +67,14 @@ class SweepPlan:
         """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""
         return ball_keys(self.sweeps[sweep])
 
-    def chunks(self, sweep: str) -> list[tuple[str, str, int]]:
-        """(dataset, ε token, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.chunks`)."""
-        sw = self.sweeps[sweep]
-        parts = range(chunks.n_parts(sw, self.points_per_job))
-        return [(d, num_token(e), p) for d in self.datasets[sweep] for e in sw.eps for p in parts]
+    def chunks(self, sweep: str) -> list[tuple[str, int]]:
+        """(dataset, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.partition`)."""
+        parts = range(len(partition.chunks(self.sweeps[sweep], self.points_per_job)))
+        return [(d, p) for d in self.datasets[sweep] for p in parts]
 
     def chunk_points(self, sweep: str, part: int) -> list[list]:
-        """The [β, r token, k] points of chunk ``part`` of every (dataset, ε) of a paper-A sweep."""
-        return [list(p) for p in chunks.chunk_points(self.sweeps[sweep], int(part), self.points_per_job)]
+        """The [ε token, β, r token, k] points of chunk ``part`` of every dataset of a paper-A sweep."""
+        return [list(p) for p in partition.chunk(self.sweeps[sweep], int(part), self.points_per_job)]
 
     def claims_sweep(self, name: str | None) -> str:
         """The paper-A sweep feeding claims A3, A6, A8 (config ``paper_a.claims.sweep``), "" if unset or not

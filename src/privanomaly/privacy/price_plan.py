@@ -1,0 +1,26 @@
+"""What rule privacy_price reads from the configuration: its datasets and the settings of each paper.
+
+Kept apart from :mod:`privanomaly.honest_tuning` (which computes the price and imports the selection and
+outlier code) so that planning the workflow imports no numerical code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def paper_settings(paper: str, config: Mapping) -> dict:
+    """The keys of the paper's config section that :func:`privanomaly.honest_tuning.price_table` reads (the
+    rule's params: it reruns when one of them changes, and only then)."""
+    if paper == "A":
+        pa = config["paper_a"]
+        sel = pa["selection"]
+        return {"selection": {k: sel.get(k) for k in ("betas", "fractions", "max_query_rows")},
+                "k_main": pa["k_main"], "metric": pa["metric"]}
+    pb = config["paper_b"]
+    return {"k": pb["k"], "delta": pb["delta"],
+            "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}
+
+
+def datasets_of(paper: str, plan_sets: Mapping[str, list]) -> list[str]:
+    """The datasets of the price table: paper A's table datasets, paper B's Tables 1-2 datasets (this run)."""
+    return list(plan_sets["paper_a.tables" if paper == "A" else "paper_b.table_sets"])

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from privanomaly import mechanisms, seeding, sp
+from privanomaly.paper_b import released_bound
 from privanomaly.sweeps import collect, counts, index, points, sigma, spec
 
 MECHS = ["sp", "optimal_dp", "compiler", "laplace_count", "laplace_noisy_threshold"]
@@ -246,6 +247,29 @@ def test_top_h_rows_exact_and_skipped_cells():
     assert 0 <= p.min() and p.max() <= 1 and p.loc[(1, 1, 5.0)] > p.loc[(1, 1, 0.5)]
     many = sigma.top_h_rows(X, y, 2, 2.0, [1.0], [1], [2], "labelled_outlier", 1, 1.0, max_subspaces=2)
     assert "max_subspaces" in many["skipped"].iloc[0]
+
+
+def test_dataset_rows_cover_every_k_and_r_with_the_radius_read_off_the_data():
+    """A paper-B sweep job on one dataset (rule sweep_b_dataset): every (k, r) point's σ and top-h rows, each
+    point's rows equal to those of sigma_rows/top_h_rows at that point, grid columns first."""
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(40, 2)), [[30.0, 0], [0, 30.0]]])
+    y = np.r_[np.zeros(40, int), [1, 1]]
+    s = {"eps": [0.5, 1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["fast"], "h": [1],
+         "subspace_dims": [1], "max_subspaces": 10, "max_work": 3000, "fast_exact_max": 0, "timeout": 60,
+         "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
+    t = sigma.dataset_rows(X, y, "d", [1, 3], ["f0.1", "v1.5"], s, None)
+    assert list(t.columns[:5]) == ["dataset", "k", "r_kind", "r_spec", "r"]
+    assert t[["k", "r_spec"]].drop_duplicates().values.tolist() == [[1, 0.1], [1, 1.5], [3, 0.1], [3, 1.5]]
+    at = t[(t["k"] == 3) & (t["r_spec"] == 0.1)]
+    r = counts.resolve_r_paper_b(X, "fraction", 0.1, 3)
+    assert (at["r"] == r).all() and (t.loc[t["r_kind"] == "value", "r"] == 1.5).all()
+    one = sigma.sigma_rows(X, 3, r, s["eps"], s["delta"], s["conventions"], s["methods"],
+                           lambda m: (lambda beta: released_bound.smooth_bound(X, 3, r, beta, m, 3000, 0, 60)))
+    mine = at[at["part"] == "sigma"].reset_index(drop=True)
+    assert len(mine) == len(one) and np.allclose(mine["sigma_smooth"], one["sigma_smooth"], rtol=0, atol=0)
+    assert {"public_inputs", "data_dependent", "proven_end_to_end"} <= set(t.columns)
+    assert not t.loc[t["r_kind"] == "fraction", "proven_end_to_end"].any()  # r read off the private data
 
 
 def test_index_section_lists_each_sweep_with_grid_and_files():

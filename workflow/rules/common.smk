@@ -4,8 +4,6 @@ import os
 from os.path import relpath
 from pathlib import Path
 
-from snakemake.utils import Paramspace
-
 from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
@@ -16,7 +14,6 @@ from privanomaly.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
 from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
-from privanomaly.sweeps import spec as sweep_spec
 from privanomaly.sweeps.plan import SweepPlan
 
 RESULTS = config["results_dir"]
@@ -172,7 +169,7 @@ def get_exponent(wildcards):
     return pb_readings.by_prefix(wildcards.pb_reading).exponent
 
 
-# ---- Sweeps: privanomaly.sweeps.plan.SweepPlan; one job per grid point (snakemake.utils.Paramspace) ----
+# ---- Sweeps: privanomaly.sweeps.plan.SweepPlan (paper A: chunks, privanomaly.sweeps.partition; paper B: one job per dataset) ----
 SW = SweepPlan(
     config.get("sweeps"),
     PLAN.check_names,
@@ -180,11 +177,6 @@ SW = SweepPlan(
     config.get("sweep_max_points"),
     config.get("sweep_points_per_job"),
 )
-# paper B: one job per dataset x k x r, file dataset~{dataset}/k~{k}/r~{r}
-SW_SPACES = {
-    n: Paramspace(sweep_spec.b_grid(SW.sweeps[n], SW.datasets[n])) for n in SW.b
-}
-SW_BPOINT = Paramspace(sweep_spec.b_grid(None, [])).wildcard_pattern
 SW_CLAIMS = PA.get("claims", {}).get("sweep")
 for _name in SW.skipped:
     print(
@@ -208,7 +200,7 @@ def get_chunk_points(wildcards):
 
 
 def get_sweep_points(wildcards):
-    """Every row file of a sweep (paper A: its chunks; paper B: one per dataset x k x r)."""
+    """Every row file of a sweep (paper A: its chunks; paper B: one per dataset)."""
     if wildcards.sweep in SW.a:
         return [
             one_file(
@@ -219,10 +211,10 @@ def get_sweep_points(wildcards):
             )
             for d, p in SW.chunks(wildcards.sweep)
         ]
-    return expand(
-        f"{SW_OUT}/{wildcards.sweep}/bpoints/{{p}}.parquet",
-        p=SW_SPACES[wildcards.sweep].instance_patterns,
-    )
+    return [
+        one_file(rules.sweep_b_dataset.output.rows, sweep=wildcards.sweep, dataset=d)
+        for d in SW.datasets[wildcards.sweep]
+    ]
 
 
 def get_claims_sweep_table(wildcards):

@@ -6,8 +6,8 @@
 #                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x part:
 #                 blocks of whole eps values, at most sweep_points_per_job (eps, beta, r, k) points, every
 #                 mechanism inside: privanomaly.sweeps.partition) -> sweep_collect -> sweep_plot
-#   paper_b kind: sweep_b_point (one job per dataset x k x r: sigma over eps/convention/bound, top-h over
-#                 h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
+#   paper_b kind: sweep_b_dataset (one job per dataset, every k and r inside: sigma over eps/convention/
+#                 bound, top-h over h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
 # Appending an eps reruns only each dataset's last block (or adds one); adding a beta, r or k reruns the
 # chunks whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
 
@@ -78,28 +78,28 @@ rule sweep_chunk:
         "../../scripts/sweep_chunk.py"
 
 
-rule sweep_b_point:
-    """Paper B at one (dataset, k, r): sigma_Global/sigma_Smooth over eps, bounds, conventions; top-h P/R."""
+rule sweep_b_dataset:
+    """Paper B on one dataset, every (k, r) inside: sigma_Global/sigma_Smooth over eps, bounds, conventions; top-h P/R."""
     input:
         data=get_data_table,
         provenance=get_data_provenance,
     output:
-        point=f"{SW_OUT}/{{sweep}}/bpoints/{SW_BPOINT}.parquet",
+        rows=f"{SW_OUT}/{{sweep}}/bdatasets/{{dataset}}.parquet",
     log:
-        f"{LOGS}/sweep_b_point/{{sweep}}/{SW_BPOINT}.log",
+        f"{LOGS}/sweep_b_dataset/{{sweep}}/{{dataset}}.log",
     benchmark:
-        f"{BENCH}/sweep_b_point/{{sweep}}/{SW_BPOINT}.tsv"
+        f"{BENCH}/sweep_b_dataset/{{sweep}}/{{dataset}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.b),
         dataset="[A-Za-z][A-Za-z0-9_]*",
-        r=sweep_spec.R_TOKEN,
-        k="[0-9]+",
     conda:
         "../../envs/privanomaly.yaml"
     resources:
         mem_mb=4000,
-        runtime=30,
+        runtime=60,
     params:
+        k=sweep_setting("k"),
+        r_tokens=sweep_setting("r_tokens"),
         eps=sweep_setting("eps"),
         delta=sweep_setting("delta"),
         conventions=sweep_setting("conventions"),
@@ -107,14 +107,13 @@ rule sweep_b_point:
         h=sweep_setting("h"),
         subspace_dims=sweep_setting("subspace_dims"),
         max_subspaces=sweep_setting("max_subspaces"),
-        r_kind=sweep_setting("r_kind"),
-        fast_exact_max=PB["fast_exact_max"],
         max_work=sweep_setting("max_work"),
+        fast_exact_max=PB["fast_exact_max"],
         timeout=PB["scenario1"]["timeout_seconds"],
         true_subspace=PB["scenario2"]["true_subspace"],
         sensitivity=PB["scenario2"]["utility_sensitivity"],
     script:
-        "../../scripts/sweep_b_point.py"
+        "../../scripts/sweep_b_dataset.py"
 
 
 rule sweep_collect:

@@ -178,7 +178,7 @@ def sweep_proven(df: pd.DataFrame, kind: str) -> pd.Series:
 
 
 def add_sweep_columns(df: pd.DataFrame, kind: str, r_kind: str, r_spec: float, prov: Mapping | None) -> pd.DataFrame:
-    """A sweep point's rows with the scope columns at the right (rule ``sweep_point`` / ``sweep_b_point``)."""
+    """A sweep's rows with the scope columns at the right (rules ``sweep_chunk`` / ``sweep_b_dataset``)."""
     return sweep(kind, r_kind, r_spec, prov).add_to(df, sweep_proven(df, kind))
 
 

@@ -50,7 +50,7 @@ def render(entries: list[dict]) -> str:
         "## Sweeps",
         "",
         "Configured under `sweeps:` (README, \"Sweeps\"); one tidy row per grid point and mechanism in "
-        "`sweep.parquet`; rules `sweep_counts` / `sweep_chunk` / `sweep_b_point` → `sweep_collect` → `sweep_plot`.",
+        "`sweep.parquet`; rules `sweep_counts` / `sweep_chunk` / `sweep_b_dataset` → `sweep_collect` → `sweep_plot`.",
         "",
         "| Sweep | Kind | What | Grid | Table | Figures |",
         "|---|---|---|---|---|---|",

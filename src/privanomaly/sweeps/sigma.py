@@ -1,4 +1,5 @@
-"""One (dataset, k, r) job of a paper-B sweep: σ_Global vs σ_Smooth over ε, and top-h precision/recall.
+"""A paper-B sweep on one dataset (rule ``sweep_b_dataset``): at every (k, r) point, σ_Global vs σ_Smooth over
+ε, and top-h precision/recall (:func:`dataset_rows`; one job per dataset, every point inside).
 
 * ``part = sigma``: :func:`privanomaly.paper_b.scenario1.scenario1_table` for every smooth bound
   (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
@@ -14,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Callable
 
@@ -86,3 +88,44 @@ def top_h_rows(
                     row["precision"], row["recall"] = scenario2.expected_precision_recall(inc, truth, h)
                 rows.append(row)
     return pd.DataFrame(rows)
+
+
+def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], r_tokens: Sequence[str],
+                 s: Mapping, provenance: Mapping | None, log=None) -> pd.DataFrame:
+    """Every (k, r) point of a paper-B sweep on one dataset: :func:`sigma_rows` and (when ``s["h"]`` and
+    ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
+    of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
+
+    ``s`` holds the sweep's settings (eps, delta, conventions, methods, h, subspace_dims, max_subspaces,
+    max_work) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
+    (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
+    from privanomaly.paper_b import released_bound
+    from privanomaly.privacy import scope
+    from privanomaly.sweeps import counts, spec
+
+    parts = []
+    for k in (int(x) for x in ks):
+        for tok in r_tokens:
+            r_kind, r_value = spec.parse_r_token(tok)
+            r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
+            if log is not None:
+                log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
+
+            def smooth_for(method, k=k, r=r):
+                def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
+                    return released_bound.smooth_bound(X, k, r, beta, method, s["max_work"], s["fast_exact_max"],
+                                                       s["timeout"])
+
+                return smooth_fn
+
+            rows = [sigma_rows(X, k, r, s["eps"], s["delta"], s["conventions"], s["methods"], smooth_for)]
+            if s["h"] and s["subspace_dims"]:
+                rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
+                                       s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))
+            out = pd.concat(rows, ignore_index=True)
+            out = out.drop(columns=[c for c in ("k", "r") if c in out.columns])
+            for i, (col, val) in enumerate({"dataset": dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
+                                            "r": r}.items()):
+                out.insert(i, col, val)
+            parts.append(scope.add_sweep_columns(out, "paper_b", r_kind, r_value, provenance))
+    return pd.concat(parts, ignore_index=True)

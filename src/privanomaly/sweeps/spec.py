@@ -209,7 +209,6 @@ def parse_all(block: dict | None) -> dict[str, Sweep]:
 
 
 POINT_COLUMNS = ["dataset", "beta", "r", "k", "eps"]
-B_POINT_COLUMNS = ["dataset", "k", "r"]
 
 
 def point_grid(sw: Sweep, datasets: list[str]) -> pd.DataFrame:
@@ -243,12 +242,3 @@ def parse_ball_key(key: str) -> tuple[int | None, str]:
     if not m:
         raise ValueError(f"not a ball key: {key!r}")
     return (int(m.group(1)) if m.group(1) else None), m.group(2)
-
-
-def b_grid(sw: Sweep | None, datasets: list[str]) -> pd.DataFrame:
-    """The Paramspace table of a paper-B sweep: one job per (dataset, k, r); ε, conventions, methods, h and
-    subspace dimension are evaluated inside it (the smooth bound depends on ε only through β(ε), cached)."""
-    if sw is None:
-        return pd.DataFrame(columns=B_POINT_COLUMNS, dtype=str)
-    rows = product(datasets, [str(k) for k in sw.k], sw.r_tokens)
-    return pd.DataFrame(list(rows), columns=B_POINT_COLUMNS, dtype=str)

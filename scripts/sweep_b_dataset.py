@@ -1,0 +1,13 @@
+"""Rule sweep_b_dataset: paper B on one dataset at every (k, r) - sigma_Global vs sigma_Smooth, top-h P/R."""
+
+from privanomaly import experiment, io, runlog
+from privanomaly.privacy import scope
+from privanomaly.sweeps import sigma
+
+with runlog.log_to(snakemake.log[0]) as log:
+    p = snakemake.params
+    X, y, _ = experiment.load_dataset(snakemake.input.data)
+    prov = scope.read_provenance(snakemake.input.provenance)
+    rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, p.k, p.r_tokens, dict(p.items()), prov, log)
+    log.info("%s: %d rows", snakemake.wildcards.dataset, len(rows))
+    io.write_table(rows, snakemake.output.rows)

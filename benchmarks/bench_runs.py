@@ -68,6 +68,27 @@ def rows(results: Path, cpu: float, wall: float, jobs: int) -> list[dict]:
     return out
 
 
+def per_rule(results: Path) -> list[tuple[str, int, float, float]]:
+    """(rule, jobs, CPU before the bodies, CPU in all) per rule of a finished run, largest CPU first."""
+    agg: dict[str, list] = {}
+    for name, (start, end) in job_cpu(results).items():
+        a = agg.setdefault(name.split("/")[0], [0, 0.0, 0.0])
+        a[0], a[1], a[2] = a[0] + 1, a[1] + start, a[2] + end
+    return sorted(((r, n, s, e) for r, (n, s, e) in agg.items()), key=lambda x: -x[3])
+
+
+def render_rules(per: list[tuple[str, int, float, float]], top: int = 15) -> list[str]:
+    lines = ["", "## Per rule (CPU of the jobs' processes, from their logs)", "",
+             "| rule | jobs | CPU (s) | before the body (s) | body (s) |", "|---|---|---|---|---|"]
+    for rule, n, s, e in per[:top]:
+        lines.append(f"| {rule} | {n} | {e:.1f} | {s:.1f} | {e - s:.1f} |")
+    rest = per[top:]
+    if rest:
+        n, s, e = sum(x[1] for x in rest), sum(x[2] for x in rest), sum(x[3] for x in rest)
+        lines.append(f"| {len(rest)} other rules | {n} | {e:.1f} | {s:.1f} | {e - s:.1f} |")
+    return lines + [""]
+
+
 def render(rs: list[dict], note: str) -> str:
     lines = ["# Where a run's CPU goes (`make bench`: benchmarks/bench_runs.py)", "", note, "",
              "| run | jobs | wall (s) | CPU (s) | work in the jobs' bodies (s) | overhead share | median per-job overhead (s CPU) |",
@@ -114,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     load = os.getloadavg()
     note = (f"Machine: {platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, `--cores 2`; "
             f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.")
-    text = render(rows(results, cpu, wall, jobs), note)
+    text = render(rows(results, cpu, wall, jobs), note) + "\n".join(render_rules(per_rule(results)))
     (ROOT / "benchmarks" / "bench_runs.md").write_text(text, encoding="utf-8")
     print(text)
     return 0

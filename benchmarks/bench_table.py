@@ -35,12 +35,12 @@ def _find(pattern: str, text: str, source: Path) -> re.Match:
     return m
 
 
-def machine(text: str) -> str:
+def machine(text: str, load_line: str | None = None) -> str:
     """'idle' when the record says its machine was otherwise idle, 'shared' when it says shared; with the load
-    average it gives. Only the text before a comparison with earlier runs counts."""
+    average it gives (``load_line``'s when given). Only the text before a comparison with earlier runs counts."""
     text = re.split(r"For comparison|The previous record", text)[0]
     load = re.search(r"(?i:load)(?: average)?(?: at the end| during the run)?:? ([0-9.]+(?:\s*(?:/|-|–)\s*[0-9.]+)*)",
-                     text)
+                     load_line or text)
     if re.search(r"otherwise idle|idle machine|machine idle", text):
         what = "idle"
     elif re.search(r"shared|SHARED", text):
@@ -77,7 +77,8 @@ def scale(path: Path) -> dict:
     cpu = _num(jobs.group(3))
     return {"run": "`make scale` (stand-ins at real size, jobs' CPU)", "jobs": int(jobs.group(1)), "cpu": cpu,
             "wall": _num(jobs.group(4)), "share": (cpu - _num(work.group(1))) / cpu,
-            "machine": machine(text.split("\n|")[0]), "source": path}
+            "machine": machine(text.split("\n|")[0], _find(r"Load average at the end: [^\n]*", text, path).group(0)),
+            "source": path}
 
 
 def cluster(path: Path) -> list[dict]:

@@ -10,6 +10,11 @@ distances (coordinate differences, then sum over k = 0..d-1 in order). Float sub
 abs, addition and max are monotone, so for every point p of a box min-dist(q, box) <= dist(q, p) <=
 max-dist(q, box) holds *in floating point*: pruning and bulk inclusion never change a single
 comparison ``dist(q, p) <= r`` relative to the brute force of :func:`pairwise_within`.
+
+Many radii at once (:func:`capped_counts_radii`, the engine of :func:`ball_counts_radii`): the same tree
+searched for each query's ``cap`` nearest points (a bounded max-heap, boxes farther than the current
+farthest kept point skipped), their distances being the same floats; the capped count at every radius is
+then read off the sorted distances and cumulative weights.
 """
 
 from __future__ import annotations

@@ -4,7 +4,11 @@ Sources, per job:
 * ``<results>/benchmarks/<rule>/….tsv`` (Snakemake ``benchmark:``): wall time ``s``; its ``max_rss`` and
   ``cpu_time`` are *sampled* (every 0.5 s for 30 s, then every 30 s), so they can miss peaks and tails;
 * ``<results>/logs/<rule>/….log``, last ``job usage:`` line (``privanomaly.runlog``): exact CPU time and peak
-  RSS of the job's Python process from ``getrusage`` (absent for shell rules).
+  RSS of the job's Python process from ``getrusage`` (absent for shell rules); last ``job start:`` line: the CPU
+  spent before the job's body (interpreter, imports, Snakemake's script preamble), so work = CPU - start CPU.
+
+The summary lines (jobs, CPU, work, overhead share, wall, load average) are what ``benchmarks/bench_table.py``
+reads back.
 
 Usage: ``python benchmarks/scale_report.py <results_dir> [--out benchmarks/scale.md] [--title …]
 [--wall-seconds N] [--note …]``.
@@ -13,11 +17,13 @@ Usage: ``python benchmarks/scale_report.py <results_dir> [--out benchmarks/scale
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from pathlib import Path
 
 import pandas as pd
 
+START = re.compile(r"job start: cpu_s=([\d.]+)")
 USAGE = re.compile(r"job usage: cpu_user_s=([\d.]+) cpu_sys_s=([\d.]+) cpu_children_s=([\d.]+) "
                    r"peak_rss_mb=([\d.]+) peak_rss_children_mb=([\d.]+)")
 
@@ -34,7 +40,10 @@ def job_table(results: Path) -> pd.DataFrame:
                    cpu_s=pd.to_numeric(b.get("cpu_time"), errors="coerce"),
                    peak_rss_mb=pd.to_numeric(b.get("max_rss"), errors="coerce"), exact=False)
         log = results / "logs" / rel.with_suffix(".log")
-        found = USAGE.findall(log.read_text(encoding="utf-8", errors="replace")) if log.is_file() else []
+        text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
+        found = USAGE.findall(text)
+        start = START.findall(text)
+        row["start_cpu_s"] = float(start[-1]) if start and found else float("nan")
         if found:
             user, sys_, children, rss, rss_children = map(float, found[-1])
             row.update(cpu_s=user + sys_ + children, peak_rss_mb=max(rss, rss_children), exact=True)
@@ -58,13 +67,20 @@ def rule_table(jobs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("wall_s_sum", ascending=False).reset_index(drop=True)
 
 
-def to_markdown(rules: pd.DataFrame, jobs: pd.DataFrame, title: str, note: str, wall: float | None) -> str:
+def to_markdown(rules: pd.DataFrame, jobs: pd.DataFrame, title: str, note: str, wall: float | None,
+                load: tuple[float, float, float] | None = None) -> str:
     lines = [f"# {title}", "", note, ""] if note else [f"# {title}", ""]
     total_cpu = jobs["cpu_s"].sum()
+    timed = jobs[jobs["start_cpu_s"].notna()] if "start_cpu_s" in jobs else jobs.iloc[:0]
+    work = float((timed["cpu_s"] - timed["start_cpu_s"]).sum())
+    share = (total_cpu - work) / total_cpu if total_cpu > 0 else float("nan")
     peak = jobs.loc[jobs["peak_rss_mb"].idxmax()]
     lines += [
         f"- Jobs: {len(jobs)}; summed job wall time {jobs['wall_s'].sum():.0f} s; summed job CPU time "
         f"{total_cpu:.0f} s" + (f"; whole run {wall:.0f} s wall" if wall else "") + ".",
+        f"- Work in the jobs' bodies: {work:.0f} s CPU; overhead share of the jobs' CPU: {100 * share:.0f} % "
+        "(job starts: interpreter, imports, Snakemake's script preamble; Snakemake's own CPU is not in it).",
+        *([f"- Load average at the end: {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}."] if load else []),
         f"- Largest peak RSS: {peak['peak_rss_mb']:.0f} MB ({peak['rule']}/{peak['job']}).",
         "- `exact` = CPU time and peak RSS from getrusage (the job's `job usage:` log line); otherwise "
         "Snakemake's sampled benchmark values.",
@@ -90,7 +106,7 @@ def main() -> None:
     jobs = job_table(a.results)
     if jobs.empty:
         raise SystemExit(f"{a.results}/benchmarks: no benchmark files (is this a finished run's results_dir?)")
-    text = to_markdown(rule_table(jobs), jobs, a.title, a.note, a.wall_seconds)
+    text = to_markdown(rule_table(jobs), jobs, a.title, a.note, a.wall_seconds, os.getloadavg())
     if a.csv:
         jobs.to_csv(a.csv, index=False)
     if a.out:

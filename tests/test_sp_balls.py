@@ -97,3 +97,42 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="columns"):
         sp.ball_counts_at(np.zeros((3, 3)), np.zeros((3, 2)), 1.0)
     assert sp.ball_counts(np.zeros((0, 2)), 1.0).shape == (0,)
+
+
+@settings(max_examples=60, deadline=None)
+@given(X=grid_points, radii=st.lists(st.integers(0, 5), min_size=1, max_size=4), metric=st.sampled_from(sp.METRICS),
+       cap=st.integers(1, 30))
+def test_counts_at_many_radii_match_one_radius_at_a_time(X, radii, metric, cap):
+    """One nearest-rows search gives every radius's capped counts, equal to ball_counts at each radius:
+    dyadic grid points, so duplicates (weights) and points exactly at distance r abound."""
+    X = X.astype(float) / 4.0
+    rr = [r / 4.0 for r in radii]
+    got = sp.ball_counts_radii(X, rr, metric=metric, cap=cap)
+    assert got.shape == (len(rr), len(X)) and got.dtype == np.int64
+    for row, r in zip(got, rr):
+        np.testing.assert_array_equal(row, np.minimum(sp.ball_counts_bruteforce(X, r, metric), cap))
+
+
+def test_counts_at_many_radii_float_data_and_workers():
+    rng = np.random.default_rng(11)
+    X = np.round(rng.standard_normal((4000, 5)), 1)  # duplicates and near-ties on the sphere
+    X = np.concatenate([X, X[:500]])
+    radii = [0.0, 0.3, 0.71, 1.2, 2.5]
+    for cap in (1, 7, 60, 10**5):  # 10**5 > the distinct rows: every row searched
+        for workers in (1, 2):
+            got = sp.ball_counts_radii(X, radii, cap=cap, workers=workers)
+            for row, r in zip(got, radii):
+                np.testing.assert_array_equal(row, sp.ball_counts(X, r, cap=cap))
+    with pytest.raises(ValueError, match="cap"):
+        sp.ball_counts_radii(X, radii, cap=None)
+
+
+def test_record_counts_dedupes_once_with_the_same_result():
+    rng = np.random.default_rng(3)
+    X = np.round(rng.standard_normal((2000, 3)), 1)
+    for cap in (None, 4, 40):
+        x_i, B = sp.record_counts(X, 0.5, cap=cap)
+        dup = sp.duplicate_counts(X)
+        np.testing.assert_array_equal(x_i, dup if cap is None else np.minimum(dup, cap))
+        np.testing.assert_array_equal(B, sp.ball_counts(X, 0.5, cap=cap))
+        assert x_i.dtype == np.int64 and B.dtype == np.int64

@@ -10,6 +10,11 @@ distances (coordinate differences, then sum over k = 0..d-1 in order). Float sub
 abs, addition and max are monotone, so for every point p of a box min-dist(q, box) <= dist(q, p) <=
 max-dist(q, box) holds *in floating point*: pruning and bulk inclusion never change a single
 comparison ``dist(q, p) <= r`` relative to the brute force of :func:`pairwise_within`.
+
+Many radii at once (:func:`capped_counts_radii`, the engine of :func:`ball_counts_radii`): the same tree
+searched for each query's ``cap`` nearest points (a bounded max-heap, boxes farther than the current
+farthest kept point skipped), their distances being the same floats; the capped count at every radius is
+then read off the sorted distances and cumulative weights.
 """
 
 from __future__ import annotations
@@ -269,3 +274,155 @@ def capped_counts(Q, P, w, r, metric, cap, workers: int = 1) -> np.ndarray:
     same = Q is P
     order = tree.perm.astype(np.int64) if same else None  # spatially coherent query order
     return tree.count(Q, r, metric, cap=cap, workers=workers, order=order)
+
+
+@njit(cache=True)
+def _heap_push(hd, hw, size, d, w):
+    """Push (d, w) on the max-heap ``hd[:size]`` (by d); returns the new size."""
+    i = size
+    hd[i] = d
+    hw[i] = w
+    while i > 0:
+        parent = (i - 1) // 2
+        if hd[parent] >= hd[i]:
+            break
+        hd[i], hd[parent] = hd[parent], hd[i]
+        hw[i], hw[parent] = hw[parent], hw[i]
+        i = parent
+    return size + 1
+
+
+@njit(cache=True)
+def _heap_replace_top(hd, hw, size, d, w):
+    """Replace the largest entry of the max-heap ``hd[:size]`` by (d, w)."""
+    hd[0] = d
+    hw[0] = w
+    i = 0
+    while True:
+        a = 2 * i + 1
+        b = a + 1
+        big = i
+        if a < size and hd[a] > hd[big]:
+            big = a
+        if b < size and hd[b] > hd[big]:
+            big = b
+        if big == i:
+            break
+        hd[i], hd[big] = hd[big], hd[i]
+        hw[i], hw[big] = hw[big], hw[i]
+        i = big
+
+
+@njit(cache=True)
+def _nearest(q, PT, wp, start, end, left, right, lo, hi, K, bound, metric, stack, stack_mn, acc, hd, hw):
+    """The K nearest points of the tree to q within ``bound`` (a distance as compared with thr): fills
+    hd/hw (distance, weight); returns how many. Distances are the floats of :func:`_count_one`."""
+    d = q.shape[0]
+    size = 0
+    stack[0] = 0
+    stack_mn[0] = _box_minmax(q, lo, hi, 0, metric)[0]
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        node = stack[sp]
+        if stack_mn[sp] > bound or (size == K and stack_mn[sp] > hd[0]):
+            continue
+        l = left[node]
+        if l < 0:
+            s = start[node]
+            e = end[node]
+            m = e - s
+            for t in range(m):
+                acc[t] = 0.0
+            for k in range(d):
+                qk = q[k]
+                if metric == 0:
+                    for t in range(m):
+                        diff = PT[k, s + t] - qk
+                        acc[t] += diff * diff
+                elif metric == 1:
+                    for t in range(m):
+                        acc[t] += abs(PT[k, s + t] - qk)
+                else:
+                    for t in range(m):
+                        a = abs(PT[k, s + t] - qk)
+                        if a > acc[t]:
+                            acc[t] = a
+            for t in range(m):
+                if acc[t] > bound:
+                    continue
+                if size < K:
+                    size = _heap_push(hd, hw, size, acc[t], wp[s + t])
+                elif acc[t] < hd[0]:
+                    _heap_replace_top(hd, hw, size, acc[t], wp[s + t])
+            continue
+        rgt = right[node]
+        ml = _box_minmax(q, lo, hi, l, metric)[0]
+        mr = _box_minmax(q, lo, hi, rgt, metric)[0]
+        if ml <= mr:
+            stack[sp] = rgt
+            stack_mn[sp] = mr
+            stack[sp + 1] = l
+            stack_mn[sp + 1] = ml
+        else:
+            stack[sp] = l
+            stack_mn[sp] = ml
+            stack[sp + 1] = rgt
+            stack_mn[sp + 1] = mr
+        sp += 2
+    return size
+
+
+@njit(cache=True, parallel=True)
+def _count_radii(Q, order, PT, wp, start, end, left, right, lo, hi, thrs, cap, K, metric, depth, leafmax):
+    m = Q.shape[0]
+    nr = thrs.shape[0]
+    out = np.empty((nr, m), np.int64)
+    rank = np.argsort(thrs)
+    bound = thrs[rank[nr - 1]]
+    nchunks = (m + 255) // 256
+    for c in prange(nchunks):
+        stack = np.empty(2 * depth + 8, np.int64)
+        stack_mn = np.empty(2 * depth + 8)
+        acc = np.empty(leafmax)
+        hd = np.empty(K)
+        hw = np.empty(K, np.int64)
+        for t in range(c * 256, min(m, (c + 1) * 256)):
+            qi = order[t]
+            size = _nearest(Q[qi], PT, wp, start, end, left, right, lo, hi, K, bound, metric, stack, stack_mn, acc, hd, hw)
+            idx = np.argsort(hd[:size])
+            # the K nearest hold every point closer than the farthest of them; within a radius past that
+            # one, the K weights (each >= 1) sum to >= K = cap, or K is every point
+            j = 0
+            cum = 0
+            for ri in range(nr):
+                thr = thrs[rank[ri]]
+                while j < size and hd[idx[j]] <= thr:
+                    cum += hw[idx[j]]
+                    j += 1
+                out[rank[ri], qi] = min(cum, cap)
+    return out
+
+
+def capped_counts_radii(Q, P, w, radii, metric, cap, workers: int = 1, leaf: int = 64) -> np.ndarray:
+    """min(sum of w over points of P within r of each query, cap) at every r of ``radii``: int64
+    (len(radii), len(Q)), from one search of each query's ``cap`` nearest points (weights are >= 1, so
+    the cap nearest hold every point closer than the farthest of them, and reaching it means the cap)."""
+    radii = np.asarray(radii, dtype=np.float64).reshape(-1)
+    if P.shape[0] == 0 or radii.size == 0:
+        return np.zeros((radii.size, Q.shape[0]), dtype=np.int64)
+    tree = CappedTree(P, w, leaf=leaf)
+    code = _METRIC_CODE[metric]
+    thrs = np.array([float(r) * float(r) if code == 0 else float(r) for r in radii])
+    K = int(min(int(cap), P.shape[0]))
+    same = Q is P
+    order = tree.perm.astype(np.int64) if same else np.arange(Q.shape[0], dtype=np.int64)
+    Qc = np.ascontiguousarray(Q, dtype=np.float64)
+    old = numba.get_num_threads()
+    try:
+        nt = numba.config.NUMBA_NUM_THREADS
+        numba.set_num_threads(nt if int(workers) < 1 else min(int(workers), nt))
+        return _count_radii(Qc, order, tree.PT, tree.wp, tree.start, tree.end, tree.left, tree.right, tree.lo,
+                            tree.hi, thrs, np.int64(cap), K, code, tree.depth, tree.leafmax)
+    finally:
+        numba.set_num_threads(old)

@@ -21,6 +21,7 @@ __all__ = [
     "duplicate_counts",
     "ball_counts",
     "ball_counts_at",
+    "ball_counts_radii",
     "ball_counts_bruteforce",
     "ball_counts_scipy",
 ]
@@ -139,6 +140,22 @@ def ball_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: in
     return cu[inv]
 
 
+def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
+    """``ball_counts(X, r, metric=metric, cap=cap)`` at every r of ``radii`` (rows, int64 (len(radii), n)),
+    from one search of each distinct row's ``cap`` nearest distinct rows instead of one count per radius:
+    the same integers (same float distances and comparisons), for many radii at about the cost of one."""
+    _check_metric(metric)
+    A = _as_points(X)
+    radii = [_check_r(r) for r in np.asarray(radii, dtype=float).reshape(-1)]
+    cap = _check_cap(cap)
+    if cap is None:
+        raise ValueError("ball_counts_radii needs a cap (the number of nearest rows searched)")
+    from ._fastballs import capped_counts_radii
+
+    U, inv, w = unique_rows(A)
+    return capped_counts_radii(U, U, w, radii, metric, cap, workers=workers)[:, inv]
+
+
 def ball_counts_scipy(X, r: float, *, metric: str = "euclidean", workers: int = 1) -> np.ndarray:
     """Baseline: scipy ``cKDTree.query_ball_point(return_length=True)`` (no cap, no dedupe)."""
     _check_metric(metric)
@@ -154,8 +171,15 @@ def record_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: 
     tables: multiplicities :func:`duplicate_counts` and ball counts :func:`ball_counts`, both capped at
     ``cap`` when given (x_i <= B always, and capping both at the same cap changes no mdd: an anomaly has
     x_i <= B <= β < cap, a normal record's mdd does not depend on x_i). int64 (n,) each."""
-    x_i = np.asarray(duplicate_counts(X), dtype=np.int64)
-    B = np.asarray(ball_counts(X, r, metric=metric, cap=cap, workers=workers), dtype=np.int64)
+    _check_metric(metric)
+    A = _as_points(X)
+    r = _check_r(r)
+    cap = _check_cap(cap)
+    from ._fastballs import capped_counts
+
+    U, inv, w = unique_rows(A)  # once for both counts: x_i = w[inv], B from the weighted distinct rows
+    x_i = w[inv]
+    B = np.asarray(capped_counts(U, U, w, r, metric, cap, workers=workers)[inv], dtype=np.int64)
     if cap is not None:
         x_i = np.minimum(x_i, cap)
     return x_i, B

@@ -143,14 +143,15 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
 class _Counts:
     """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε)."""
 
-    def __init__(self, X: np.ndarray, metric: str):
-        self.X, self.metric = X, metric
-        self.x_i = sp.balls.duplicate_counts(X)
-        self._B: dict[float, np.ndarray] = {}
+    def __init__(self, X: np.ndarray, metric: str, cap: int, radii=()):
+        self.X, self.metric, self.cap = X, metric, cap
+        self.x_i = np.minimum(sp.balls.duplicate_counts(X), cap)
+        radii = sorted({float(r) for r in radii})
+        self._B: dict[float, np.ndarray] = dict(zip(radii, sp.ball_counts_radii(X, radii, metric=metric, cap=cap)))
 
     def B(self, r: float) -> np.ndarray:
         if r not in self._B:
-            self._B[r] = sp.balls.ball_counts(self.X, r, metric=self.metric)
+            self._B[r] = sp.balls.ball_counts(self.X, r, metric=self.metric, cap=self.cap)
         return self._B[r]
 
 
@@ -158,7 +159,7 @@ def _sp_metrics(m, c: _Counts, y: np.ndarray, beta: int, r: float, k: int, eps: 
     """Exact error on the (β, r)-anomalies and expected precision/recall vs labels of ``m`` on c's records."""
     x_i, B = c.x_i, c.B(r)
     g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
-    err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps), dtype=float)
+    err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps, cap=c.cap), dtype=float)
     p_one = np.asarray(sp.prob_one(err, g.astype(np.int8)), dtype=float)
     precision, recall = expected_pr(p_one, y == 1)
     return {"error_anomaly": float(err[g].mean()) if g.any() else np.nan, "precision_labels": precision,
@@ -192,7 +193,11 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     # candidates of the private selection: (β, r) with r read off the public split's (β+1)-NN distances
     D = selection.knn_radius_table(Xh[pub], usable, p=pnorm)
     cands = [(b, selection.radius_for_fraction(D[:, j], f)) for j, b in enumerate(usable) for f in fractions]
-    paper_counts, honest_counts = _Counts(X[priv], metric), _Counts(Xh[priv], metric)
+    # counts capped as paper_a.records caps them: every error exact to 2^-60 at the smallest release eps,
+    # B <= beta unchanged; every candidate radius in one search (sp.ball_counts_radii)
+    cap = sp.recommended_cap(max(int(b) for b in betas), min(float(e) for e in eps_grid) * (1.0 - selection_share))
+    paper_counts = _Counts(X[priv], metric, cap)
+    honest_counts = _Counts(Xh[priv], metric, cap, [r for _, r in cands] + [ch_pub.r])
     utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)
                              == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
     try:

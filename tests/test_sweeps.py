@@ -338,3 +338,24 @@ def test_claims_from_sweep_fail_on_tampered_tables(iso_sweep):
     bad = iso_sweep.copy()
     bad.loc[bad["mechanism"] == "sp", "error_normal"] += 0.01
     assert sc.sp_equals_dp_on_normal(bad, "s", 1, 1e-3).passed is False
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev"])
+def test_resolve_radii_equals_resolve_r_key_by_key(metric):
+    """The sweep's counts read every fraction of one β off one search: the same floats as one key at a time."""
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(size=(400, 3)), 1)  # rounded: ties among the d_β
+    sw = spec.parse("s", a_entry(beta=[2, 5], r={"fraction": [0.01, 0.05, 0.3]}))
+    keys = spec.ball_keys(sw)
+    got = counts.resolve_radii(X, keys, metric)
+    assert list(got) == keys and len(keys) == 6
+    for key in keys:
+        beta, rtok = spec.parse_ball_key(key)
+        kind, value = spec.parse_r_token(rtok)
+        assert got[key] == counts.resolve_r(X, kind, value, beta, metric)
+        from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
+
+        p = counts.P_OF_METRIC[metric]
+        assert got[key] == radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], value)
+    values = spec.parse("v", a_entry(r={"value": [0.5, 0.9]}))
+    assert counts.resolve_radii(X, spec.ball_keys(values), metric) == {"r~v0.5": 0.5, "r~v0.9": 0.9}

@@ -122,14 +122,21 @@ def largest_knn_radii(X: np.ndarray, beta: int, count: int, *, p: float = 2.0) -
 def radius_at_fraction(X: np.ndarray, beta: int, fraction: float, *, p: float = 2.0) -> float:
     """``radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], fraction)``, the same float, from the
     m + 1 largest d_β only (:func:`largest_knn_radii`)."""
+    return radii_at_fractions(X, beta, [fraction], p=p)[0]
+
+
+def radii_at_fractions(X: np.ndarray, beta: int, fractions, *, p: float = 2.0) -> list[float]:
+    """:func:`radius_at_fraction` at each of ``fractions`` (the same floats), from one
+    :func:`largest_knn_radii` search for the largest m + 1 of them."""
     n = len(X)
-    if not 0 < fraction < 1:
-        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    for f in fractions:
+        if not 0 < f < 1:
+            raise ValueError(f"fraction must be in (0, 1), got {f}")
     if n < 2:
         raise ValueError(f"a radius at a fraction needs at least 2 records, dataset has {n}")
-    m = min(max(1, int(round(fraction * n))), n - 1)
-    top = largest_knn_radii(X, beta, m + 1, p=p)
-    return float((top[m - 1] + top[m]) / 2.0)
+    ms = [min(max(1, int(round(f * n))), n - 1) for f in fractions]
+    top = largest_knn_radii(X, beta, max(ms) + 1, p=p)
+    return [float((top[m - 1] + top[m]) / 2.0) for m in ms]
 
 
 def f1_scores(pred: np.ndarray, labels: np.ndarray) -> tuple[float, float, float, int]:

@@ -22,7 +22,7 @@ import pandas as pd
 
 from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, points
-from privanomaly.sweeps.spec import Sweep, key_of, parse_ball_key, parse_r_token
+from privanomaly.sweeps.spec import key_of, parse_r_token
 
 def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric: str, cap: int,
                  absent: np.ndarray) -> pd.DataFrame:
@@ -30,10 +30,7 @@ def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric:
     (:func:`privanomaly.sweeps.spec.ball_keys`), stacked with the key and its radius r: the one counts file
     of a (sweep, dataset)."""
     tables = []
-    for key in keys:
-        beta, rtok = parse_ball_key(key)
-        r_kind, value = parse_r_token(rtok)
-        r = counts.resolve_r(X, r_kind, value, beta, metric)
+    for key, r in counts.resolve_radii(X, keys, metric).items():
         t = counts.count_table(X, labels, r, metric=metric, cap=cap, absent=absent)
         t.insert(0, "ballkey", key)
         t["r"] = r

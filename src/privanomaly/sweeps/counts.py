@@ -38,6 +38,27 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
     raise ValueError(f"unknown r kind {r_kind!r}")
 
 
+def resolve_radii(X: np.ndarray, keys, metric: str) -> dict[str, float]:
+    """{ball key: r} for every key of :func:`privanomaly.sweeps.spec.ball_keys`: :func:`resolve_r` of each,
+    the same floats, the fractions of one β read off one search of the largest d_β."""
+    from privanomaly.paper_a.selection import radii_at_fractions
+    from privanomaly.sweeps.spec import parse_ball_key, parse_r_token
+
+    out: dict[str, float] = {}
+    fractions: dict[int, list[tuple[str, float]]] = {}
+    for key in keys:
+        beta, rtok = parse_ball_key(key)
+        r_kind, value = parse_r_token(rtok)
+        if r_kind == "fraction" and beta is not None:
+            fractions.setdefault(int(beta), []).append((key, value))
+        else:
+            out[key] = resolve_r(X, r_kind, value, beta, metric)
+    for beta, kv in fractions.items():
+        radii = radii_at_fractions(X, beta, [v for _, v in kv], p=P_OF_METRIC[metric])
+        out.update(zip([k for k, _ in kv], radii))
+    return {key: out[key] for key in keys}
+
+
 def resolve_r_paper_b(X: np.ndarray, r_kind: str, value: float, k: int) -> float:
     """The radius of a paper-B grid point, on paper B's own distance dist_S (Sec. 3.1, scaled by 1/sqrt|S|).
 

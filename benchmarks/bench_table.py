@@ -61,7 +61,7 @@ def default_run(path: Path) -> dict:
 
 def sweep(path: Path) -> dict:
     text = path.read_text(encoding="utf-8")
-    jobs = _find(r"= (\d+) \(one counts job", text, path)
+    jobs = _find(r"Default chunking[^=]*= (\d+) jobs", text, path)
     run = _find(r"\| Snakemake run of the sweep[^|]*\| " + NUM + r" \| " + NUM + r" \|", text, path)
     inproc = _find(r"\| the same computation in one Python process[^|]*\| " + NUM + r" \| " + NUM + r" \|", text, path)
     cpu = _num(run.group(2))

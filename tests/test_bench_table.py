@@ -22,8 +22,8 @@ comparison, the code before (the 2 cores shared with other runs: load 6-12).
 | default run (all jobs) | 160 | 186 | 353 | 256 | 27 % | 0.55 |
 """
 SWEEPS = """Machine: x86_64; load average at the end 1.3 / 1.5 / 2.0 (machine otherwise idle).
-Jobs: 21 `sweep_chunk`, 1 `sweep_collect`, 3 `sweep_counts` = 25 (one counts job per dataset, one chunk).
-| Snakemake run of the sweep, `--cores 2` (all jobs) | 13.2 | 22.3 |
+Default chunking (`sweep_points_per_job` 128): 21 `sweep_chunk`, 1 `sweep_collect`, 3 `sweep_counts` = 25 jobs.
+| Snakemake run of the sweep, default chunking, `--cores 2` (all jobs) | 13.2 | 22.3 |
 | the same computation in one Python process (library) | 3.5 | 3.5 |
 """
 SCALE = """# make scale

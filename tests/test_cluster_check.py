@@ -231,6 +231,16 @@ def test_cpu_seconds_and_snakemake_starts():
     assert cc.snakemake_starts(records, "7") == 0
 
 
+def test_cpu_summary():
+    records = _records()
+    assert cc.cpu_summary(records, ["5", "6"]) == (
+        "Inside SLURM: 4 Snakemake starts (a batch step and one per srun step of each submission), "
+        "62 s CPU in all (sacct TotalCPU).\n\n")
+    text = cc.cpu_summary(records, ["5", "6"], local_cpu=50.0, submit_cpu=12.5)
+    assert text.endswith("CPU of the whole run: local 50 s (Snakemake and its jobs); SLURM 75 s (12 s submitting "
+                         "Snakemake + 62 s inside SLURM) = 1.50 x the local CPU.\n\n")
+
+
 def test_check_submissions_group_without_submission():
     text = _group_log().replace("Job ", "Skipped ", 2)  # neither submission line
     jobs, groups = cc.parse_log(text)

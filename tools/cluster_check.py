@@ -239,6 +239,21 @@ def snakemake_starts(records: dict[str, dict[str, str]], sid: str) -> int:
     return ("batch" in steps) + sum(step.isdigit() for step in steps)
 
 
+def cpu_summary(records: dict[str, dict[str, str]], ids: list[str], local_cpu: float | None = None,
+                submit_cpu: float | None = None) -> str:
+    """One paragraph: Snakemake starts and CPU inside SLURM, and against the local run's CPU when given."""
+    starts = sum(snakemake_starts(records, i) for i in ids)
+    inside = sum(cpu_seconds(records[i].get("TotalCPU", "")) for i in ids if i in records)
+    text = (f"Inside SLURM: {starts} Snakemake starts (a batch step and one per srun step of each submission), "
+            f"{inside:.0f} s CPU in all (sacct TotalCPU).")
+    if local_cpu is not None and submit_cpu is not None:
+        total = inside + submit_cpu
+        text += (f" CPU of the whole run: local {local_cpu:.0f} s (Snakemake and its jobs); SLURM {total:.0f} s "
+                 f"({submit_cpu:.0f} s submitting Snakemake + {inside:.0f} s inside SLURM) = "
+                 f"{total / max(local_cpu, 1e-9):.2f} x the local CPU.")
+    return text + "\n\n"
+
+
 def finished_ids(text: str) -> set[int]:
     """Snakemake job ids the log reports finished (a group job reports each member)."""
     return {int(m.group(1)) for m in re.finditer(r"Finished jobid: (\d+) ", text)}
@@ -319,6 +334,9 @@ def main() -> int:
                     help="the SLURM profile of the run (its cores/resources bound group jobs)")
     ap.add_argument("--local-seconds", type=int, default=None)
     ap.add_argument("--slurm-seconds", type=int, default=None)
+    ap.add_argument("--local-cpu", type=float, default=None, help="CPU s of the local run (with its jobs)")
+    ap.add_argument("--slurm-cpu", type=float, default=None, help="CPU s of the submitting Snakemake")
+    ap.add_argument("--loads", nargs=3, default=None, help="1-min load average at both starts and the end")
     a = ap.parse_args()
 
     text = a.log.read_text(encoding="utf-8")
@@ -349,10 +367,10 @@ def main() -> int:
         timing = (f"Wall time: local run {a.local_seconds} s (--cores 2), SLURM run {a.slurm_seconds} s "
                   f"(includes submission and status polling): SLURM / local = "
                   f"{a.slurm_seconds / max(a.local_seconds, 1):.2f}.\n\n")
-    starts = sum(snakemake_starts(records, i) for i in ids)
-    cpu = sum(cpu_seconds(records[i].get("TotalCPU", "")) for i in ids if i in records)
-    timing += (f"Inside SLURM: {starts} Snakemake starts (a batch step and one per srun step of each "
-               f"submission), {cpu:.0f} s CPU in all (sacct TotalCPU).\n\n")
+    timing += cpu_summary(records, ids, a.local_cpu, a.slurm_cpu)
+    if a.loads:
+        timing += (f"Load average (1 min) of the machine at the start of the local run, of the SLURM run and at "
+                   f"the end: {', '.join(a.loads)} (2 cores; other work shares them).\n\n")
     report = "\n".join([
         "# make test-cluster: the .test DAG on a single-node SLURM", "",
         timing + f"{len(ids)} SLURM submissions (every one with a sacct record checked below) for "

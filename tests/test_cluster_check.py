@@ -185,8 +185,11 @@ def _records(state="COMPLETED", req=("2", "8000M", "01:15:00"), comment="rule_sm
               "Timelimit": "00:20:00", "Comment": "rule_prepare_wildcards_thyroid"},
         "5.batch": {**base, "JobID": "5.batch", "State": "COMPLETED"},
         "6": {**base, "JobID": "6", "State": "COMPLETED", "ReqCPUS": cpus, "ReqMem": mem, "Timelimit": limit,
-              "Comment": comment},
+              "Comment": comment, "TotalCPU": "01:02.500"},
         "6.batch": {**base, "JobID": "6.batch", "State": state},
+        "6.extern": {**base, "JobID": "6.extern", "State": "COMPLETED"},
+        "6.0": {**base, "JobID": "6.0", "State": "COMPLETED"},
+        "6.1": {**base, "JobID": "6.1", "State": "COMPLETED"},
     }
 
 
@@ -200,6 +203,8 @@ def test_check_submissions_group_passes_and_fails():
     assert [r.split(" | ")[:3] for r in rows] == [
         ["| 5", "prepare", "dataset=thyroid"],
         ["| 6", "group small: paper_a_select, paper_b_timing, paper_b_tune_r, provenance", "4 jobs"]]
+    # Snakemake starts (batch step + two srun steps) and sacct's TotalCPU in seconds
+    assert [r.split(" | ")[-2:] for r in rows] == [["1", "0.0 |"], ["3", "62.5 |"]]
     # the old reading: each member checked against its own request and its own rule in the comment
     problems, _ = cc.check_submissions(jobs, groups, _records(req=("1", "2000M", "00:15:00")), finished, 2)
     assert problems == ["SLURM job 6 (group small: paper_a_select, paper_b_timing, paper_b_tune_r, provenance): "
@@ -213,6 +218,27 @@ def test_check_submissions_group_passes_and_fails():
     problems, _ = cc.check_submissions(jobs, groups, _records(), finished - {22}, cores=2)
     assert problems == ["SLURM job 6 (group small: paper_a_select, paper_b_timing, paper_b_tune_r, provenance): "
                         "not reported finished: paper_b_timing (jobid 22)"]
+
+
+def test_cpu_seconds_and_snakemake_starts():
+    assert cc.cpu_seconds("00:02.250") == 2.25
+    assert cc.cpu_seconds("01:02:03") == 3723.0
+    assert cc.cpu_seconds("1-00:00:01") == 86401.0
+    assert cc.cpu_seconds("") == 0.0
+    records = _records()
+    assert cc.snakemake_starts(records, "6") == 3  # 6.batch, 6.0, 6.1 (6.extern starts nothing)
+    assert cc.snakemake_starts(records, "5") == 1
+    assert cc.snakemake_starts(records, "7") == 0
+
+
+def test_cpu_summary():
+    records = _records()
+    assert cc.cpu_summary(records, ["5", "6"]) == (
+        "Inside SLURM: 4 Snakemake starts (a batch step and one per srun step of each submission), "
+        "62 s CPU in all (sacct TotalCPU).\n\n")
+    text = cc.cpu_summary(records, ["5", "6"], local_cpu=50.0, submit_cpu=12.5)
+    assert text.endswith("CPU of the whole run: local 50 s (Snakemake and its jobs); SLURM 75 s (12 s submitting "
+                         "Snakemake + 62 s inside SLURM) = 1.50 x the local CPU.\n\n")
 
 
 def test_check_submissions_group_without_submission():

@@ -32,7 +32,7 @@ import yaml
 # Tables that hold wall-clock measurements by design (paper B's timing benchmark): they cannot match.
 MACHINE_DEPENDENT = ("paper_b/timing/*.csv", "paper_b/tables/smooth_timing.*")
 SACCT_FIELDS = ["JobID", "Comment", "State", "ExitCode", "ReqMem", "Timelimit", "ReqCPUS", "AllocCPUS",
-                "Partition", "Account", "Elapsed", "NodeList"]
+                "Partition", "Account", "Elapsed", "NodeList", "TotalCPU"]
 
 
 @dataclass
@@ -223,6 +223,37 @@ def sacct(ids: list[str], steps: bool = False) -> dict[str, dict[str, str]]:
     return {r["JobID"]: r for r in rows}
 
 
+def cpu_seconds(text: str) -> float:
+    """sacct's TotalCPU (``[D-]HH:MM:SS``, ``MM:SS.mmm``) in seconds; empty is 0."""
+    days, _, clock = text.strip().rpartition("-")
+    parts = [float(p) for p in clock.split(":")] if clock else [0.0]
+    seconds = 0.0
+    for part in parts:
+        seconds = seconds * 60 + part
+    return seconds + 86400 * int(days or 0)
+
+
+def snakemake_starts(records: dict[str, dict[str, str]], sid: str) -> int:
+    """Snakemake starts inside a submission: its batch step and one per ``srun`` step (``12.0``, ``12.1``...)."""
+    steps = [k.split(".", 1)[1] for k in records if k.startswith(f"{sid}.")]
+    return ("batch" in steps) + sum(step.isdigit() for step in steps)
+
+
+def cpu_summary(records: dict[str, dict[str, str]], ids: list[str], local_cpu: float | None = None,
+                submit_cpu: float | None = None) -> str:
+    """One paragraph: Snakemake starts and CPU inside SLURM, and against the local run's CPU when given."""
+    starts = sum(snakemake_starts(records, i) for i in ids)
+    inside = sum(cpu_seconds(records[i].get("TotalCPU", "")) for i in ids if i in records)
+    text = (f"Inside SLURM: {starts} Snakemake starts (a batch step and one per srun step of each submission), "
+            f"{inside:.0f} s CPU in all (sacct TotalCPU).")
+    if local_cpu is not None and submit_cpu is not None:
+        total = inside + submit_cpu
+        text += (f" CPU of the whole run: local {local_cpu:.0f} s (Snakemake and its jobs); SLURM {total:.0f} s "
+                 f"({submit_cpu:.0f} s submitting Snakemake + {inside:.0f} s inside SLURM) = "
+                 f"{total / max(local_cpu, 1e-9):.2f} x the local CPU.")
+    return text + "\n\n"
+
+
 def finished_ids(text: str) -> set[int]:
     """Snakemake job ids the log reports finished (a group job reports each member)."""
     return {int(m.group(1)) for m in re.finditer(r"Finished jobid: (\d+) ", text)}
@@ -272,7 +303,8 @@ def check_submissions(jobs: dict[int, Job], groups: list[Group], records: dict[s
         if unfinished:
             problems.append(f"SLURM job {sid} ({what}): not reported finished: {', '.join(unfinished)}")
         rows.append((int(sid), f"| {sid} | {what} | {wildcards} | {rec['State']} | {rec['ExitCode']} | "
-                               f"{rec['ReqMem']} | {rec['Timelimit']} | {rec['ReqCPUS']} | {rec['Elapsed']} |"))
+                               f"{rec['ReqMem']} | {rec['Timelimit']} | {rec['ReqCPUS']} | {rec['Elapsed']} | "
+                               f"{snakemake_starts(records, sid)} | {cpu_seconds(rec.get('TotalCPU', '')):.1f} |"))
     return problems, [r for _, r in sorted(rows)]
 
 
@@ -302,6 +334,9 @@ def main() -> int:
                     help="the SLURM profile of the run (its cores/resources bound group jobs)")
     ap.add_argument("--local-seconds", type=int, default=None)
     ap.add_argument("--slurm-seconds", type=int, default=None)
+    ap.add_argument("--local-cpu", type=float, default=None, help="CPU s of the local run (with its jobs)")
+    ap.add_argument("--slurm-cpu", type=float, default=None, help="CPU s of the submitting Snakemake")
+    ap.add_argument("--loads", nargs=3, default=None, help="1-min load average at both starts and the end")
     a = ap.parse_args()
 
     text = a.log.read_text(encoding="utf-8")
@@ -310,8 +345,9 @@ def main() -> int:
     ids = [j.slurm_id for j in jobs.values() if j.slurm_id] + [g.slurm_id for g in groups if g.slurm_id]
     records = sacct(ids, steps=True) if ids else {}
     problems, rows = check_submissions(jobs, groups, records, finished_ids(text), cores, resources)
-    lines = ["| SLURM job | rule | wildcards | State | ExitCode | ReqMem | Timelimit | ReqCPUS | Elapsed |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |", *rows]
+    lines = ["| SLURM job | rule | wildcards | State | ExitCode | ReqMem | Timelimit | ReqCPUS | Elapsed | "
+             "Snakemake starts | CPU s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |", *rows]
     witness = ""
     if ids:
         reqs = {sid: rec for sid, rec in records.items() if sid in ids}
@@ -329,7 +365,12 @@ def main() -> int:
     timing = ""
     if a.local_seconds is not None and a.slurm_seconds is not None:
         timing = (f"Wall time: local run {a.local_seconds} s (--cores 2), SLURM run {a.slurm_seconds} s "
-                  f"(includes submission and status polling).\n\n")
+                  f"(includes submission and status polling): SLURM / local = "
+                  f"{a.slurm_seconds / max(a.local_seconds, 1):.2f}.\n\n")
+    timing += cpu_summary(records, ids, a.local_cpu, a.slurm_cpu)
+    if a.loads:
+        timing += (f"Load average (1 min) of the machine at the start of the local run, of the SLURM run and at "
+                   f"the end: {', '.join(a.loads)} (2 cores; other work shares them).\n\n")
     report = "\n".join([
         "# make test-cluster: the .test DAG on a single-node SLURM", "",
         timing + f"{len(ids)} SLURM submissions (every one with a sacct record checked below) for "

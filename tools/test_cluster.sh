@@ -184,23 +184,29 @@ for run in local slurm; do
         >"$WORK/$run/config.yaml"
     rm -rf "$WORK/$run/results"
 done
+# Wall (date), CPU of Snakemake and every process it waited for (bash `time`: user + sys) and the load average
+# of the machine at each start and at the end: the report gives all three (a shared machine inflates walls).
+TIMEFORMAT='%U %S'
+load() { cut -d' ' -f1 /proc/loadavg; }
 say "local run of the .test DAG (--cores 2)"
-t0=$(date +%s)
-"$BIN/snakemake" --cores 2 --configfile .test/config.yaml "$WORK/local/config.yaml" \
-    --config data_mirror="$MIRROR" --quiet rules >"$WORK/local/snakemake.log" 2>&1 ||
+l0=$(load) t0=$(date +%s)
+{ time "$BIN/snakemake" --cores 2 --configfile .test/config.yaml "$WORK/local/config.yaml" \
+    --config data_mirror="$MIRROR" --quiet rules >"$WORK/local/snakemake.log" 2>&1; } 2>"$WORK/local/cpu" ||
     { tail -30 "$WORK/local/snakemake.log"; die "local run failed ($WORK/local/snakemake.log)"; }
-t1=$(date +%s)
+l1=$(load) t1=$(date +%s)
 say "SLURM run of the .test DAG (--profile profiles/slurm)"
 # --workflow-profile none: Snakemake otherwise also reads profiles/default (the workflow profile) after
 # profiles/slurm, and its `cores: 8` would replace the SLURM profile's `cores` that bounds group jobs.
-"$BIN/snakemake" --profile profiles/slurm --workflow-profile none --configfile .test/config.yaml \
+{ time "$BIN/snakemake" --profile profiles/slurm --workflow-profile none --configfile .test/config.yaml \
     "$WORK/slurm/config.yaml" --config data_mirror="$MIRROR" --slurm-init-seconds-before-status-checks "$POLL" \
-    --slurm-status-command sacct >"$WORK/slurm/snakemake.log" 2>&1 ||
+    --slurm-status-command sacct >"$WORK/slurm/snakemake.log" 2>&1; } 2>"$WORK/slurm/cpu" ||
     { tail -30 "$WORK/slurm/snakemake.log"; die "SLURM run failed ($WORK/slurm/snakemake.log)"; }
-t2=$(date +%s)
+l2=$(load) t2=$(date +%s)
 
 # ---- 4. proof -----------------------------------------------------------------------------------------
 say "checks: sacct records, requested resources, tables byte for byte"
+cpu() { awk '{print $1 + $2}' "$1"; }
 "$BIN/python" tools/cluster_check.py --log "$WORK/slurm/snakemake.log" --local "$WORK/local/results" \
-    --slurm "$WORK/slurm/results" --out "$WORK/report.md" --local-seconds $((t1 - t0)) --slurm-seconds $((t2 - t1))
+    --slurm "$WORK/slurm/results" --out "$WORK/report.md" --local-seconds $((t1 - t0)) --slurm-seconds $((t2 - t1)) \
+    --local-cpu "$(cpu "$WORK/local/cpu")" --slurm-cpu "$(cpu "$WORK/slurm/cpu")" --loads "$l0" "$l1" "$l2"
 say "passed: report in $WORK/report.md"

@@ -48,6 +48,8 @@ rule prepare:
         f"{BENCH}/prepare/{{dataset}}.tsv"
     wildcard_constraints:
         dataset=wildcard_choice(PLAN.names()),
+    group:
+        "data"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -84,7 +86,7 @@ rule data_summary:
     benchmark:
         f"{BENCH}/data_summary/summary.tsv"
     group:
-        "small"
+        "data"
     conda:
         "../../envs/privanomaly.yaml"
     params:

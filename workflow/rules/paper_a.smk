@@ -31,6 +31,8 @@ rule paper_a_select:
         f"{LOGS}/paper_a_select/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_select/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
@@ -57,6 +59,8 @@ rule paper_a_records:
         f"{LOGS}/paper_a_records/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_records/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
@@ -85,6 +89,8 @@ rule paper_a_errors:
         f"{LOGS}/paper_a_errors/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_errors/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -116,6 +122,8 @@ rule paper_a_detection:
         f"{LOGS}/paper_a_detection/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_detection/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -143,6 +151,8 @@ rule paper_a_growth:
         f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_growth/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     threads: 2
@@ -169,7 +179,7 @@ rule paper_a_fig1_data:
     benchmark:
         f"{BENCH}/paper_a_fig1_data/all.tsv"
     group:
-        "small"
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -197,6 +207,8 @@ rule paper_a_fig23_data:
         f"{LOGS}/paper_a_fig23_data/all.log",
     benchmark:
         f"{BENCH}/paper_a_fig23_data/all.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -219,7 +231,7 @@ rule paper_a_fig4_data:
     benchmark:
         f"{BENCH}/paper_a_fig4_data/all.tsv"
     group:
-        "small"
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -243,6 +255,8 @@ rule paper_a_compiler_data:
         f"{LOGS}/paper_a_compiler_data/{{pa_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_a_compiler_data/{{pa_dataset}}.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     params:

@@ -33,6 +33,8 @@ rule paper_b_tune_r:
         f"{LOGS}/paper_b_tune_r/{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_tune_r/{{pb_dataset}}.tsv"
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -59,7 +61,7 @@ rule paper_b_paper_r:
     benchmark:
         f"{BENCH}/paper_b_paper_r/{{pb_dataset}}.tsv"
     group:
-        "small"
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -96,6 +98,8 @@ rule paper_b_tables:
         f"{BENCH}/paper_b_tables/{{pb_reading}}all.tsv"
     wildcard_constraints:
         pb_reading=pb_plan.r_readings_regex(PB),
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -119,7 +123,7 @@ rule paper_b_gs_bounds:
     benchmark:
         f"{BENCH}/paper_b_gs_bounds/all.tsv"
     group:
-        "small"
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -141,7 +145,7 @@ rule paper_b_kissing:
     benchmark:
         f"{BENCH}/paper_b_kissing/all.tsv"
     group:
-        "small"
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -166,6 +170,8 @@ rule paper_b_scenario1:
         f"{BENCH}/paper_b_scenario1/{{pb_reading}}{{pb_dataset}}_{{pb_method}}.tsv"
     wildcard_constraints:
         pb_reading=pb_plan.r_readings_regex(PB),
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -199,6 +205,8 @@ rule paper_b_scenario2:
         f"{LOGS}/paper_b_scenario2/{{pb_reading}}{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_scenario2/{{pb_reading}}{{pb_dataset}}.tsv"
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -230,6 +238,8 @@ rule paper_b_timing:
         f"{LOGS}/paper_b_timing/{{pb_dataset}}.log",
     benchmark:
         f"{BENCH}/paper_b_timing/{{pb_dataset}}.tsv"
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -294,6 +304,8 @@ rule paper_b_comparison:
         f"{LOGS}/paper_b_comparison/all.log",
     benchmark:
         f"{BENCH}/paper_b_comparison/all.tsv"
+    group:
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     params:

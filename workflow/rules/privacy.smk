@@ -23,6 +23,8 @@ rule privacy_price:
         f"{BENCH}/privacy_price/{{paper}}.tsv"
     wildcard_constraints:
         paper="A|B",
+    group:
+        "data"
     conda:
         "../../envs/privanomaly.yaml"
     resources:

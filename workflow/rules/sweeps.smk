@@ -33,6 +33,8 @@ rule sweep_counts:
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
+    group:
+        "sweeps"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -64,7 +66,7 @@ rule sweep_chunk:
         dataset="[A-Za-z][A-Za-z0-9_]*",
         part="[0-9]+",
     group:
-        "sweep_chunks"
+        "sweeps"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -92,6 +94,8 @@ rule sweep_b_dataset:
     wildcard_constraints:
         sweep=wildcard_choice(SW.b),
         dataset="[A-Za-z][A-Za-z0-9_]*",
+    group:
+        "sweeps"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -134,6 +138,8 @@ rule sweep_collect:
         f"{BENCH}/sweep_collect/{{sweep}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a + SW.b),
+    group:
+        "sweeps"
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -164,7 +170,7 @@ rule sweep_plot:
         sweep=wildcard_choice(SW.a + SW.b),
         figure="error_vs_eps|gain|sigma_ratio|top_h",
     group:
-        "figures"
+        "sweeps"
     conda:
         "../../envs/privanomaly.yaml"
     params:

@@ -17,6 +17,7 @@ rule privacy_audit:
         f"{LOGS}/privacy_audit/all.log",
     benchmark:
         f"{BENCH}/privacy_audit/all.tsv"
+    priority: 1  # the longest single job, with no input: started first, it overlaps the rest of the run
     conda:
         "../../envs/privanomaly.yaml"
     resources:

@@ -93,6 +93,12 @@ def get_data_provenance(wildcards):
     )
 
 
+# Rules whose k-NN searches run in parallel (paper_a_select, paper_a_records, paper_a_growth) take 2 threads
+# when the run has at least 4 cores (or none set: a cluster); on 2 local cores a 2-thread job would wait until
+# both are free, i.e. behind every long single-thread job such as the audit.
+KNN_THREADS = 2 if (workflow.resource_settings.cores or 4) >= 4 else 1
+
+
 # ---- Paper A: privanomaly.paper_a.workflow_checks ----
 PLAN.check_names(PA["datasets"], "paper_a.datasets")
 PLAN.check_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")

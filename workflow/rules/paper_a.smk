@@ -35,7 +35,7 @@ rule paper_a_select:
         "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
-    threads: 2
+    threads: KNN_THREADS
     resources:
         mem_mb=8000,
         runtime=30,
@@ -63,7 +63,7 @@ rule paper_a_records:
         "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
-    threads: 2
+    threads: KNN_THREADS
     resources:
         mem_mb=8000,
         runtime=30,
@@ -155,7 +155,7 @@ rule paper_a_growth:
         "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
-    threads: 2
+    threads: KNN_THREADS
     resources:
         mem_mb=8000,
         runtime=30,

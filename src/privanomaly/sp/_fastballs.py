@@ -133,8 +133,46 @@ def _box_minmax(q, lo, hi, node, metric):
 
 
 @njit(cache=True)
+def _leaf_distances(q, PT, s, m, metric, acc):
+    """acc[t] = the distance from q to point s + t of the tree (t < m), as the counts compare it with their
+    threshold: squared for the Euclidean metric (0), L1 (1), L-infinity (2)."""
+    for t in range(m):
+        acc[t] = 0.0
+    for k in range(q.shape[0]):
+        qk = q[k]
+        if metric == 0:
+            for t in range(m):
+                diff = PT[k, s + t] - qk
+                acc[t] += diff * diff
+        elif metric == 1:
+            for t in range(m):
+                acc[t] += abs(PT[k, s + t] - qk)
+        else:
+            for t in range(m):
+                a = abs(PT[k, s + t] - qk)
+                if a > acc[t]:
+                    acc[t] = a
+
+
+@njit(cache=True)
+def _push_children(stack, stack_mn, sp, l, ml, rgt, mr):
+    """Push both children with their box distances, the farther first so that the nearer is visited first;
+    returns the new stack size."""
+    if ml <= mr:
+        stack[sp] = rgt
+        stack_mn[sp] = mr
+        stack[sp + 1] = l
+        stack_mn[sp + 1] = ml
+    else:
+        stack[sp] = l
+        stack_mn[sp] = ml
+        stack[sp + 1] = rgt
+        stack_mn[sp + 1] = mr
+    return sp + 2
+
+
+@njit(cache=True)
 def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc):
-    d = q.shape[0]
     cnt = 0
     mn0, mx0 = _box_minmax(q, lo, hi, 0, metric)
     if mn0 > thr:
@@ -152,22 +190,7 @@ def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric,
             s = start[node]
             e = end[node]
             m = e - s
-            for t in range(m):
-                acc[t] = 0.0
-            for k in range(d):
-                qk = q[k]
-                if metric == 0:
-                    for t in range(m):
-                        diff = PT[k, s + t] - qk
-                        acc[t] += diff * diff
-                elif metric == 1:
-                    for t in range(m):
-                        acc[t] += abs(PT[k, s + t] - qk)
-                else:
-                    for t in range(m):
-                        a = abs(PT[k, s + t] - qk)
-                        if a > acc[t]:
-                            acc[t] = a
+            _leaf_distances(q, PT, s, m, metric, acc)
             for t in range(m):
                 if acc[t] <= thr:
                     cnt += wp[s + t]
@@ -186,18 +209,7 @@ def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric,
             mr = np.inf
         if cnt >= cap:
             return cap
-        # push the farther child first so the nearer one is visited first
-        if ml <= mr:
-            stack[sp] = rgt
-            stack_mn[sp] = mr
-            stack[sp + 1] = l
-            stack_mn[sp + 1] = ml
-        else:
-            stack[sp] = l
-            stack_mn[sp] = ml
-            stack[sp + 1] = rgt
-            stack_mn[sp + 1] = mr
-        sp += 2
+        sp = _push_children(stack, stack_mn, sp, l, ml, rgt, mr)
     return cnt
 
 
@@ -317,7 +329,6 @@ def _heap_replace_top(hd, hw, size, d, w):
 def _nearest(q, PT, wp, start, end, left, right, lo, hi, K, bound, metric, stack, stack_mn, acc, hd, hw):
     """The K nearest points of the tree to q within ``bound`` (a distance as compared with thr): fills
     hd/hw (distance, weight); returns how many. Distances are the floats of :func:`_count_one`."""
-    d = q.shape[0]
     size = 0
     stack[0] = 0
     stack_mn[0] = _box_minmax(q, lo, hi, 0, metric)[0]
@@ -332,22 +343,7 @@ def _nearest(q, PT, wp, start, end, left, right, lo, hi, K, bound, metric, stack
             s = start[node]
             e = end[node]
             m = e - s
-            for t in range(m):
-                acc[t] = 0.0
-            for k in range(d):
-                qk = q[k]
-                if metric == 0:
-                    for t in range(m):
-                        diff = PT[k, s + t] - qk
-                        acc[t] += diff * diff
-                elif metric == 1:
-                    for t in range(m):
-                        acc[t] += abs(PT[k, s + t] - qk)
-                else:
-                    for t in range(m):
-                        a = abs(PT[k, s + t] - qk)
-                        if a > acc[t]:
-                            acc[t] = a
+            _leaf_distances(q, PT, s, m, metric, acc)
             for t in range(m):
                 if acc[t] > bound:
                     continue
@@ -359,17 +355,7 @@ def _nearest(q, PT, wp, start, end, left, right, lo, hi, K, bound, metric, stack
         rgt = right[node]
         ml = _box_minmax(q, lo, hi, l, metric)[0]
         mr = _box_minmax(q, lo, hi, rgt, metric)[0]
-        if ml <= mr:
-            stack[sp] = rgt
-            stack_mn[sp] = mr
-            stack[sp + 1] = l
-            stack_mn[sp + 1] = ml
-        else:
-            stack[sp] = l
-            stack_mn[sp] = ml
-            stack[sp + 1] = rgt
-            stack_mn[sp + 1] = mr
-        sp += 2
+        sp = _push_children(stack, stack_mn, sp, l, ml, rgt, mr)
     return size
 
 

@@ -187,3 +187,30 @@ def test_harness_audits_them_through_their_hook():
         m.name = name
         row = audit.audit_mechanism(m, audit.LEVELS["fast"], "negative control", "fail")
         assert row.result == "caught", name
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan"])
+def test_price_counts_capped_give_the_uncapped_metrics(metric):
+    """Paper A's price counts balls capped as paper_a.records does (recommended_cap at the smallest release ε):
+    the (β, r)-anomalies and their errors equal those from uncapped counts float for float; precision/recall
+    (sums over every record, each record's error within 2^-60 of the uncapped one) up to float rounding."""
+    from privanomaly import sp
+
+    rng = np.random.default_rng(7)
+    X = np.round(np.vstack([rng.normal(size=(1000, 3)), rng.normal(6.0, 1.0, size=(8, 3))]), 1)
+    y = np.r_[np.zeros(1000, int), np.ones(8, int)]
+    m = mechanisms.get("sp")
+    eps_min, betas = 0.25, [2, 5]
+    cap = sp.recommended_cap(max(betas), eps_min)
+    radii = [0.3, 0.8, 2.5]
+    capped = price._Counts(X, metric, cap, radii)
+    uncapped = price._Counts(X, metric, len(X) + 1)  # no count reaches it: the exact counts
+    assert cap < int(uncapped.B(2.5).max())  # the cap binds somewhere
+    for r, beta, eps in product(radii, betas, [eps_min, 1.0, 4.0]):
+        assert np.array_equal(capped.B(r), np.minimum(uncapped.B(r), cap))
+        a = price._sp_metrics(m, capped, y, beta, r, 1, eps)
+        b = price._sp_metrics(m, uncapped, y, beta, r, 1, eps)
+        assert a.keys() == b.keys() and a["n_anomalies"] == b["n_anomalies"], (r, beta, eps)
+        assert a["error_anomaly"] == b["error_anomaly"] or np.isnan(a["error_anomaly"]) and np.isnan(b["error_anomaly"])
+        for key in ("precision_labels", "recall_labels"):
+            assert abs(a[key] - b[key]) <= 1e-12, (key, r, beta, eps, a[key], b[key])

@@ -141,7 +141,9 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
 
 # --------------------------------------------------------------------------------------------------- paper A
 class _Counts:
-    """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε)."""
+    """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε), capped at
+    ``cap`` as :mod:`privanomaly.paper_a.records` caps them: B <= β is unchanged and every record's error is
+    within 2^-60 of the uncapped one at the smallest release ε (so precision/recall to float rounding)."""
 
     def __init__(self, X: np.ndarray, metric: str, cap: int, radii=()):
         self.X, self.metric, self.cap = X, metric, cap

@@ -213,7 +213,7 @@ POINT_COLUMNS = ["dataset", "beta", "r", "k", "eps"]
 
 def point_grid(sw: Sweep, datasets: list[str]) -> pd.DataFrame:
     """The grid points of a paper-A sweep, one row per (dataset, β, r, k, ε), all strings (the jobs group them
-    into chunks: :mod:`privanomaly.sweeps.chunks`). Mechanisms are not a column: every mechanism is evaluated
+    into chunks: :mod:`privanomaly.sweeps.partition`). Mechanisms are not a column: every mechanism is evaluated
     at each point on the same ball counts.
     """
     rows = product(datasets, [str(b) for b in sw.beta], sw.r_tokens, [str(k) for k in sw.k],

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import sp
+from privanomaly.sweeps.spec import parse_ball_key, parse_r_token
 
 P_OF_METRIC = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
 
@@ -41,8 +42,7 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
 def resolve_radii(X: np.ndarray, keys, metric: str) -> dict[str, float]:
     """{ball key: r} for every key of :func:`privanomaly.sweeps.spec.ball_keys`: :func:`resolve_r` of each,
     the same floats, the fractions of one β read off one search of the largest d_β."""
-    from privanomaly.paper_a.selection import radii_at_fractions
-    from privanomaly.sweeps.spec import parse_ball_key, parse_r_token
+    from privanomaly.paper_a.selection import radii_at_fractions  # scipy: only when read off
 
     out: dict[str, float] = {}
     fractions: dict[int, list[tuple[str, float]]] = {}

@@ -19,6 +19,9 @@ then read off the sorted distances and cumulative weights.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numba
 import numpy as np
 from numba import njit, prange
@@ -26,6 +29,23 @@ from numba import njit, prange
 LEAF = 128
 _NOCAP = np.int64(2**62)
 _METRIC_CODE = {"euclidean": 0, "manhattan": 1, "chebyshev": 2}
+
+
+def _threshold(r: float, code: int) -> float:
+    """The radius as the kernels compare distances with it: squared for the Euclidean metric (code 0)."""
+    return float(r) * float(r) if code == 0 else float(r)
+
+
+@contextmanager
+def _numba_threads(workers: int) -> Iterator[None]:
+    """numba's thread count set to ``workers`` (< 1: all) for the block, restored after it."""
+    old = numba.get_num_threads()
+    try:
+        nt = numba.config.NUMBA_NUM_THREADS
+        numba.set_num_threads(nt if int(workers) < 1 else min(int(workers), nt))
+        yield
+    finally:
+        numba.set_num_threads(old)
 
 
 @njit(cache=True)
@@ -262,20 +282,14 @@ class CappedTree:
     def count(self, Q: np.ndarray, r: float, metric: str, cap=None, workers: int = 1, order=None) -> np.ndarray:
         Q = np.ascontiguousarray(Q, dtype=np.float64)
         code = _METRIC_CODE[metric]
-        thr = float(r) * float(r) if code == 0 else float(r)
         c = _NOCAP if cap is None else np.int64(cap)
         if order is None:
             order = np.arange(Q.shape[0], dtype=np.int64)
-        old = numba.get_num_threads()
-        try:
-            nt = numba.config.NUMBA_NUM_THREADS
-            numba.set_num_threads(nt if int(workers) < 1 else min(int(workers), nt))
+        with _numba_threads(workers):
             return _count_all(
                 Q, order, self.PT, self.wp, self.start, self.end, self.left, self.right,
-                self.lo, self.hi, self.wt, thr, c, code, self.depth, self.leafmax,
+                self.lo, self.hi, self.wt, _threshold(r, code), c, code, self.depth, self.leafmax,
             )
-        finally:
-            numba.set_num_threads(old)
 
 
 def capped_counts(Q, P, w, r, metric, cap, workers: int = 1) -> np.ndarray:
@@ -399,16 +413,11 @@ def capped_counts_radii(Q, P, w, radii, metric, cap, workers: int = 1, leaf: int
         return np.zeros((radii.size, Q.shape[0]), dtype=np.int64)
     tree = CappedTree(P, w, leaf=leaf)
     code = _METRIC_CODE[metric]
-    thrs = np.array([float(r) * float(r) if code == 0 else float(r) for r in radii])
+    thrs = np.array([_threshold(r, code) for r in radii])
     K = int(min(int(cap), P.shape[0]))
     same = Q is P
     order = tree.perm.astype(np.int64) if same else np.arange(Q.shape[0], dtype=np.int64)
     Qc = np.ascontiguousarray(Q, dtype=np.float64)
-    old = numba.get_num_threads()
-    try:
-        nt = numba.config.NUMBA_NUM_THREADS
-        numba.set_num_threads(nt if int(workers) < 1 else min(int(workers), nt))
+    with _numba_threads(workers):
         return _count_radii(Qc, order, tree.PT, tree.wp, tree.start, tree.end, tree.left, tree.right, tree.lo,
                             tree.hi, thrs, np.int64(cap), K, code, tree.depth, tree.leafmax)
-    finally:
-        numba.set_num_threads(old)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import tiny_dataset as td  # noqa: E402
 import workflow_copy as wf  # noqa: E402
 
-MIRROR = wf.MIRROR if wf.MIRROR.is_dir() else Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
+MIRROR = wf.MIRROR
 BUDGET_S = 90.0
 
 

@@ -105,11 +105,10 @@ def render(rs: list[dict], note: str) -> str:
 def run_default() -> tuple[Path, float, float, int]:
     from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
 
-    mirror = MIRROR if MIRROR.is_dir() else Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
     copy = copy_workflow(Path(tempfile.mkdtemp(prefix="bench-runs-")) / "wf")
     ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run([SNAKEMAKE, "--cores", "2", "--config", f"data_mirror={mirror}"], cwd=copy,
+    proc = subprocess.run([SNAKEMAKE, "--cores", "2", "--config", f"data_mirror={MIRROR}"], cwd=copy,
                           env=env_for(copy), capture_output=True, text=True)
     wall = time.perf_counter() - t0
     ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -38,9 +38,6 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for  # noqa: E402
 
-if not MIRROR.is_dir():  # a clone beside the main checkout: the mirror of the machine
-    MIRROR = Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
-
 from privanomaly import seeding  # noqa: E402
 from privanomaly.experiment import split_frame  # noqa: E402
 from privanomaly.sweeps import chunks, counts, partition, spec  # noqa: E402

@@ -15,7 +15,6 @@ Marked slow (runs Snakemake).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -29,7 +28,6 @@ from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
 
 pytestmark = pytest.mark.slow
 
-MIRROR_DIR = MIRROR if MIRROR.is_dir() else Path(os.environ.get("PRIVANOMALY_MIRROR", "/work/shared/datasets"))
 SWEEP, DATA = "mysweep", "tinysweep"
 OUT = f"results/sweeps/{SWEEP}"
 TARGETS = [f"{OUT}/sweep.parquet", f"{OUT}/figures/error_vs_eps.png", f"{OUT}/figures/gain.png"]
@@ -75,7 +73,7 @@ def overlay(eps: list[float], sha: str) -> dict:
 
 
 def snakemake(copy: Path, *args: str, timeout: float = 900) -> str:
-    cmd = [SNAKEMAKE, *args, "--configfile", "my.yaml", "--config", f"data_mirror={MIRROR_DIR}"]
+    cmd = [SNAKEMAKE, *args, "--configfile", "my.yaml", "--config", f"data_mirror={MIRROR}"]
     proc = subprocess.run(cmd, cwd=copy, env=env_for(copy), capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     return proc.stdout + proc.stderr

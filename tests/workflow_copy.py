@@ -28,7 +28,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+# the local mirror of the datasets: $PRIVANOMALY_MIRROR, else ../shared/datasets beside the checkout
+MIRROR = Path(os.environ.get("PRIVANOMALY_MIRROR") or ROOT.parent / "shared" / "datasets").resolve()
 RESULTS = ".test/results"  # results_dir of .test/config.yaml
 
 # Stochastic tables (sampling with seeded generators) of each paper, relative to RESULTS. Chosen because

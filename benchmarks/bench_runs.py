@@ -32,19 +32,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-START = re.compile(r"job start: cpu_s=([0-9.]+)")
-USAGE = re.compile(r"job usage: cpu_user_s=([0-9.]+) cpu_sys_s=([0-9.]+) cpu_children_s=([0-9.]+)")
+from privanomaly.runlog import read_job_cpu  # noqa: E402
 
 
 def job_cpu(results: Path) -> dict[str, tuple[float, float]]:
     """{log path: (start CPU, end CPU)} of every job log of a run that has both lines (the last of each)."""
     out = {}
     for log in sorted((results / "logs").rglob("*.log")):
-        text = log.read_text(encoding="utf-8", errors="replace")
-        s, u = START.findall(text), USAGE.findall(text)
-        if s and u:
-            end = sum(float(x) for x in u[-1])
-            out[str(log.relative_to(results / "logs"))] = (float(s[-1]), end)
+        job = read_job_cpu(log.read_text(encoding="utf-8", errors="replace"))
+        if job is not None and job.start_cpu_s is not None:
+            out[str(log.relative_to(results / "logs"))] = (job.start_cpu_s, job.cpu_s)
     return out
 
 

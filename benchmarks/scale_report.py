@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 from pathlib import Path
 
 import pandas as pd
 
-START = re.compile(r"job start: cpu_s=([\d.]+)")
-USAGE = re.compile(r"job usage: cpu_user_s=([\d.]+) cpu_sys_s=([\d.]+) cpu_children_s=([\d.]+) "
-                   r"peak_rss_mb=([\d.]+) peak_rss_children_mb=([\d.]+)")
+from privanomaly.runlog import read_job_cpu
 
 
 def job_table(results: Path) -> pd.DataFrame:
@@ -40,13 +37,10 @@ def job_table(results: Path) -> pd.DataFrame:
                    cpu_s=pd.to_numeric(b.get("cpu_time"), errors="coerce"),
                    peak_rss_mb=pd.to_numeric(b.get("max_rss"), errors="coerce"), exact=False)
         log = results / "logs" / rel.with_suffix(".log")
-        text = log.read_text(encoding="utf-8", errors="replace") if log.is_file() else ""
-        found = USAGE.findall(text)
-        start = START.findall(text)
-        row["start_cpu_s"] = float(start[-1]) if start and found else float("nan")
-        if found:
-            user, sys_, children, rss, rss_children = map(float, found[-1])
-            row.update(cpu_s=user + sys_ + children, peak_rss_mb=max(rss, rss_children), exact=True)
+        job = read_job_cpu(log.read_text(encoding="utf-8", errors="replace")) if log.is_file() else None
+        row["start_cpu_s"] = float("nan") if job is None or job.start_cpu_s is None else job.start_cpu_s
+        if job is not None:
+            row.update(cpu_s=job.cpu_s, peak_rss_mb=job.peak_rss_mb, exact=True)
         rows.append(row)
     return pd.DataFrame(rows)
 

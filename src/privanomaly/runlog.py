@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import resource
 import sys
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 
 @contextlib.contextmanager
@@ -59,6 +60,30 @@ def usage_line() -> str:
     return (f"{USAGE_PREFIX} cpu_user_s={ru.ru_utime:.2f} cpu_sys_s={ru.ru_stime:.2f} "
             f"cpu_children_s={ch.ru_utime + ch.ru_stime:.2f} peak_rss_mb={ru.ru_maxrss / 1024:.1f} "
             f"peak_rss_children_mb={ch.ru_maxrss / 1024:.1f}")
+
+
+_START = re.compile(re.escape(START_PREFIX) + r" cpu_s=([0-9.]+)")
+_USAGE = re.compile(re.escape(USAGE_PREFIX) + r" cpu_user_s=([0-9.]+) cpu_sys_s=([0-9.]+) cpu_children_s=([0-9.]+) "
+                    r"peak_rss_mb=([0-9.]+) peak_rss_children_mb=([0-9.]+)")
+
+
+class JobCPU(NamedTuple):
+    """What a job's log says of its process (:func:`start_line`, :func:`usage_line`; the last of each)."""
+
+    start_cpu_s: float | None  # CPU before the body; None when the log has no start line
+    cpu_s: float  # user + system + finished subprocesses, at the end of the body
+    peak_rss_mb: float  # the larger of the process's and its subprocesses' peak RSS
+
+
+def read_job_cpu(text: str) -> JobCPU | None:
+    """The :class:`JobCPU` of a job log's text, None when it has no usage line (a job that did not finish
+    its body, or a rule that does not log through :func:`log_to`)."""
+    usage = _USAGE.findall(text)
+    if not usage:
+        return None
+    user, sys_, children, rss, rss_children = map(float, usage[-1])
+    start = _START.findall(text)
+    return JobCPU(float(start[-1]) if start else None, user + sys_ + children, max(rss, rss_children))
 
 
 def progress(iterable, **kwargs):

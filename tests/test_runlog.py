@@ -30,3 +30,22 @@ def test_read_job_cpu_reads_back_the_start_and_usage_lines():
     assert job.peak_rss_mb == max(float(fields["peak_rss_mb"]), float(fields["peak_rss_children_mb"]))
     assert runlog.read_job_cpu(f"{start}\nno usage: the body did not finish") is None
     assert runlog.read_job_cpu(usage).start_cpu_s is None
+
+
+def test_a_job_ends_without_the_final_collections(tmp_path):
+    """A process that ran a job body under log_to freezes its objects at exit (the shutdown's garbage
+    collections skip them); a process that did not, does not; nothing is frozen before exit."""
+    import subprocess
+    import sys
+
+    probe = ("import atexit, gc, sys\n"
+             "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
+             "from privanomaly import runlog\n"
+             "if sys.argv[1] == 'job':\n"
+             "    with runlog.log_to(sys.argv[2]):\n"
+             "        runlog.skip_collection_at_exit()  # a second call registers nothing more\n"
+             "print('frozen in the body:', gc.get_freeze_count() > 0)\n")
+    for mode, frozen in (("job", "True"), ("plain", "False")):
+        out = subprocess.run([sys.executable, "-c", probe, mode, str(tmp_path / "job.log")], capture_output=True,
+                             text=True, check=True).stdout
+        assert out.splitlines() == ["frozen in the body: False", f"frozen at exit: {frozen}"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import gc
 import logging
 import re
 import resource
@@ -16,13 +18,15 @@ def log_to(path: str | Path | None) -> Iterator[logging.Logger]:
     """Redirect output of the enclosed block to ``path`` (appending); yields a logger.
 
     Exceptions are logged with their traceback and re-raised, so Snakemake marks the job failed and the
-    log says why.
+    log says why. A job logging to a file is a process that ends after its body: it ends without the
+    interpreter's final garbage collections (:func:`skip_collection_at_exit`).
     """
     logger = logging.getLogger("privanomaly")
     if path is None:
         logging.basicConfig(level=logging.INFO)
         yield logger
         return
+    skip_collection_at_exit()
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a", encoding="utf-8", buffering=1) as fh:
         handler = logging.StreamHandler(fh)
@@ -39,6 +43,24 @@ def log_to(path: str | Path | None) -> Iterator[logging.Logger]:
         finally:
             logger.info("%s", usage_line())
             logger.removeHandler(handler)
+
+
+_SKIPPING_COLLECTION_AT_EXIT: list[bool] = []
+
+
+def skip_collection_at_exit() -> None:
+    """Have this process end without the interpreter's final garbage collections: ``gc.freeze()`` at exit.
+
+    When Python shuts down it clears every module and collects garbage over all objects still tracked - for a
+    process that imported numpy, pandas, scipy or Snakemake, 0.05-0.2 s of CPU that frees memory the operating
+    system is about to take back. Freezing moves those objects to the permanent generation, which collections
+    skip; everything else of the shutdown still happens (atexit handlers, module teardown, files flushed and
+    closed, objects freed by reference counting). Registered once per process; nothing changes before exit.
+    Used by :func:`log_to` (every rule script's job) and by the workflow (Snakemake's own process).
+    """
+    if not _SKIPPING_COLLECTION_AT_EXIT:
+        atexit.register(gc.freeze)
+        _SKIPPING_COLLECTION_AT_EXIT.append(True)
 
 
 USAGE_PREFIX = "job usage:"

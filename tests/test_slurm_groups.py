@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
 
 _DUMP = """
-import json, sys
+import json, sys, types
 from pathlib import Path
 from snakemake.api import SnakemakeApi
 from snakemake.settings.types import ConfigSettings, OutputSettings, ResourceSettings
@@ -28,16 +28,21 @@ with SnakemakeApi(OutputSettings()) as api:
         snakefile=Path("Snakefile").absolute(),
         workdir=Path(".").absolute(),
     )._workflow
-    # Rule.group is None in a local run (groups are inactive there): the declared group is Rule._group
-    print("@@JSON@@" + json.dumps({r.name: {"group": r._group, "local": r.name in wf._localrules or r.norun}
+    sweeps = wf.globals["SW"].a + wf.globals["SW"].b
+
+    def group(rule):
+        # Rule.group is None in a local run (groups are inactive there): the declared group is Rule._group;
+        # a group function (get_sweep_group) is read at every sweep of the config
+        g = rule._group
+        return {s: g(types.SimpleNamespace(sweep=s)) for s in sweeps} if callable(g) else g
+
+    print("@@JSON@@" + json.dumps({r.name: {"group": group(r), "local": r.name in wf._localrules or r.norun}
                                    for r in wf.rules}))
 """
 
-# Left single: the privacy audit needs no input; paper A's claims need the sweeps' table (inside paper_a
-# they would hold all of paper A back until the sweeps finish); standin writes a stand-in dataset at real
-# size (make scale), a big job of its own.
-SINGLE = {"privacy_audit", "paper_a_claims", "standin"}
-SWEEP_RULES = ("sweep_",)  # the sweep rules' groups are the sweeps' own (workflow/rules/sweeps.smk)
+# Left single: the privacy audit needs no input; standin writes a stand-in dataset at real size (make scale),
+# a big job of its own.
+SINGLE = {"privacy_audit", "standin"}
 
 
 @pytest.fixture(scope="module")
@@ -49,20 +54,30 @@ def rules() -> dict[str, dict]:
 
 
 def test_every_cluster_rule_carries_its_parts_group(rules):
-    remote = {n: r["group"] for n, r in rules.items() if not r["local"] and not n.startswith(SWEEP_RULES)}
+    remote = {n: r["group"] for n, r in rules.items() if not r["local"]}
     assert remote["prepare"] == remote["provenance"] == remote["privacy_price"] == "data"
-    assert remote["paper_a_select"] == remote["paper_a_fig1"] == "paper_a"  # fig1: a catalogue plot rule
+    assert remote["paper_a_select"] == remote["paper_a_fig1"] == remote["paper_a_claims"] == "paper_a"  # fig1: a catalogue plot rule
     assert remote["paper_b_tune_r"] == remote["paper_b_plot_fig1"] == "paper_b"
     assert remote["paper_a_plot_price"] == remote["paper_b_plot_price"] == "data"  # they write privacy/
     ungrouped = sorted(n for n, g in remote.items() if g is None)
     assert ungrouped == sorted(SINGLE)
-    assert {g for g in remote.values() if g} == {"data", "paper_a", "paper_b"}
+    assert {g for g in remote.values() if isinstance(g, str)} == {"data", "paper_a", "paper_b"}
+
+
+def test_a_sweep_is_part_of_its_papers_submission(rules):
+    """Paper A's sweep feeds paper A's claims: in one submission with paper A, the run is two rounds of
+    submissions (the data, then both papers) instead of a third for the claims after the sweeps."""
+    assert rules["sweep_counts"]["group"] == rules["sweep_chunk"]["group"] == "paper_a"
+    assert rules["sweep_b_dataset"]["group"] == "paper_b"
+    for name in ("sweep_collect", "sweep_plot"):
+        assert rules[name]["group"] == {"paperAbetaR": "paper_a", "paperBkR": "paper_b"}, name
 
 
 def test_profile_bundles_every_group(rules):
     profile = yaml.safe_load((ROOT / "profiles" / "slurm" / "config.yaml").read_text())
     bundled = dict(item.split("=") for item in profile["group-components"])
-    used = {r["group"] for r in rules.values() if r["group"]}
+    used = {g for r in rules.values() if r["group"]
+            for g in (r["group"].values() if isinstance(r["group"], dict) else [r["group"]])}
     assert used <= set(bundled), used - set(bundled)
     assert all(int(n) >= 10 for n in bundled.values())
     assert not {r["group"] for r in rules.values() if r["local"]} - {None}  # local rules are never bundled

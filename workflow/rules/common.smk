@@ -200,6 +200,11 @@ def sweep_setting(field):
     return lambda wc: SW.setting(wc.sweep, field, PB["scenario1"])
 
 
+def get_sweep_group(wildcards):
+    """The cluster group of a sweep's job: the part of its paper (a paper-A sweep feeds paper A's claims)."""
+    return "paper_a" if wildcards.sweep in SW.a else "paper_b"
+
+
 def get_sweep_ball_keys(wildcards):
     """The (beta, r) ball keys of the job's paper-A sweep: one count table each in a dataset's counts file."""
     return SW.ball_keys(wildcards.sweep)

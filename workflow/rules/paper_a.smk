@@ -305,6 +305,8 @@ rule paper_a_claims:
         f"{LOGS}/paper_a_claims/all.log",
     benchmark:
         f"{BENCH}/paper_a_claims/all.tsv"
+    group:
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     params:

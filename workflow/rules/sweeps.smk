@@ -10,6 +10,7 @@
 #                 bound, top-h over h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
 # Appending an eps reruns only each dataset's last block (or adds one); adding a beta, r or k reruns the
 # chunks whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
+# On a cluster a sweep is part of its paper's submission (group paper_a or paper_b, get_sweep_group).
 
 
 rule sweeps_all:
@@ -34,7 +35,7 @@ rule sweep_counts:
         sweep=wildcard_choice(SW.a),
         dataset="[A-Za-z][A-Za-z0-9_]*",
     group:
-        "sweeps"
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -66,7 +67,7 @@ rule sweep_chunk:
         dataset="[A-Za-z][A-Za-z0-9_]*",
         part="[0-9]+",
     group:
-        "sweeps"
+        "paper_a"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -95,7 +96,7 @@ rule sweep_b_dataset:
         sweep=wildcard_choice(SW.b),
         dataset="[A-Za-z][A-Za-z0-9_]*",
     group:
-        "sweeps"
+        "paper_b"
     conda:
         "../../envs/privanomaly.yaml"
     resources:
@@ -139,7 +140,7 @@ rule sweep_collect:
     wildcard_constraints:
         sweep=wildcard_choice(SW.a + SW.b),
     group:
-        "sweeps"
+        get_sweep_group
     conda:
         "../../envs/privanomaly.yaml"
     params:
@@ -170,7 +171,7 @@ rule sweep_plot:
         sweep=wildcard_choice(SW.a + SW.b),
         figure="error_vs_eps|gain|sigma_ratio|top_h",
     group:
-        "sweeps"
+        get_sweep_group
     conda:
         "../../envs/privanomaly.yaml"
     params:

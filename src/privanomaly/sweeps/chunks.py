@@ -1,6 +1,6 @@
 """The unit of work of a paper-A sweep: a chunk of grid points computed in one process.
 
-A job start costs ~0.5 s of CPU while a grid point is milliseconds of numpy on shared ball counts, so one job
+A job start costs ~0.3-0.4 s of CPU while a grid point is milliseconds of numpy on shared ball counts, so one job
 per point spends nearly all its CPU starting (benchmarks/bench_sweeps.md). Instead:
 
 * :func:`count_tables` - one job per (sweep, dataset): the ball counts of every record and absent query

@@ -1,6 +1,6 @@
 """How a paper-A sweep's grid is split into jobs (rule ``sweep_chunk``): chunks of whole ε blocks.
 
-A job start costs ~0.5 s of CPU (interpreter, imports, Snakemake's script wrapper) and a grid point ~5 ms per
+A job start costs ~0.3-0.4 s of CPU (interpreter, imports, Snakemake's script wrapper) and a grid point ~5 ms per
 mechanism on a 10,000-record dataset, so a chunk holds many points: at most ``points_per_job`` (β, r, k, ε)
 grid points of one dataset, every mechanism inside (config ``sweep_points_per_job``).
 

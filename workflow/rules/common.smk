@@ -18,7 +18,7 @@ from privanomaly.runlog import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
 
 # Snakemake's own process (every run, dry-run and cluster job step) ends without the final garbage
-# collections over its ~1 GB of module and DAG objects: ~0.15 s CPU per start (runlog.skip_collection_at_exit).
+# collections over its modules and DAG: ~0.2 s CPU per start (runlog.skip_collection_at_exit).
 skip_collection_at_exit()
 
 RESULTS = config["results_dir"]

@@ -261,7 +261,7 @@ def test_readme_gallery_shows_the_configured_figures():
 
 
 # Rules that dominate time or memory on the full data (credit card: 284,807 rows; Scenario 2: 1000 trials per
-# cell): they declare their own SLURM resources (profiles/slurm gives the rest mem_mb=4000, runtime=30).
+# cell): they declare their own SLURM resources (profiles/slurm gives the rest mem_mb=4000, runtime=5).
 HEAVY_RULES = {
     "prepare",
     "paper_a_select",

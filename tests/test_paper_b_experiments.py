@@ -133,6 +133,22 @@ def test_wall_clock_limit_cuts_a_benchmark_run():
     assert ok.completed and ok.value == 1024
 
 
+def test_timing_benchmark_cuts_algorithm2_by_its_work_budget():
+    """Whether Algorithm 2 finishes in the timing table depends on the data and the work budget only: with
+    exactly the units it needs it completes (same value as unbounded), with one fewer it is cut."""
+    X = np.random.default_rng(3).normal(size=(40, 2))
+    k, r, beta = 2, 0.5, 0.2
+    full = ol.algorithm2(X, k, r, beta)
+    assert full.work > 1
+    done = timing.timed_bound(X, k, r, beta, "paper", int(full.work))
+    assert done["completed"] and done["value"] == float(full.value) and done["work"] == full.work
+    cut = timing.timed_bound(X, k, r, beta, "paper", int(full.work) - 1)
+    assert not cut["completed"] and np.isnan(cut["value"]) and cut["work"] == full.work  # the unit past it
+    assert timing.timed_bound(X, k, r, beta, "fast", int(full.work) - 1)["completed"]  # polynomial: no units
+    with pytest.raises(ValueError, match="method"):
+        timing.timed_bound(X, k, r, beta, "other", None)
+
+
 def test_smooth_bound_paper_equals_core_on_small_data():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(15, 2))

@@ -8,7 +8,8 @@ package only turns it into the paper's experiments:
 * :mod:`.scenario1` - Figs. 3/4 (sigma_Global vs sigma_Smooth) under explicit noise conventions;
 * :mod:`.scenario2` - Figs. 5-7 (top-h subspace discovery precision/recall);
 * :mod:`.released_bound` - the smooth bound the experiments release (Algorithm 2 or the fast bound, by config);
-* :mod:`.timing` - wall clock only: the timing benchmark and the safety timeout (never a budget);
+* :mod:`.timing` - the timing benchmark (wall-clock times, Algorithm 2 cut by the work budget) and the safety
+  timeout (never a budget);
 * :mod:`.comparison` - paper-vs-ours verdicts for ``comparison.md``;
 * :mod:`.plots` - figures drawn from the tidy tables only.
 """

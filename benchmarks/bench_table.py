@@ -70,7 +70,9 @@ def sweep(path: Path) -> dict:
 
 
 def scale(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
+    """The run a scale record leads with: only the text before its first ``## `` section counts (the sections
+    below keep earlier runs, e.g. on a shared machine, whose summary lines must not stand in for it)."""
+    text = path.read_text(encoding="utf-8").split("\n## ")[0]
     jobs = _find(r"- Jobs: (\d+); summed job wall time " + NUM + r" s; summed job CPU time " + NUM
                  + r" s; whole run " + NUM + r" s wall", text, path)
     work = _find(r"Work in the jobs' bodies: " + NUM + r" s CPU", text, path)

@@ -67,3 +67,15 @@ def test_a_changed_record_names_its_file(tmp_path):
     path.write_text("no table here", encoding="utf-8")
     with pytest.raises(ValueError, match="bench_runs.md"):
         bench_table.default_run(path)
+
+
+def test_a_scale_record_is_read_from_its_lead_run_only(tmp_path):
+    """scale.md keeps earlier runs in sections below the one it leads with: their summary lines never stand in."""
+    path = tmp_path / "scale.md"
+    path.write_text("# make scale\n\nMeasured on the idle machine; no summary lines here.\n\n## An earlier run "
+                    "(shared machine)\n\n" + SCALE.split("\n", 2)[2], encoding="utf-8")
+    with pytest.raises(ValueError, match="scale.md"):
+        bench_table.scale(path)
+    path.write_text(SCALE + "\n## An earlier run\n\n- Jobs: 1; summed job wall time 1 s; summed job CPU time 1 s; "
+                    "whole run 1 s wall.\n", encoding="utf-8")
+    assert bench_table.scale(path)["jobs"] == 110

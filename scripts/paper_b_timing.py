@@ -1,6 +1,5 @@
 """Rule paper_b_timing: Algorithm 2 (paper, under a work budget) vs the fast smooth bound on one dataset."""
 
-import numpy as np
 import pandas as pd
 
 from privanomaly import experiment, io, outliers, runlog

@@ -147,6 +147,11 @@ def test_timing_benchmark_cuts_algorithm2_by_its_work_budget():
     assert timing.timed_bound(X, k, r, beta, "fast", int(full.work) - 1)["completed"]  # polynomial: no units
     with pytest.raises(ValueError, match="method"):
         timing.timed_bound(X, k, r, beta, "other", None)
+    table = pd.DataFrame({"dataset": ["small", "big"], "N": [40, 600], "paper_completed": [True, False],
+                          "max_work": [int(full.work) - 1] * 2})
+    assert comparison.timing_rows(table)[0].evidence == (
+        f"Algorithm 2 finished on 1 of 2 datasets within its work budget of {int(full.work) - 1:,} units; "
+        "cut on big (N = 600)")
 
 
 def test_smooth_bound_paper_equals_core_on_small_data():

@@ -272,9 +272,9 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
 def timing_rows(timing: pd.DataFrame) -> list[Verdict]:
     done = timing[timing["paper_completed"].astype(bool)]
     cut = timing[~timing["paper_completed"].astype(bool)]
-    budget = (f"its work budget of {int(timing['max_work'].iloc[0]):,} units" if "max_work" in timing
-              and timing["max_work"].notna().all() else "no budget")
-    ours = (f"Algorithm 2 finished on {len(done)} of {len(timing)} datasets within {budget}"
+    budget = (f" within its work budget of {int(timing['max_work'].iloc[0]):,} units"
+              if "max_work" in timing and timing["max_work"].notna().all() else "")
+    ours = (f"Algorithm 2 finished on {len(done)} of {len(timing)} datasets{budget}"
             + (f"; cut on {', '.join(cut['dataset'])} (N = {', '.join(str(int(n)) for n in cut['N'])})" if len(cut)
                else ""))
     return [Verdict.compare("b7.feasible", "Algorithm 1 is exponential; the method suits small data (N <= 500)",

@@ -129,6 +129,13 @@ def ball_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: in
     semantics). Note: a capped count can be below ``duplicate_counts`` for a value with more than
     ``cap`` copies; the mdd functions accept that (such a record is normal, B > beta).
     """
+    cu, inv, _ = _distinct_counts(X, r, metric, cap, workers)
+    return cu[inv]
+
+
+def _distinct_counts(X, r: float, metric: str, cap, workers: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The capped ball count of every distinct row of X (the rows weighted by their multiplicity), with the
+    map of X's rows to them and the multiplicities: ``(cu, inv, w)``, X's counts being ``cu[inv]``."""
     _check_metric(metric)
     A = _as_points(X)
     r = _check_r(r)
@@ -136,8 +143,7 @@ def ball_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: in
     from ._fastballs import capped_counts
 
     U, inv, w = unique_rows(A)
-    cu = capped_counts(U, U, w, r, metric, cap, workers=workers)
-    return cu[inv]
+    return capped_counts(U, U, w, r, metric, cap, workers=workers), inv, w
 
 
 def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
@@ -171,15 +177,10 @@ def record_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: 
     tables: multiplicities :func:`duplicate_counts` and ball counts :func:`ball_counts`, both capped at
     ``cap`` when given (x_i <= B always, and capping both at the same cap changes no mdd: an anomaly has
     x_i <= B <= β < cap, a normal record's mdd does not depend on x_i). int64 (n,) each."""
-    _check_metric(metric)
-    A = _as_points(X)
-    r = _check_r(r)
-    cap = _check_cap(cap)
-    from ._fastballs import capped_counts
-
-    U, inv, w = unique_rows(A)  # once for both counts: x_i = w[inv], B from the weighted distinct rows
+    cap = _check_cap(cap)  # an int (x_i is capped with it below)
+    cu, inv, w = _distinct_counts(X, r, metric, cap, workers)  # one dedupe for both counts
     x_i = w[inv]
-    B = np.asarray(capped_counts(U, U, w, r, metric, cap, workers=workers)[inv], dtype=np.int64)
+    B = np.asarray(cu[inv], dtype=np.int64)
     if cap is not None:
         x_i = np.minimum(x_i, cap)
     return x_i, B

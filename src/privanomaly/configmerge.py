@@ -63,6 +63,9 @@ def resolve(config: MutableMapping[str, Any]) -> list[str]:
         s1["datasets"] = merged
     name = (pa.get("claims") or {}).get("sweep")
     sweeps = config.get("sweeps") or {}
+    if name and name in sweeps and (sweeps[name] or {}).get("kind") != "paper_a":
+        raise ConfigListError(f"config key paper_a.claims.sweep: {name!r} is a {(sweeps[name] or {}).get('kind')} "
+                              "sweep; claims A3, A6, A8 read a paper_a sweep (name one, or write null: the tables)")
     if name and name in sweeps and "datasets" in pa:
         listed = list(sweeps[name].get("datasets") or [])
         kept = [d for d in listed if d in pa["datasets"]]

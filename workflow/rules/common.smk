@@ -108,6 +108,7 @@ KNN_THREADS = 2 if (workflow.resource_settings.cores or 4) >= 4 else 1
 PLAN.check_names(PA["datasets"], "paper_a.datasets")
 PLAN.check_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
 PLAN.check_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
+PLAN.check_names(PA["claims"].get("paper_datasets", []), "paper_a.claims.paper_datasets")
 pa_plan.check_config(PA, PLAN.unavailable())
 # the dataset sets of paper A; the catalogue names them too
 PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())

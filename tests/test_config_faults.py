@@ -1,0 +1,194 @@
+"""A fault campaign against the config check, as a careful user would hit it: every case here passed the check
+(or failed it in a confusing way) and then failed inside a job, wrote duplicated rows, or silently dropped part
+of the run. Each must now stop before any job, naming the key (and the file:line that set it) and the fix.
+
+- an integer key written with a decimal point or an exponent (``seed: 5.0``, ``n_trials: 1.0e+3``,
+  ``--config seed=1e3``): JSON Schema counts 5.0 as an integer, the library does not (``seeding`` refuses it);
+- a duplicated item in a list that names rows (ε, h, datasets, conventions, methods, a table's datasets):
+  each became a duplicated row, or an opaque TypeError in paper B's Tables 1-2;
+- a bad key *name* (``pyod: {OCSVM: ...}``, a sweep named ``my_s``): was located at ``--config``;
+- ``paper_a.claims.sweep`` naming a paper-B sweep: the config check deleted that sweep from the run;
+- cross-key and range checks whose violation failed a job (``paper_b.fig2.plot_k`` outside ``k_values``: an
+  IndexError in the plot; ``tuning.r_grid`` min > max; a negative printed r; ``fig2.k_values`` of 100,000: a
+  job that never ends).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from privanomaly import configmerge
+from privanomaly.configcheck import ConfigError, check_config, merged_config
+from privanomaly.paper_b import workflow as pb_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
+TEST_CONFIG = str(ROOT / ".test" / "config.yaml")
+SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
+MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+
+
+def _error(tmp_path: Path, text: str) -> str:
+    """The config check's message for config.yaml + .test/config.yaml + an overlay with ``text``."""
+    over = tmp_path / "overlay.yaml"
+    over.write_text(text)
+    files = [str(ROOT / "config.yaml"), TEST_CONFIG, str(over)]
+    with pytest.raises(ConfigError) as exc:
+        check_config(merged_config(files), SCHEMA, files)
+    return str(exc.value)
+
+
+# ---------------------------------------------------------------- integers written as floats
+INTEGER_CASES = [
+    ("seed: 5.0\n", "seed", "5.0", "5"),
+    ("paper_a:\n  n_trials: 1.0e+3\n", "paper_a.n_trials", "1000.0", "1000"),
+    ("paper_a:\n  k_grid: [1.0, 5]\n", "paper_a.k_grid[0]", "1.0", "1"),
+    ("paper_b:\n  k: 3.0\n", "paper_b.k", "3.0", "3"),
+    ("paper_b:\n  scenario1:\n    max_work: 2.0e+3\n", "paper_b.scenario1.max_work", "2000.0", "2000"),
+    ("sweeps:\n  paperAbetaR:\n    beta: [5.0]\n", "sweeps.paperAbetaR.beta[0]", "5.0", "5"),
+    ("datasets:\n  mammography:\n    preprocess: {subsample: {n_normal: 2000.0, n_anomaly: 50}}\n",
+     "datasets.mammography.preprocess.subsample.n_normal", "2000.0", "2000"),
+]
+
+
+@pytest.mark.parametrize("text, key, shown, fix", INTEGER_CASES, ids=[c[1] for c in INTEGER_CASES])
+def test_integer_key_written_as_a_float_is_rejected_naming_the_key_and_the_integer(tmp_path, text, key, shown, fix):
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and "overlay.yaml:" in msg, msg
+    assert f"{shown} is not of type 'integer'" in msg and f"write the integer {fix}" in msg, msg
+
+
+def test_exponent_text_on_an_integer_or_null_key_is_told_to_write_the_integer(tmp_path):
+    # '1e4' is text in YAML 1.1; the fix offered used to be 1.0e+4 - a float, which the key does not take either
+    msg = _error(tmp_path, "paper_b:\n  scenario1:\n    max_work: 1e4\n")
+    assert "config key paper_b.scenario1.max_work (" in msg and "write 10000 " in msg, msg
+
+
+def test_integer_valued_float_from_the_command_line_is_located_at_config():
+    files = [str(ROOT / "config.yaml")]
+    config = merged_config(files)
+    config["seed"] = 1000.0  # what `--config seed=1e3` hands over
+    with pytest.raises(ConfigError, match=r"config key seed \(--config\): 1000\.0 is not of type 'integer'.*write "
+                                          r"the integer 1000"):
+        check_config(config, SCHEMA, files)
+
+
+def test_a_real_float_key_still_takes_an_integer(tmp_path):
+    over = tmp_path / "overlay.yaml"
+    over.write_text("paper_a:\n  eps_grid: [1, 2]\n  eps_ref: 1\n")
+    files = [str(ROOT / "config.yaml"), TEST_CONFIG, str(over)]
+    config = check_config(merged_config(files), SCHEMA, files)
+    assert config["paper_a"]["eps_grid"] == [1, 2]
+
+
+# ---------------------------------------------------------------- duplicates in lists that name rows
+DUPLICATE_CASES = [
+    ("paper_b:\n  scenario1:\n    eps: [0.3, 0.3]\n", "paper_b.scenario1.eps"),
+    ("paper_b:\n  scenario1:\n    methods: [fast, fast]\n", "paper_b.scenario1.methods"),
+    ("paper_b:\n  scenario1:\n    conventions: [printed, printed]\n", "paper_b.scenario1.conventions"),
+    ("paper_b:\n  scenario1:\n    datasets: [synthetic_b1, synthetic_b1]\n", "paper_b.scenario1.datasets"),
+    ("paper_b:\n  scenario2:\n    eps: [0.4, 0.4]\n", "paper_b.scenario2.eps"),
+    ("paper_b:\n  scenario2:\n    h: [1, 1]\n", "paper_b.scenario2.h"),
+    ("paper_b:\n  scenario2:\n    datasets: [synthetic_b2, synthetic_b2]\n", "paper_b.scenario2.datasets"),
+    ("paper_b:\n  tables:\n    table1: [synthetic_b1, synthetic_b1]\n", "paper_b.tables.table1"),
+    ("paper_b:\n  tables:\n    table2: [adult_b2, adult_b2]\n", "paper_b.tables.table2"),
+    ("paper_b:\n  timing:\n    datasets: [adult, adult]\n", "paper_b.timing.datasets"),
+    ("paper_b:\n  fig2:\n    k_values: [1, 1]\n", "paper_b.fig2.k_values"),
+    ("paper_a:\n  fig1:\n    eps_values: [0.5, 0.5]\n", "paper_a.fig1.eps_values"),
+    ("privacy:\n  eps: [0.5, 0.5]\n", "privacy.eps"),
+]
+
+
+@pytest.mark.parametrize("text, key", DUPLICATE_CASES, ids=[c[1] for c in DUPLICATE_CASES])
+def test_duplicated_list_item_is_rejected_naming_the_key(tmp_path, text, key):
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and "overlay.yaml:" in msg and "has non-unique elements" in msg, msg
+
+
+# ---------------------------------------------------------------- bad key names are located where they are written
+@pytest.mark.parametrize("text, key, line", [
+    ("paper_a:\n  pyod:\n    OCSVM: {}\n", "paper_a.pyod.OCSVM", 3),
+    ("sweeps:\n  my_s:\n    kind: paper_a\n", "sweeps.my_s", 2),
+])
+def test_bad_key_name_is_named_and_located_in_its_file(tmp_path, text, key, line):
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and f"overlay.yaml:{line}): key name " in msg, msg
+    assert "--config" not in msg
+
+
+# ---------------------------------------------------------------- the claim sweep must be a paper-A sweep
+def test_claim_sweep_naming_a_paper_b_sweep_is_an_error_and_deletes_nothing(tmp_path):
+    msg = _error(tmp_path, "paper_a:\n  claims:\n    sweep: paperBkR\n")
+    assert "config key paper_a.claims.sweep: 'paperBkR' is a paper_b sweep" in msg, msg
+    config = merged_config([str(ROOT / "config.yaml")])
+    config["paper_a"]["claims"]["sweep"] = "paperBkR"
+    before = copy.deepcopy(config["sweeps"])
+    with pytest.raises(configmerge.ConfigListError):
+        configmerge.resolve(config)
+    assert config["sweeps"] == before  # the paper-B sweep is still in the run
+
+
+# ---------------------------------------------------------------- ranges a job could not survive
+@pytest.mark.parametrize("text, key, words", [
+    ("paper_b:\n  paper_reported:\n    r: {adult_b1: -0.35}\n", "paper_b.paper_reported.r.adult_b1",
+     "less than or equal to the minimum of 0"),
+    ("paper_b:\n  paper_reported:\n    sigma_ratio_rnage: [10, 30]\n", "paper_b.paper_reported.sigma_ratio_rnage",
+     "unknown key"),
+    ("paper_b:\n  fig2:\n    k_values: [1, 100000]\n", "paper_b.fig2.k_values[1]", "greater than the maximum of 1000"),
+    ("paper_b:\n  fig1:\n    d_max: 100000000\n", "paper_b.fig1.d_max", "greater than the maximum of 1000"),
+])
+def test_out_of_range_value_is_rejected_naming_the_key(tmp_path, text, key, words):
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and words in msg, msg
+
+
+def _paper_b(**changes) -> dict:
+    pb = copy.deepcopy(merged_config([str(ROOT / "config.yaml"), TEST_CONFIG])["paper_b"])
+    for dotted, value in changes.items():
+        *head, last = dotted.split("__")
+        node = pb
+        for k in head:
+            node = node[k]
+        node[last] = value
+    return pb
+
+
+def test_paper_b_cross_checks_pass_on_the_shipped_configs():
+    pb_plan.check_config(_paper_b())
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"fig2__plot_k": 5}, r"config paper_b\.fig2\.plot_k: 5 is not one of paper_b\.fig2\.k_values \[1, 3\]"),
+    ({"tuning__r_grid__min": 5.0, "tuning__r_grid__max": 0.1},
+     r"config paper_b\.tuning\.r_grid: min = 5\.0 is larger than max = 0\.1"),
+])
+def test_paper_b_cross_key_fault_is_caught_before_any_job(changes, message):
+    with pytest.raises(ValueError, match=message):
+        pb_plan.check_config(_paper_b(**changes))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("overlay, expected", [
+    ({"paper_a": {"claims": {"paper_datasets": ["thyroid", "nosuch"]}}},
+     r"paper_a\.claims\.paper_datasets\[1\]: unknown dataset 'nosuch'"),
+    ({"paper_b": {"fig2": {"plot_k": 5}}}, r"config paper_b\.fig2\.plot_k: 5 is not one of"),
+])
+def test_dag_time_name_and_cross_checks_stop_the_dry_run(tmp_path, overlay, expected):
+    if not MIRROR.is_dir():
+        pytest.skip("dataset mirror not available")
+    over = tmp_path / "overlay.yaml"
+    over.write_text(yaml.safe_dump(overlay))
+    proc = subprocess.run(
+        [SNAKEMAKE, "-n", "--nolock", "--configfile", TEST_CONFIG, str(over), "--config", f"data_mirror={MIRROR}",
+         f"results_dir={tmp_path / 'results'}", f"resources_dir={tmp_path / 'resources'}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and re.search(expected, out), out[-3000:]
+    assert not (tmp_path / "results").exists()

@@ -192,3 +192,62 @@ def test_dag_time_name_and_cross_checks_stop_the_dry_run(tmp_path, overlay, expe
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and re.search(expected, out), out[-3000:]
     assert not (tmp_path / "results").exists()
+
+
+# ---------------------------------------------------------------- ε too small for the exact samplers
+@pytest.mark.parametrize("text, key", [
+    ("sweeps:\n  paperAbetaR:\n    eps: [1.0e-300, 0.5]\n", "sweeps.paperAbetaR.eps[0]"),
+    ("paper_a:\n  eps_grid: [1.0e-12, 1.0]\n", "paper_a.eps_grid[0]"),
+    ("paper_b:\n  scenario2:\n    eps: [1.0e-12]\n", "paper_b.scenario2.eps[0]"),
+    ("privacy:\n  eps: [1.0e-12]\n", "privacy.eps[0]"),
+])
+def test_eps_below_what_the_exact_samplers_take_is_rejected_naming_the_key(tmp_path, text, key):
+    # a sweep at eps 1e-300 passed the check, then its counts job overflowed int64 and its chunk job found the
+    # discrete Laplace rate below 2^-50
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and "is less than the minimum of 1e-09" in msg, msg
+
+
+def test_recommended_cap_for_a_tiny_eps_is_a_cap_the_counting_kernels_take():
+    import numpy as np
+
+    from privanomaly import sp
+    from privanomaly.sp.mdd import NO_CAP
+
+    assert sp.recommended_cap(5, 1.0) == 5 + 42  # ceil(60 ln 2) = 42
+    for eps in (1e-300, 5e-324):
+        cap = sp.recommended_cap(5, eps)
+        assert cap == NO_CAP
+        counts = sp.ball_counts(np.arange(8.0).reshape(4, 2), 1.5, cap=cap)  # was OverflowError at np.int64(cap)
+        assert list(counts) == [1, 1, 1, 1]
+
+
+# ---------------------------------------------------------------- sweep options of the other kind, unknown conventions
+def _sweep(**extra) -> dict:
+    base = {"kind": "paper_b", "datasets": ["synthetic_b1"], "k": [3], "r": {"fraction": [0.1]}, "eps": [0.5],
+            "methods": ["fast"]}
+    return {**base, **extra}
+
+
+@pytest.mark.parametrize("entry, message", [
+    (_sweep(conventions=["printed", "nosuch"]), r"sweeps\.my\.conventions: unknown \['nosuch'\]; known: printed"),
+    (_sweep(mechanisms=["sp"]), r"sweeps\.my\.mechanisms: an option of paper_a sweeps only, and this sweep is kind "
+                                r"paper_b"),
+    (_sweep(n_absent=10), r"sweeps\.my\.n_absent: an option of paper_a sweeps only"),
+    (_sweep(kind="paper_a", mechanisms=["sp"], beta=[5], methods=["fast"]),
+     r"sweeps\.my\.methods: an option of paper_b sweeps only, and this sweep is kind paper_a"),
+    (_sweep(kind="paper_a", mechanisms=["sp"], beta=[5], methods=None, h=[1]),
+     r"sweeps\.my\.h: an option of paper_b sweeps only"),
+])
+def test_sweep_option_that_would_be_ignored_or_fail_in_a_job_is_an_error(entry, message):
+    from privanomaly.sweeps.spec import parse
+
+    with pytest.raises(ValueError, match=message):
+        parse("my", entry)
+
+
+def test_sweep_option_of_the_other_kind_set_to_null_is_fine():
+    from privanomaly.sweeps.spec import parse
+
+    sw = parse("my", _sweep(kind="paper_a", mechanisms=["sp"], beta=[5], methods=None, delta=None))
+    assert sw.kind == "paper_a" and sw.mechanisms == ("sp",)

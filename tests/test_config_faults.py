@@ -251,3 +251,29 @@ def test_sweep_option_of_the_other_kind_set_to_null_is_fine():
 
     sw = parse("my", _sweep(kind="paper_a", mechanisms=["sp"], beta=[5], methods=None, delta=None))
     assert sw.kind == "paper_a" and sw.mechanisms == ("sp",)
+
+
+# ---------------------------------------------------------------- dataset entries
+def test_unknown_text_encoding_is_a_dag_time_error_naming_the_key():
+    from privanomaly.datasets import DataError
+    from privanomaly.datasets.validation import check_dataset_entry
+
+    entry = {"files": [{"path": "d.csv"}], "format": "csv", "label": {"column": "y", "anomaly_values": [1]},
+             "read": {"encoding": "nosuch-enc"}}
+    with pytest.raises(DataError, match=r"datasets\.mine\.read\.encoding: unknown text encoding 'nosuch-enc'"):
+        check_dataset_entry("mine", entry)  # was a LookupError inside prepare, naming no key
+    entry["read"]["encoding"] = "latin-1"
+    check_dataset_entry("mine", entry)
+
+
+@pytest.mark.parametrize("text, key, words", [
+    # an empty keep list meant "keep every column", the opposite of what it says
+    ("datasets:\n  thyroid:\n    preprocess: {keep_columns: []}\n", "datasets.thyroid.preprocess.keep_columns",
+     "should be non-empty"),
+    # a negative index picked a column from the end
+    ("datasets:\n  ionosphere_b:\n    label: {column: -1}\n", "datasets.ionosphere_b.label.column",
+     "less than the minimum of 0"),
+])
+def test_dataset_entry_fault_is_rejected_naming_the_key(tmp_path, text, key, words):
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and words in msg, msg

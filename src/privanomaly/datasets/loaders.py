@@ -284,6 +284,9 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
     is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
     """
     col = label["column"]
+    if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
+        raise DataError(f"{where}label.column: index {col} is outside the {len(df.columns)} columns of the file "
+                        f"(0-based: 0..{len(df.columns) - 1}); give the label's index or its name")
     name = df.columns[col] if isinstance(col, int) and col not in df.columns else str(col)
     if name not in df.columns:
         raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
@@ -293,6 +296,11 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
     is_anom = _matches(raw, label["anomaly_values"])
     if label.get("normal_values") is not None:
         is_norm = _matches(raw, label["normal_values"])
+        both = is_anom & is_norm
+        if both.any():
+            seen = sorted(map(str, raw[both].unique()))[:10]
+            raise DataError(f"{where}label: values {seen} are in both anomaly_values and normal_values; a value "
+                            "means one label - remove it from one of the lists")
         bad = ~(is_anom | is_norm)
         if bad.any():
             seen = sorted(map(str, raw[bad].unique()))[:10]

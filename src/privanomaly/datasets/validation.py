@@ -77,6 +77,15 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
                 )
         if fmt == "zip_csv" and not entry.get("read", {}).get("member"):
             raise DataError(f"{key}.read.member: format zip_csv needs the name of the CSV inside the zip")
+        encoding = (entry.get("read") or {}).get("encoding")
+        if encoding is not None:
+            import codecs
+
+            try:
+                codecs.lookup(encoding)
+            except LookupError:
+                raise DataError(f"{key}.read.encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, "
+                                "cp1252)") from None
     else:
         gen = entry["generator"]
         gname = gen.get("name")

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             r = api.choose_r(data, k=args.k) if tuned else args.r
             rel = api.release_outlier_count(data, k=args.k, r=r, eps=args.eps, delta=args.delta,
                                             mechanism=args.mechanism, seed=args.seed, tuned_on_data=tuned)
-    except (ValueError, KeyError) as exc:
+    except (ValueError, KeyError, OSError) as exc:  # bad input (an --out path that cannot be written too)
         print(f"privanomaly: {exc}", file=sys.stderr)
         return 2
     print(rel.summary())

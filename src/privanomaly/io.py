@@ -86,6 +86,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     (``stale_temporaries``). The rename is atomic because the temporary file is in the same directory.
     """
     target = Path(path)
+    if target.is_dir():  # os.replace would fail only after the whole write, naming the temporary file
+        raise IsADirectoryError(f"{target}: is a directory, not a file; give a file path to write")
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in stale_temporaries(target.parent, target.name):
         old.unlink(missing_ok=True)

@@ -263,7 +263,7 @@ def load_table(
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 
-def _matches(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
+def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
     """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text)."""
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         nums = []
@@ -293,9 +293,9 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
     raw = df[name]
     if raw.isna().any():
         raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} rows have no label")
-    is_anom = _matches(raw, label["anomaly_values"])
+    is_anom = label_mask(raw, label["anomaly_values"])
     if label.get("normal_values") is not None:
-        is_norm = _matches(raw, label["normal_values"])
+        is_norm = label_mask(raw, label["normal_values"])
         both = is_anom & is_norm
         if both.any():
             seen = sorted(map(str, raw[both].unique()))[:10]

@@ -51,6 +51,18 @@ def test_infeasible_betas_become_skipped_rows_with_the_global_columns():
     assert (done["smooth_sensitivity"] == 4.0).all() and (done["work_paper"] == 12).all()
 
 
+def test_the_wall_clock_safety_timeout_fails_the_job_even_with_skip_infeasible():
+    # a machine-dependent limit must not decide the table: before, a slow machine's timeout became `skipped`
+    # rows in a job that succeeded (another machine, same config: computed rows)
+    from privanomaly.paper_b.released_bound import SafetyTimeout
+
+    def smooth_fn(beta):
+        raise SafetyTimeout("Algorithm 2 hit the safety timeout of 1e-06 s")
+
+    with pytest.raises(SafetyTimeout, match="safety timeout"):
+        scenario1.scenario1_table(gaussian(60, 3), 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
+
+
 def test_script_writes_skipped_rows_instead_of_failing(tmp_path):
     X = gaussian(60, 2, seed=3)  # 2-D: Algorithm 2 needs at most 2 (N + 1) = 122 work units
     data = pd.DataFrame(X, columns=[f"x{i}" for i in range(2)])

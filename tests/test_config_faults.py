@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import yaml
 
@@ -277,3 +278,46 @@ def test_unknown_text_encoding_is_a_dag_time_error_naming_the_key():
 def test_dataset_entry_fault_is_rejected_naming_the_key(tmp_path, text, key, words):
     msg = _error(tmp_path, text)
     assert f"config key {key} (" in msg and words in msg, msg
+
+
+# ---------------------------------------------------------------- sizes and names a job failed on
+def test_absent_points_of_a_sweep_are_bounded(tmp_path):
+    # n_absent: 10**12 passed the check, then the counts job allocated a 10**12-row array
+    msg = _error(tmp_path, "sweeps:\n  paperAbetaR:\n    n_absent: 1000000000000\n")
+    assert "config key sweeps.paperAbetaR.n_absent (" in msg and "greater than the maximum of 1000000" in msg, msg
+
+
+def test_more_mixture_components_than_points_is_a_dag_time_error():
+    from privanomaly.datasets import DataError
+    from privanomaly.datasets.validation import check_dataset_entry
+
+    gen = {"name": "gaussian_mixture", "dim": 2, "n_components": 100000, "n_normal": 300, "n_anomaly": 10,
+           "mean_low": -5.0, "mean_high": 5.0}
+    with pytest.raises(DataError, match=r"datasets\.mix\.generator\.n_components: 100000 components for "
+                                        r"n_normal = 300 points"):
+        check_dataset_entry("mix", {"generator": gen})
+    check_dataset_entry("mix", {"generator": {**gen, "n_components": 3}})
+
+
+def test_subspace_dim_beyond_the_data_names_the_key():
+    import numpy as np
+
+    from privanomaly.paper_b import scenario2
+
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.array([1] * 2 + [0] * 18)
+    with pytest.raises(ValueError, match=r"config paper_b\.scenario2\.subspace_dim: 5 is not in \[1, 3\]"):
+        scenario2.subspace_table(X, y, 2, 1.0, 5, "labelled_outlier", 1)  # was "subspace size must be in ..."
+
+
+def test_misspelt_pyod_argument_names_the_key():
+    import numpy as np
+
+    pytest.importorskip("pyod")
+    from privanomaly.paper_a import detection
+
+    rng = np.random.default_rng(0)
+    rec = pd.DataFrame({"label": [0] * 40 + [1] * 2, "anomaly": [False] * 40 + [True] * 2})
+    X = rng.normal(size=(42, 2))
+    with pytest.raises(ValueError, match=r"config paper_a\.pyod\.KNN: .*n_neighbours"):
+        detection.pyod_rows(X, rec, {"KNN": {"n_neighbours": 5}}, 1)

@@ -321,3 +321,17 @@ def test_misspelt_pyod_argument_names_the_key():
     X = rng.normal(size=(42, 2))
     with pytest.raises(ValueError, match=r"config paper_a\.pyod\.KNN: .*n_neighbours"):
         detection.pyod_rows(X, rec, {"KNN": {"n_neighbours": 5}}, 1)
+
+
+# ---------------------------------------------------------------- a misspelt gallery figure
+def test_gallery_entry_that_is_no_figure_of_the_workflow_is_an_error():
+    from privanomaly.report import catalogue, gallery
+
+    items = catalogue.load(ROOT / "workflow" / "report" / "catalogue.yaml")
+    patterns = [f for it in items for f in it.files if f.endswith(".png")] + ["sweeps/{sweep}/figures/{figure}.png"]
+    shipped = merged_config([str(ROOT / "config.yaml")])["report"]["gallery"]
+    gallery.check_known(shipped, patterns)
+    gallery.check_known(["paper_b/figures/scenario1_mine_fast.png", "sweeps/myR/figures/gain.png"], patterns)
+    with pytest.raises(ValueError, match=r"config report\.gallery\[1\]: 'paper_a/figures/error_vs_esp\.png' is no "
+                                         r"figure of this workflow \(nearest: paper_a/figures/error_vs_eps\.png"):
+        gallery.check_known([shipped[0], "paper_a/figures/error_vs_esp.png"], patterns)  # was skipped silently

@@ -335,3 +335,29 @@ def test_gallery_entry_that_is_no_figure_of_the_workflow_is_an_error():
     with pytest.raises(ValueError, match=r"config report\.gallery\[1\]: 'paper_a/figures/error_vs_esp\.png' is no "
                                          r"figure of this workflow \(nearest: paper_a/figures/error_vs_eps\.png"):
         gallery.check_known([shipped[0], "paper_a/figures/error_vs_esp.png"], patterns)  # was skipped silently
+
+
+# ---------------------------------------------------------------- directories that are files
+def test_results_or_resources_dir_that_is_a_file_is_named(tmp_path):
+    from privanomaly.datasets import DataError
+    from privanomaly.plan import DataPlan
+
+    (tmp_path / "afile").write_text("x")
+    config = {"datasets": {}, "results_dir": str(tmp_path / "res"), "resources_dir": str(tmp_path / "afile")}
+    with pytest.raises(DataError, match=r"resources_dir: '.*afile' is a file, not a directory"):
+        DataPlan(config)  # was NotADirectoryError in the first job
+    config.update(results_dir=str(tmp_path / "afile" / "results"), resources_dir=str(tmp_path / "r"))
+    with pytest.raises(DataError, match=r"results_dir: '.*afile/results' is below the file '.*afile', not a dir"):
+        DataPlan(config)
+    config.update(results_dir=str(tmp_path / "new" / "results"))
+    assert DataPlan(config).results == str(tmp_path / "new" / "results")  # not there yet: fine
+
+
+def test_data_mirror_that_is_a_file_says_so(tmp_path):
+    from privanomaly.datasets import DataError
+    from privanomaly.datasets.sources import check_mirror_dir
+
+    (tmp_path / "MANIFEST.md").write_text("x")
+    with pytest.raises(DataError, match=r"data_mirror: directory '.*MANIFEST\.md' is not a directory \(it is a "
+                                        r"file\)"):
+        check_mirror_dir(tmp_path / "MANIFEST.md")  # said "does not exist"

@@ -68,3 +68,11 @@ def test_a_sweep_past_the_point_limit_stops_before_its_grid_is_built():
     assert SweepPlan({"a": CFG["a"]}, lambda n, k: n, lambda n: list(n), max_points=4).a == ["a"]  # 2x1x1x1x2
     with pytest.raises(ValueError, match="its grid has 4 points"):
         SweepPlan({"a": CFG["a"]}, lambda n, k: n, lambda n: list(n), max_points=3)
+
+
+def test_claims_sweep_gone_with_the_sweeps_says_how_to_go_on():
+    # `sweeps: null` in an overlay removes every sweep; the message must say to set the claim sweep to null
+    plan = SweepPlan(None, lambda names, key: names, lambda names: list(names))
+    with pytest.raises(ValueError, match=r"'paperAbetaR' is not a sweep \(known: none\); .*set "
+                                         r"paper_a\.claims\.sweep: null"):
+        plan.claims_sweep("paperAbetaR")

@@ -361,3 +361,18 @@ def test_data_mirror_that_is_a_file_says_so(tmp_path):
     with pytest.raises(DataError, match=r"data_mirror: directory '.*MANIFEST\.md' is not a directory \(it is a "
                                         r"file\)"):
         check_mirror_dir(tmp_path / "MANIFEST.md")  # said "does not exist"
+
+
+# ---------------------------------------------------------------- the claim sweep measures with the tables' metric
+def test_claim_sweep_follows_paper_a_metric(tmp_path):
+    # with paper_a.metric: manhattan the claims A3, A6, A8 were read off a Euclidean sweep, silently
+    over = tmp_path / "overlay.yaml"
+    over.write_text("paper_a:\n  metric: manhattan\n")
+    files = [str(ROOT / "config.yaml"), TEST_CONFIG, str(over)]
+    config = check_config(merged_config(files), SCHEMA, files)
+    assert config["sweeps"]["paperAbetaR"]["metric"] == "manhattan"
+    assert configmerge.resolve(copy.deepcopy(config)) == []  # idempotent: a recorded config stays as it is
+    default = check_config(merged_config(files[:2]), SCHEMA, files[:2])
+    assert "metric" not in default["sweeps"]["paperAbetaR"]  # the default run's configuration is unchanged
+    msg = _error(tmp_path, "paper_a:\n  metric: manhattan\nsweeps:\n  paperAbetaR:\n    metric: euclidean\n")
+    assert "config key sweeps.paperAbetaR.metric: 'euclidean' differs from paper_a.metric 'manhattan'" in msg, msg

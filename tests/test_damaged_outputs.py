@@ -79,3 +79,28 @@ def test_emptied_csv_and_missing_file_name_the_file(tmp_path):
         read_tables({"choice": str(tmp_path / "gone.json")})
     (tmp_path / "ok.json").write_text(json.dumps({"r": 1}))
     assert read_tables({"choice": str(tmp_path / "ok.json")}) == {"choice": {"r": 1}}
+
+
+def test_paper_b_timing_table_stops_on_a_timing_file_that_lost_a_column(tmp_path):
+    from privanomaly.paper_b import tables
+
+    cols = {"dataset": "x", "paper_value": [2.0], "fast_value": [3.0], "paper_seconds": [0.1]}
+    paths = []
+    for name in ("synthetic_b1", "adult_b2"):
+        paths.append(tmp_path / f"{name}.csv")
+        pd.DataFrame({**cols, "dataset": name}).to_csv(paths[-1], index=False)
+    out = tables._timing({"timing": [str(p) for p in paths]}, {"names": {"synthetic_b1": "S1", "adult_b2": "A2"}})
+    assert out["fast_over_paper"].tolist() == [1.5, 1.5]
+    pd.read_csv(paths[1]).drop(columns="paper_value").to_csv(paths[1], index=False)
+    with pytest.raises(ValueError, match=r"adult_b2\.csv: its columns differ .* lacks \['paper_value'\]"):
+        tables._timing({"timing": [str(p) for p in paths]}, {"names": {}})  # was a NaN ratio for adult_b2
+
+
+def test_truncated_sweep_chunk_is_named(tmp_path):
+    from privanomaly.sweeps.collect import collect
+
+    p = tmp_path / "chunk.parquet"
+    pd.DataFrame({"dataset": ["t"], "mechanism": ["sp"], "eps": [0.5]}).to_parquet(p)
+    p.write_bytes(p.read_bytes()[:20])
+    with pytest.raises(ValueError, match=r"chunk\.parquet: cannot be read as a sweep chunk of this workflow"):
+        collect([str(p)], "s", "paper_a")

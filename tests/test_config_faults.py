@@ -376,3 +376,35 @@ def test_claim_sweep_follows_paper_a_metric(tmp_path):
     assert "metric" not in default["sweeps"]["paperAbetaR"]  # the default run's configuration is unchanged
     msg = _error(tmp_path, "paper_a:\n  metric: manhattan\nsweeps:\n  paperAbetaR:\n    metric: euclidean\n")
     assert "config key sweeps.paperAbetaR.metric: 'euclidean' differs from paper_a.metric 'manhattan'" in msg, msg
+
+
+# ---------------------------------------------------------------- a small dataset of your own under the default grids
+def test_selection_leaves_out_betas_a_small_dataset_cannot_have():
+    # 50 records (paper B's Adult 1 added to paper A) and the default betas up to 50: paper_a_select failed with
+    # "largest β=50 needs at least 51 records"; β = 50 is no candidate there, the rest are
+    import numpy as np
+
+    from privanomaly.paper_a import selection
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(45, 3)), rng.normal(8.0, 1.0, size=(5, 3))])
+    y = np.array([0] * 45 + [1] * 5)
+    surface = selection.selection_surface(X, y, [1, 5, 30, 49, 50], [0.1])
+    assert sorted(set(surface["beta"])) == [1, 5, 30, 49]
+    with pytest.raises(ValueError, match=r"every β of \[50, 60\] needs at least β\+1 records, the dataset has 50"):
+        selection.selection_surface(X, y, [50, 60], [0.1])
+
+
+def test_growth_curve_skips_sizes_too_small_for_beta():
+    import numpy as np
+
+    from privanomaly.paper_a import growth
+
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(45, 2)), rng.normal(8.0, 1.0, size=(5, 2))])
+    y = np.array([0] * 45 + [1] * 5)
+    df = growth.growth_curve(X, y, 10, 0.1, [0.125, 0.25, 0.5, 1.0], np.random.default_rng(2), 1.0, 1, None)
+    assert df["size_fraction"].tolist() == [0.25, 0.5, 1.0]  # 0.125 of 50 = 6 records <= β+1: no row
+    assert df["n_records"].tolist() == [12, 25, 50]
+    with pytest.raises(ValueError, match=r"paper_a\.growth\.sizes"):
+        growth.growth_curve(X, y, 10, 0.1, [0.1, 0.2], np.random.default_rng(2), 1.0, 1, None)

@@ -336,6 +336,12 @@ DATA_CASES = [
         "datasets.bad.label",
     ),
     (
+        "label_column_in_drop_columns",  # said "no column(s) ['label']", listing the columns without it
+        lambda t: _csv_entry(_write(t, "d.csv", GOOD_CSV), preprocess={"standardize": False, "drop_columns": ["label"]}),
+        r"preprocess\.drop_columns: 'label' is the label column \(datasets\.bad\.label\.column\), never a feature",
+        "datasets.bad.preprocess.drop_columns",
+    ),
+    (
         "npz_without_feature_array",
         lambda t: _npz_entry(t, features=np.ones((3, 2)), y=np.array([0, 0, 1])),
         r"no array 'X' \(datasets\.bad\.read\.features_key\)",

@@ -342,6 +342,12 @@ DATA_CASES = [
         "datasets.bad.preprocess.drop_columns",
     ),
     (
+        "npz_file_with_format_csv",  # said "is a zip archive; set read.member"
+        lambda t: {**_npz_entry(t, X=np.ones((3, 2)), y=np.array([0, 0, 1])), "format": "csv"},
+        r"d\.npz: is a NumPy \.npz archive \(arrays \['X', 'y'\]\), not text; set datasets\.bad\.format: npz",
+        "datasets.bad.format",
+    ),
+    (
         "npz_without_feature_array",
         lambda t: _npz_entry(t, features=np.ones((3, 2)), y=np.array([0, 0, 1])),
         r"no array 'X' \(datasets\.bad\.read\.features_key\)",

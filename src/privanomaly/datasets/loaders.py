@@ -77,7 +77,13 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
         if member is None and not zipfile.is_zipfile(path):
             return path.read_text(encoding=encoding)
         if member is None:
-            raise DataError(f"{path}: is a zip archive; set {where}read.member to the file inside it")
+            with zipfile.ZipFile(path) as zf:
+                names = zf.namelist()
+            if names and all(n.endswith(".npy") for n in names):  # np.savez writes <array>.npy members
+                raise DataError(f"{path}: is a NumPy .npz archive (arrays {[n[:-4] for n in names][:6]}), not "
+                                f"text; set {where}format: npz")
+            raise DataError(f"{path}: is a zip archive ({names[:6]}); set {where}read.member to the file inside "
+                            f"it (format zip_csv), or {where}format to the file's format")
         zf, name = _zip_member(path, member)
         with zf:
             data = zf.read(name)

@@ -408,3 +408,17 @@ def test_growth_curve_skips_sizes_too_small_for_beta():
     assert df["n_records"].tolist() == [12, 25, 50]
     with pytest.raises(ValueError, match=r"paper_a\.growth\.sizes"):
         growth.growth_curve(X, y, 10, 0.1, [0.1, 0.2], np.random.default_rng(2), 1.0, 1, None)
+
+
+def test_a_directory_under_home_is_expanded(tmp_path):
+    # `results_dir: ~/privanomaly-results` wrote into a directory literally named "~" inside the checkout, and a
+    # `data_mirror: ~/datasets` that exists was reported as missing
+    import os
+
+    over = tmp_path / "overlay.yaml"
+    over.write_text("results_dir: ~/pa-results\ndata_mirror: ~/datasets\n")
+    files = [str(ROOT / "config.yaml"), str(over)]
+    config = check_config(merged_config(files), SCHEMA, files)
+    assert config["results_dir"] == os.path.expanduser("~/pa-results") and not config["results_dir"].startswith("~")
+    assert config["data_mirror"] == os.path.expanduser("~/datasets")
+    assert check_config(merged_config([files[0]]), SCHEMA, [files[0]])["results_dir"] == "results"

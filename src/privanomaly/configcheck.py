@@ -300,6 +300,9 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
+    for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell
+        if isinstance(config.get(key), str) and config[key].startswith("~"):
+            config[key] = os.path.expanduser(config[key])
     from privanomaly import configmerge
 
     try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets

@@ -122,3 +122,16 @@ def test_cli_out_naming_a_directory_is_a_clear_error(csv, tmp_path, capsys):
     assert main(argv) == 2  # was an IsADirectoryError traceback naming the temporary file
     assert "flags.csv: is a directory, not a file" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flags.csv"]
+
+
+def test_algorithm2_on_data_predicted_past_the_work_budget_is_refused_up_front(csv, capsys):
+    # 205 records in 3-D: the exponential Algorithm 2 ran for minutes with no word (the pipeline's guard was missing)
+    argv = ["paper-b", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "0.5", "--r", "0.5",
+            "--mechanism", "gaussian_smooth_paper"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "N = 205 records in 3-D" in err and "use mechanism gaussian_smooth_fast" in err, err
+    data = api.load_csv(csv, "cls", ["yes"])
+    small = api.Data(data.X[:40, :2], data.y[:40], data.features[:2], data.frame.iloc[:40], "small")
+    rel = api.release_outlier_count(small, k=3, r=0.5, eps=0.5, mechanism="gaussian_smooth_paper", seed=1)
+    assert np.isfinite(rel.values)  # 2-D: Algorithm 2 is proven to fit (at most 2 (N + 1) units)

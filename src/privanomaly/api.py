@@ -195,10 +195,13 @@ def choose_r(data: Data, k: int = 3, r_grid: dict | None = None) -> float:
 
 def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: float = 0.01,
                           mechanism: str = "gaussian_smooth_fast", seed: int = 0,
-                          tuned_on_data: bool = True) -> Release:
+                          tuned_on_data: bool = True, max_work: int | None = 5000) -> Release:
     """One Gaussian release of q_count(X, k, r) by paper-B ``mechanism`` (``gaussian_gs_upper``: Theorem 1
     with the proven global bound; ``gaussian_smooth_fast`` / ``gaussian_smooth_paper``: Theorem 2 with the
-    fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32."""
+    fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32.
+
+    ``max_work`` (as the pipeline's ``paper_b.scenario1.max_work``): data whose shape predicts Algorithm 2
+    (exponential) past it are refused before it starts, naming the fast bound (None: no limit)."""
     from privanomaly import outliers
 
     eps = _check_eps(eps)
@@ -206,6 +209,13 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     if mech.family != "count_gaussian":
         raise ValueError(f"mechanism {mechanism!r} does not release the outlier count (names: "
                          f"{', '.join(mechanisms.names('count_gaussian'))})")
+    if mechanism == "gaussian_smooth_paper" and max_work is not None:
+        from privanomaly.paper_b.released_bound import algorithm2_outlook
+
+        look = algorithm2_outlook(len(data.X), int(k), data.X.shape[1], max_work, data.name)
+        if look.verdict == "likely too costly":  # it would run for minutes to hours without a word
+            raise ValueError(f"{look.message.split('; set ')[0]}; use mechanism gaussian_smooth_fast (polynomial), "
+                             "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
     value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
     return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),

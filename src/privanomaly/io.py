@@ -158,9 +158,12 @@ def to_markdown(df: pd.DataFrame, float_digits: int = 4) -> str:
             if v != v:  # NaN
                 return "—"
             return f"{v:.{float_digits}g}"
-        return str(v).replace("|", "\\|")
+        return text(v)
 
-    header = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    def text(v: Any) -> str:
+        return " ".join(str(v).replace("|", "\\|").split("\n"))  # a line break would end the table row
+
+    header = "| " + " | ".join(text(c) for c in df.columns) + " |"
     rule = "| " + " | ".join("---" for _ in df.columns) + " |"
     rows = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([header, rule, *rows])

@@ -115,7 +115,8 @@ audit: install
 # the real format (privanomaly.datasets.standins), never real data, labelled "stand-in data" everywhere. Overlay
 # .scale/config.yaml: everything lands in .scale/ (results, raw cache, stand-in mirror). Step 1 builds the
 # stand-in mirror (generated files + links to DATA_MIRROR's real files), step 2 runs the pipeline from it;
-# .scale/results/run_time.md = wall time, CPU time and peak RSS per rule. Targets: `make scale CORES=2`.
+# .scale/results/run_time.md = wall time, CPU time and peak RSS per rule (run_time.json: the run's record for
+# `make bench`). Targets: `make scale CORES=2`.
 SCALE_ARG := --configfile .scale/config.yaml
 
 scale: install
@@ -124,9 +125,11 @@ scale: install
 	@$(CONFIGCHECK) $(SCALE_ARG)
 	mkdir -p .scale/resources/standin_mirror
 	$(BIN)/snakemake --cores $(CORES) $(SCALE_ARG) $(MIRROR_ARG) -- standin_mirror || { $(LOCK_HINT); }
-	start=$$(date +%s); $(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(SCALE_ARG) -- scale_all || { $(LOCK_HINT); }; \
+	start=$$(date +%s); load=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(SCALE_ARG) -- scale_all || { $(LOCK_HINT); }; \
 	$(BIN)/python benchmarks/scale_report.py .scale/results --out .scale/results/run_time.md \
-		--csv .scale/results/run_time_jobs.csv --wall-seconds $$(( $$(date +%s) - start )) \
+		--csv .scale/results/run_time_jobs.csv --json .scale/results/run_time.json \
+		--wall-seconds $$(( $$(date +%s) - start )) --load-start $$load \
 		--title "make scale CORES=$(CORES): run time and memory per rule (stand-in data for creditcard and aps)"
 
 # A real single-node SLURM cluster (as root; installs slurm-wlm, slurmdbd, munge, mariadb-server from Debian):

@@ -29,6 +29,8 @@ from types import SimpleNamespace
 
 import yaml
 
+from privanomaly import runrecord
+
 # Tables that hold wall-clock measurements by design (paper B's timing benchmark): they cannot match.
 MACHINE_DEPENDENT = ("paper_b/timing/*.csv", "paper_b/tables/smooth_timing.*")
 SACCT_FIELDS = ["JobID", "Comment", "State", "ExitCode", "ReqMem", "Timelimit", "ReqCPUS", "AllocCPUS",
@@ -337,6 +339,7 @@ def main() -> int:
     ap.add_argument("--local-cpu", type=float, default=None, help="CPU s of the local run (with its jobs)")
     ap.add_argument("--slurm-cpu", type=float, default=None, help="CPU s of the submitting Snakemake")
     ap.add_argument("--loads", nargs=3, default=None, help="1-min load average at both starts and the end")
+    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.runrecord)")
     a = ap.parse_args()
 
     text = a.log.read_text(encoding="utf-8")
@@ -384,6 +387,15 @@ def main() -> int:
         "## Result", "", *(f"- FAIL: {p}" for p in problems), *([] if problems else ["- PASS"]), "",
     ])
     a.out.write_text(report, encoding="utf-8")
+    if a.json and a.local_seconds is not None and a.slurm_seconds is not None:
+        inside = sum(cpu_seconds(records[i].get("TotalCPU", "")) for i in ids if i in records)
+        slurm_cpu = None if a.slurm_cpu is None else a.slurm_cpu + inside
+        runrecord.write(a.json, "cluster", [
+            runrecord.row("`make test-cluster`: the `.test` DAG, local", len(jobs), a.local_seconds, a.local_cpu),
+            runrecord.row(f"`make test-cluster`: the same on SLURM ({len(ids)} submissions)", len(jobs),
+                          a.slurm_seconds, slurm_cpu)],
+            runrecord.machine(None if a.loads is None else [float(a.loads[0])], "",
+                              Path(__file__).resolve().parents[1]))
     print(report)
     return 1 if problems else 0
 

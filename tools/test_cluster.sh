@@ -208,5 +208,6 @@ say "checks: sacct records, requested resources, tables byte for byte"
 cpu() { awk '{print $1 + $2}' "$1"; }
 "$BIN/python" tools/cluster_check.py --log "$WORK/slurm/snakemake.log" --local "$WORK/local/results" \
     --slurm "$WORK/slurm/results" --out "$WORK/report.md" --local-seconds $((t1 - t0)) --slurm-seconds $((t2 - t1)) \
-    --local-cpu "$(cpu "$WORK/local/cpu")" --slurm-cpu "$(cpu "$WORK/slurm/cpu")" --loads "$l0" "$l1" "$l2"
+    --local-cpu "$(cpu "$WORK/local/cpu")" --slurm-cpu "$(cpu "$WORK/slurm/cpu")" --loads "$l0" "$l1" "$l2" \
+    --json "$WORK/report.json"
 say "passed: report in $WORK/report.md"

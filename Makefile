@@ -100,7 +100,7 @@ gallery: install
 # After an incomplete run (killed, or a job failed) it lists the missing outputs, says how to finish the run and
 # builds the report of what exists (privanomaly.report.partial); otherwise it is `snakemake --report`.
 PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/snakemake --report '$(REPORT)' \
-	--finish "make reproduce$(if $(CONFIG), CONFIG='$(CONFIG)',)" --
+	--finish "make reproduce" --
 
 report: install
 	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)

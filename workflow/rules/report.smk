@@ -157,10 +157,4 @@ rule provenance:
 
 
 onsuccess:
-    print(
-        f"\nprivanomaly: results in {RESULTS}/ - start with {RESULTS}/index.md "
-        f"(claims: {RESULTS}/paper_a/claims.md, {RESULTS}/paper_b/comparison.md); "
-        f"HTML report: make report, or snakemake --report {RESULTS}/report.html (it uses the configuration "
-        f"recorded in {RESULTS}/{RUN_CONFIG_RECORD})",
-        file=sys.stderr,
-    )
+    print(finished_message(RESULTS), file=sys.stderr)

@@ -131,6 +131,6 @@ scale: install
 
 # A real single-node SLURM cluster (as root; installs slurm-wlm, slurmdbd, munge, mariadb-server from Debian):
 # the .test DAG through --profile profiles/slurm, proven with sacct, tables byte-compared with a local run.
-# Not part of `make test` (it takes longer than the 5 minutes allowed there): see README "Run on a cluster".
+# Not part of `make test` (it takes longer than the 5 minutes allowed there): see docs/guide.md "Run on a cluster".
 test-cluster: install
 	BIN=$(abspath $(BIN)) DATA_MIRROR=$(abspath ../shared/datasets) tools/test_cluster.sh

@@ -10,7 +10,8 @@
 #                   reads it back (config.smk), so the report always describes the run in results/
 #
 # `snakemake --report results/report.html` shows every output marked for the report: the global description
-# below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Provenance".
+# below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Privacy audit", "Sweeps",
+# "Provenance".
 
 
 report: "../report/workflow.rst"

@@ -40,7 +40,7 @@ def test_a_new_sweep_figure_is_one_function_and_its_name(tmp_path):
     proc = subprocess.run(
         [wc.SNAKEMAKE, "-n", "sweeps_all", "--configfile", ".test/config.yaml", "--config",
          f"data_mirror={wc.MIRROR}"],
-        cwd=copy, capture_output=True, text=True, timeout=600,
+        cwd=copy, env=wc.env_for(copy), capture_output=True, text=True, timeout=600,
     )
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]

@@ -100,7 +100,7 @@ gallery: install
 # After an incomplete run (killed, or a job failed) it lists the missing outputs, says how to finish the run and
 # builds the report of what exists (privanomaly.report.partial); otherwise it is `snakemake --report`.
 PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/snakemake --report '$(REPORT)' \
-	--finish "make reproduce$(if $(CONFIG), CONFIG='$(CONFIG)',)" --
+	--finish "make reproduce" --
 
 report: install
 	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)
@@ -134,6 +134,6 @@ scale: install
 
 # A real single-node SLURM cluster (as root; installs slurm-wlm, slurmdbd, munge, mariadb-server from Debian):
 # the .test DAG through --profile profiles/slurm, proven with sacct, tables byte-compared with a local run.
-# Not part of `make test` (it takes longer than the 5 minutes allowed there): see README "Run on a cluster".
+# Not part of `make test` (it takes longer than the 5 minutes allowed there): see docs/guide.md "Run on a cluster".
 test-cluster: install
 	BIN=$(abspath $(BIN)) DATA_MIRROR=$(abspath ../shared/datasets) tools/test_cluster.sh

@@ -14,7 +14,7 @@ import pytest
 
 from privanomaly.outliers import smooth
 from privanomaly.paper_b import comparison, plots, scenario1, workflow
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly, algorithm2_outlook
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout, algorithm2_outlook
 from privanomaly.runlog import Ticker
 from test_bad_inputs import _run_script
 
@@ -49,6 +49,17 @@ def test_infeasible_betas_become_skipped_rows_with_the_global_columns():
     assert not skipped["proven_smooth"].any()
     assert skipped["skipped"].str.contains("work 5001 > max_work 5000").all()
     assert (done["smooth_sensitivity"] == 4.0).all() and (done["work_paper"] == 12).all()
+
+
+def test_a_safety_timeout_fails_the_job_even_when_infeasible_betas_are_skipped():
+    # the wall clock must never decide the table: only the counted work guard becomes `skipped` rows
+    X = gaussian(60, 3)
+
+    def smooth_fn(beta):
+        raise SafetyTimeout("Algorithm 2 hit the safety timeout of 300 s")
+
+    with pytest.raises(SafetyTimeout, match="safety timeout"):
+        scenario1.scenario1_table(X, 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
 
 
 def test_script_writes_skipped_rows_instead_of_failing(tmp_path):

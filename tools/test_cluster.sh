@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-cluster` (issue 15): run the .test DAG on a real single-node SLURM cluster and prove it.
+# `make test-cluster`: run the .test DAG on a real single-node SLURM cluster and prove it.
 #
 #  1. installs what it needs from Debian (slurm-wlm, slurmdbd, munge, mariadb-server) when missing;
 #  2. starts, as root, from a private state directory ($CLUSTER_DIR, default .cluster/): munged (unless one

@@ -50,13 +50,14 @@ def scenario1_table(
     ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
     distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
 
-    ``skip_infeasible``: when the bound cannot be computed at some beta (:class:`~privanomaly.paper_b.
-    released_bound.AlgorithmTooCostly` past ``max_work``, or the safety timeout), the rows of that beta and of
-    every smaller one (costlier still) are kept with the global columns, no smooth bound (NaN) and
-    ``skipped`` saying why - no other bound takes its place (no data-dependent switch). Column ``skipped`` is
-    "" on computed rows.
+    ``skip_infeasible``: when Algorithm 2 exceeds its counted work guard at some beta (:class:`~privanomaly.
+    paper_b.released_bound.AlgorithmTooCostly` past ``max_work``), the rows of that beta and of every smaller
+    one (costlier still) are kept with the global columns, no smooth bound (NaN) and ``skipped`` saying why -
+    no other bound takes its place (no data-dependent switch). Column ``skipped`` is "" on computed rows.
+    The wall-clock safety timeout is never turned into rows: it always fails (the machine must not decide
+    the table).
     """
-    from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
+    from privanomaly.paper_b.released_bound import AlgorithmTooCostly
 
     X = np.asarray(X, dtype=float)
     N, d = X.shape
@@ -76,7 +77,7 @@ def scenario1_table(
             break
         try:
             cache[beta] = smooth_fn(beta)
-        except (AlgorithmTooCostly, SafetyTimeout) as exc:
+        except AlgorithmTooCostly as exc:
             if not skip_infeasible:
                 raise
             skipped = f"beta <= {beta:.4g}: {exc}"

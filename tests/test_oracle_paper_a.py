@@ -1,0 +1,238 @@
+"""The library's paper-A numbers against independent brute-force oracles (tests/oracle_paper_a.py).
+
+Ball counts in exact arithmetic (duplicates, ties at exactly r and one ulp either side, three metrics,
+1-3 dimensions); k-sensitivity, Δ_G and Δ_GS by exhaustive search over histogram worlds; each registered
+mechanism's law from its formula; expected precision/recall and claims.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import oracle_paper_a as O
+from privanomaly import mechanisms, sp
+from privanomaly.mechanisms.exact import log_value
+from privanomaly.sp import dlap
+
+METRICS = ("euclidean", "manhattan", "chebyshev")
+
+
+# ------------------------------------------------------------------------------------------ ball counts
+def _exact_tie_radii(X: np.ndarray, metric: str) -> list[float]:
+    """Pairwise distances of X that are floats exactly (so 'distance == r' is a true tie), plus 0."""
+    out = {0.0}
+    for a in X:
+        for b in X:
+            d = np.abs(a - b)
+            if metric == "euclidean":
+                # squared distances are m/16 (quarters); a tie is a float only when m is a perfect square
+                s16 = float(np.sum(d * d)) * 16
+                if s16 == int(s16) and math.isqrt(int(s16)) ** 2 == int(s16):
+                    out.add(math.isqrt(int(s16)) / 4.0)
+            elif metric == "manhattan":
+                out.add(float(np.sum(d)))
+            else:
+                out.add(float(np.max(d)))
+    return sorted(out)
+
+
+def _datasets(seed: int):
+    rng = np.random.default_rng(seed)
+    for trial in range(24):
+        d = 1 + trial % 3
+        n = int(rng.integers(2, 8))
+        if trial % 2:
+            X = rng.integers(-3, 4, size=(n, d)).astype(float)          # integer coordinates
+        else:
+            X = rng.integers(-10, 11, size=(n, d)) / 4.0                 # non-integer (dyadic) coordinates
+        X = np.vstack([X, X[: int(rng.integers(1, 3))]])                 # exact duplicates
+        yield X
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_ball_counts_equal_exact_counts_at_ties_and_one_ulp_either_side(metric):
+    """B_x(i, r) (with multiplicities) of every library path equals the exact count, r = a tie and r ± 1 ulp."""
+    checked = 0
+    for X in _datasets(7):
+        for r0 in _exact_tie_radii(X, metric):
+            radii = [r0, np.nextafter(r0, np.inf)] + ([np.nextafter(r0, -np.inf)] if r0 > 0 else [])
+            for r in radii:
+                want = O.ball_counts(X, r, metric)
+                xi = O.multiplicities(X)
+                assert np.array_equal(sp.ball_counts(X, r, metric=metric), want), (X, r)
+                assert np.array_equal(sp.ball_counts_bruteforce(X, r, metric=metric), want), (X, r)
+                assert np.array_equal(sp.ball_counts_at(X, X, r, metric=metric), want), (X, r)
+                assert np.array_equal(sp.ball_counts_radii(X, [r], metric=metric, cap=len(X) + 1)[0], want)
+                got_x, got_b = sp.record_counts(X, r, metric=metric)
+                assert np.array_equal(got_x, xi) and np.array_equal(got_b, want)
+                for cap in (1, 2, 3):
+                    cx, cb = sp.record_counts(X, r, metric=metric, cap=cap)
+                    assert np.array_equal(cb, np.minimum(want, cap)) and np.array_equal(cx, np.minimum(xi, cap))
+                checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_ball_counts_at_absent_points_equal_exact_counts(metric):
+    rng = np.random.default_rng(3)
+    X = rng.integers(-4, 5, size=(12, 2)).astype(float)
+    Q = np.array([[0.5, 0.5], [100.0, 0.0], [1.0, 1.0], [-4.0, 4.0]])
+    for r in (0.0, 0.5, 1.0, np.nextafter(1.0, 0.0), 2.0, 3.5):
+        want = O.ball_counts(X, r, metric, queries=Q)
+        assert np.array_equal(sp.ball_counts_at(Q, X, r, metric=metric), want)
+        assert np.array_equal(sp.ball_counts_at(Q, X, r, metric=metric, cap=2), np.minimum(want, 2))
+
+
+def test_euclidean_tie_at_a_pythagorean_distance():
+    """(0, 0) and (3, 4) are at distance exactly 5: inside r = 5, outside r = 5 - 1 ulp, inside 5 + 1 ulp."""
+    X = np.array([[0.0, 0.0], [3.0, 4.0], [3.0, 4.0]])
+    assert sp.ball_counts(X, 5.0).tolist() == [3, 3, 3]
+    assert sp.ball_counts(X, np.nextafter(5.0, 0.0)).tolist() == [1, 2, 2]
+    assert sp.ball_counts(X, np.nextafter(5.0, 9.0)).tolist() == [3, 3, 3]
+
+
+# ------------------------------------------------------------------------------------------ histogram worlds
+WORLDS = [
+    ([[0.0]], 1.0, "euclidean"),                       # one point: its ball holds only its own copies
+    ([[0.0], [1.0], [5.0]], 1.0, "manhattan"),         # a pair at exactly r and a far point
+    ([[0.0], [1.0], [2.0]], 1.0, "euclidean"),         # a chain: 0 and 2 share the neighbour 1
+    ([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], 1.0, "chebyshev"),  # 2-D, every pair within r
+    ([[0.0, 0.0, 0.0], [0.5, 0.5, 0.5], [1.0, 1.0, 1.0]], 0.75, "manhattan"),  # 3-D, non-integer
+]
+
+
+def _world_cases():
+    for w, (pts, r, metric) in enumerate(WORLDS):
+        for beta in (1, 2, 3):
+            yield pytest.param(pts, r, metric, beta, id=f"world{w}-beta{beta}")
+
+
+@pytest.mark.parametrize("pts, r, metric, beta", list(_world_cases()))
+def test_anomaly_sensitivity_and_mdd_against_search(pts, r, metric, beta):
+    """g (Def. 2.2), k-sensitivity (Def. 3.1 vs Lemma A.2), Δ_G = mdd_dp exactly, L <= Δ_GS (Eq. 1 by BFS)."""
+    W = O.World(pts, r, metric, beta)
+    total = 6 if W.n == 1 else 4
+    n_checked = 0
+    for x in W.histograms(total):
+        for i in range(W.n):
+            B, xi = W.B(i, x), x[i]
+            assert bool(sp.is_anomaly(xi, B, beta)) == bool(W.g(i, x))
+            dG = W.mdd(i, x, None, limit=beta + 4)
+            assert int(sp.mdd_dp(xi, B, beta)) == dG, (x, i)
+            for k in (1, 2, 3):
+                assert bool(sp.is_k_sensitive(B, beta, k)) == W.k_sensitive(i, x, k), (x, i, k)
+                L = int(sp.mdd_sp_lower(xi, B, beta, k))
+                assert 1 <= dG <= L <= W.mdd(i, x, k, limit=L), (x, i, k)  # no discrepant y closer than L in G_S
+                n_checked += 1
+    assert n_checked >= 21
+
+
+def test_sp_lower_bound_is_tight_where_the_ball_is_shared():
+    """In the chain world (0, 1, 2 at r = 1) L equals Δ_GS for the middle record at every small histogram
+    with B <= β (the record 1 can be filled by sensitive neighbours): the bound is not loose there."""
+    W = O.World([[0.0], [1.0], [2.0]], 1.0, "euclidean", 2)
+    seen = 0
+    for x in W.histograms(3):
+        B = W.B(1, x)
+        if x[1] >= 1 and B <= 2:
+            L = int(sp.mdd_sp_lower(x[1], B, 2, 1))
+            dGS = W.mdd(1, x, 1, limit=L + 2)
+            if dGS == L:
+                seen += 1
+    assert seen >= 3
+
+
+@pytest.mark.parametrize("pts, r, metric, beta", list(_world_cases()))
+def test_lipschitz_on_the_graphs(pts, r, metric, beta):
+    """Δ_G is 1-Lipschitz on G; L is 1-Lipschitz on G_S and δ = L - Δ_G >= 0 is 2-Lipschitz on G_S (the premises
+    of Theorems 4.4, 4.6 and 4.7), also with the count cap."""
+    W = O.World(pts, r, metric, beta)
+    for x in W.histograms(4 if W.n > 1 else 6):
+        for y, j in W.neighbours(x):
+            for i in range(W.n):
+                bx, by = W.B(i, x), W.B(i, y)
+                assert abs(int(sp.mdd_dp(x[i], bx, beta)) - int(sp.mdd_dp(y[i], by, beta))) <= 1
+                for k in (1, 2, 3):
+                    if not (W.k_sensitive(j, x, k) or W.k_sensitive(j, y, k)):
+                        continue
+                    for cap in (None, beta + 1, beta + 2):
+                        cbx = bx if cap is None else min(bx, cap)
+                        cby = by if cap is None else min(by, cap)
+                        lx = int(sp.mdd_sp_lower(x[i], cbx, beta, k, cap=cap))
+                        ly = int(sp.mdd_sp_lower(y[i], cby, beta, k, cap=cap))
+                        assert abs(lx - ly) <= 1, (x, y, i, k, cap)
+                        dx = int(sp.compiler_delta(x[i], cbx, beta, k, cap=cap))
+                        dy = int(sp.compiler_delta(y[i], cby, beta, k, cap=cap))
+                        assert dx >= 0 and dy >= 0 and abs(dx - dy) <= 2
+
+
+def test_capped_mdd_is_min_of_the_uncapped_and_cap_minus_beta():
+    for beta in (1, 3):
+        for cap in (beta + 1, beta + 4):
+            for xi in range(0, 7):
+                for B in range(max(xi, 0), 12):
+                    cb = min(B, cap)
+                    assert int(sp.mdd_dp(xi, cb, beta, cap=cap)) == min(int(sp.mdd_dp(xi, B, beta)), cap - beta)
+                    for k in (1, 2):
+                        assert (int(sp.mdd_sp_lower(xi, cb, beta, k, cap=cap))
+                                == min(int(sp.mdd_sp_lower(xi, B, beta, k)), cap - beta))
+
+
+# ------------------------------------------------------------------------------------------ mechanisms' laws
+def _oracle_error(name: str, xi: int, B: int, beta: int, k: int, eps: float) -> float:
+    """Each registered paper-A mechanism's error P(M(x) != g(i, x)) from its definition (rate = the rational
+    noise rate the library samples with, which is what it claims)."""
+    g = xi >= 1 and B <= beta
+    # Δ_G and L written out from their definitions (checked against search above)
+    if g:
+        dG = min(xi, beta + 1 - B)
+        L = min(beta + 1 - B, xi + max(0, beta - k - B + xi))
+    elif xi >= 1:
+        dG = L = B - beta
+    else:
+        dG = 1 + max(0, B + 1 - beta)
+        L = 1 + max(0, beta - k - B) if B + 1 <= beta else B + 2 - beta
+    if name == "optimal_dp":
+        return O.construction1_error(dG, float(dlap.rational_rate(eps)))
+    if name == "sp":
+        return O.construction1_error(L, float(dlap.rational_rate(eps)))
+    if name == "compiler":
+        a = float(dlap.rational_rate(eps))
+        return O.construction1_error(dG, a / 2) * math.exp(-a * (L - dG) / 4)
+    if name == "laplace_count":
+        p1 = O.laplace_count_p1(B, beta, float(dlap.rational_rate(eps)))
+        return 1 - p1 if g else p1
+    if name == "laplace_noisy_threshold":
+        p1 = O.laplace_threshold_p1(B, beta, float(dlap.rational_rate(eps / 2)))
+        return 1 - p1 if g else p1
+    raise KeyError(name)
+
+
+PAPER_A_MECHS = ("optimal_dp", "sp", "compiler", "laplace_count", "laplace_noisy_threshold")
+
+
+def test_every_registered_paper_a_mechanism_is_covered():
+    assert set(mechanisms.names("aiq")) == set(PAPER_A_MECHS)
+
+
+@pytest.mark.parametrize("name", PAPER_A_MECHS)
+@pytest.mark.parametrize("eps", [0.1, 0.5, 1.0, 2.0])
+def test_mechanism_error_law_against_oracle(name, eps):
+    m = mechanisms.get(name)
+    beta, k = 3, 2
+    cases = [(xi, B) for xi in range(0, 4) for B in range(xi, 9)]
+    xi = np.array([c[0] for c in cases])
+    B = np.array([c[1] for c in cases])
+    got = np.asarray(m.error(xi, B, beta=beta, k=k, eps=eps), dtype=float)
+    p0, p1 = m.probs(xi, B, beta=beta, k=k, eps=eps)
+    want = np.array([_oracle_error(name, a, b, beta, k, eps) for a, b in cases])
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(np.asarray(p0) + np.asarray(p1), 1.0, rtol=0, atol=1e-12)
+    for (a, b), w in zip(cases[::5], want[::5]):
+        law = m.exact_distribution(int(a), int(b), beta=beta, k=k, eps=eps)
+        g = int(a >= 1 and b <= beta)
+        wrong = law.probs[law.outputs.index(1 - g)]
+        assert math.isclose(math.exp(log_value(wrong, law.theta)), w, rel_tol=1e-9, abs_tol=1e-15)

@@ -134,6 +134,52 @@ class World:
 
 
 # --------------------------------------------------------------------------- mechanisms' laws
+def rate(eps: float) -> float:
+    """The noise rate a mechanism asked for ε runs at (the library's documented rational rate): the largest
+    p/q <= ε with q <= Q = 2^max(30, 30 - e), ε = m 2^e. From Farey sequences: ``limit_denominator`` gives
+    the closest p/q; if it lies above ε, the best one from below is its Farey left neighbour of order Q,
+    c/d with a d - b c = 1 (g = a/b) and d <= Q largest."""
+    f = Fraction(float(eps))
+    Q = 2 ** max(30, 30 - math.frexp(float(eps))[1])
+    g = f.limit_denominator(Q)
+    if g > f:
+        a, b = g.numerator, g.denominator
+        d0 = pow(a, -1, b) if b > 1 else 0
+        d = d0 + ((Q - d0) // b) * b
+        g = Fraction((a * d - 1) // b, d)
+        assert g <= f
+    return float(g)
+
+
+def mechanism_error(name: str, xi: int, B: int, beta: int, k: int, eps: float) -> float:
+    """Each registered paper-A mechanism's error P(M(x) != g(i, x)) from its definition (rate = the rational
+    noise rate the library samples with, which is what it claims)."""
+    g = xi >= 1 and B <= beta
+    # Δ_G and L written out from their definitions (checked against search above)
+    if g:
+        dG = min(xi, beta + 1 - B)
+        L = min(beta + 1 - B, xi + max(0, beta - k - B + xi))
+    elif xi >= 1:
+        dG = L = B - beta
+    else:
+        dG = 1 + max(0, B + 1 - beta)
+        L = 1 + max(0, beta - k - B) if B + 1 <= beta else B + 2 - beta
+    if name == "optimal_dp":
+        return construction1_error(dG, rate(eps))
+    if name == "sp":
+        return construction1_error(L, rate(eps))
+    if name == "compiler":
+        a = rate(eps)
+        return construction1_error(dG, a / 2) * math.exp(-a * (L - dG) / 4)
+    if name == "laplace_count":
+        p1 = laplace_count_p1(B, beta, rate(eps))
+        return 1 - p1 if g else p1
+    if name == "laplace_noisy_threshold":
+        p1 = laplace_threshold_p1(B, beta, rate(eps / 2))
+        return 1 - p1 if g else p1
+    raise KeyError(name)
+
+
 def construction1_error(delta: int, a: float) -> float:
     """Construction 1: errs with e^{-a Δ} / (1 + e^{-a}) (Δ a 1-Lipschitz mdd lower bound >= 1)."""
     return math.exp(-a * delta) / (1.0 + math.exp(-a))

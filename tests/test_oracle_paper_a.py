@@ -15,7 +15,6 @@ import pytest
 import oracle_paper_a as O
 from privanomaly import mechanisms, sp
 from privanomaly.mechanisms.exact import log_value
-from privanomaly.sp import dlap
 
 METRICS = ("euclidean", "manhattan", "chebyshev")
 
@@ -182,35 +181,6 @@ def test_capped_mdd_is_min_of_the_uncapped_and_cap_minus_beta():
 
 
 # ------------------------------------------------------------------------------------------ mechanisms' laws
-def _oracle_error(name: str, xi: int, B: int, beta: int, k: int, eps: float) -> float:
-    """Each registered paper-A mechanism's error P(M(x) != g(i, x)) from its definition (rate = the rational
-    noise rate the library samples with, which is what it claims)."""
-    g = xi >= 1 and B <= beta
-    # Δ_G and L written out from their definitions (checked against search above)
-    if g:
-        dG = min(xi, beta + 1 - B)
-        L = min(beta + 1 - B, xi + max(0, beta - k - B + xi))
-    elif xi >= 1:
-        dG = L = B - beta
-    else:
-        dG = 1 + max(0, B + 1 - beta)
-        L = 1 + max(0, beta - k - B) if B + 1 <= beta else B + 2 - beta
-    if name == "optimal_dp":
-        return O.construction1_error(dG, float(dlap.rational_rate(eps)))
-    if name == "sp":
-        return O.construction1_error(L, float(dlap.rational_rate(eps)))
-    if name == "compiler":
-        a = float(dlap.rational_rate(eps))
-        return O.construction1_error(dG, a / 2) * math.exp(-a * (L - dG) / 4)
-    if name == "laplace_count":
-        p1 = O.laplace_count_p1(B, beta, float(dlap.rational_rate(eps)))
-        return 1 - p1 if g else p1
-    if name == "laplace_noisy_threshold":
-        p1 = O.laplace_threshold_p1(B, beta, float(dlap.rational_rate(eps / 2)))
-        return 1 - p1 if g else p1
-    raise KeyError(name)
-
-
 PAPER_A_MECHS = ("optimal_dp", "sp", "compiler", "laplace_count", "laplace_noisy_threshold")
 
 
@@ -228,7 +198,7 @@ def test_mechanism_error_law_against_oracle(name, eps):
     B = np.array([c[1] for c in cases])
     got = np.asarray(m.error(xi, B, beta=beta, k=k, eps=eps), dtype=float)
     p0, p1 = m.probs(xi, B, beta=beta, k=k, eps=eps)
-    want = np.array([_oracle_error(name, a, b, beta, k, eps) for a, b in cases])
+    want = np.array([O.mechanism_error(name, a, b, beta, k, eps) for a, b in cases])
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-15)
     np.testing.assert_allclose(np.asarray(p0) + np.asarray(p1), 1.0, rtol=0, atol=1e-12)
     for (a, b), w in zip(cases[::5], want[::5]):

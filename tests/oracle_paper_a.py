@@ -8,6 +8,7 @@ given, the database is a histogram over a small record universe, and k-sensitivi
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import deque
@@ -62,6 +63,7 @@ class World:
         self.n = len(self.U)
         self.beta = beta
         self.inball = [[within(a, b, r, metric) for b in self.U] for a in self.U]
+        self._sens: dict = {}
 
     def B(self, i: int, x) -> int:
         return sum(c for c, inb in zip(x, self.inball[i]) if inb)
@@ -87,6 +89,12 @@ class World:
 
     def k_sensitive(self, j: int, x, k: int) -> bool:
         """Def. 3.1 by search: some y with ||x - y||_1 <= k has p(j, y) = 1."""
+        key = (j, tuple(x), k)
+        if key not in self._sens:
+            self._sens[key] = self._k_sensitive(j, tuple(x), k)
+        return self._sens[key]
+
+    def _k_sensitive(self, j: int, x, k: int) -> bool:
         seen = {tuple(x)}
         frontier = [tuple(x)]
         for _ in range(k + 1):
@@ -151,6 +159,7 @@ def rate(eps: float) -> float:
     return float(g)
 
 
+@functools.lru_cache(maxsize=None)
 def mechanism_error(name: str, xi: int, B: int, beta: int, k: int, eps: float) -> float:
     """Each registered paper-A mechanism's error P(M(x) != g(i, x)) from its definition (rate = the rational
     noise rate the library samples with, which is what it claims)."""

@@ -206,3 +206,29 @@ def test_mechanism_error_law_against_oracle(name, eps):
         g = int(a >= 1 and b <= beta)
         wrong = law.probs[law.outputs.index(1 - g)]
         assert math.isclose(math.exp(log_value(wrong, law.theta)), w, rel_tol=1e-9, abs_tol=1e-15)
+
+
+@pytest.mark.parametrize("pts, r, metric, beta", list(_world_cases()))
+@pytest.mark.parametrize("eps", [0.3, 1.5])
+def test_claims_hold_by_definition_on_the_worlds_edges(pts, r, metric, beta, eps):
+    """Def. 2.1 / Def. 3.2 checked directly: for every edge (x, y) of the claimed graph (G for DP claims, G_S for
+    SP claims) and both outputs, P(M(x) = o) <= e^claim_eps P(M(y) = o), the laws from the oracle's formulas."""
+    W = O.World(pts, r, metric, beta)
+    for name in PAPER_A_MECHS:
+        m = mechanisms.get(name)
+        for k in (1, 2):
+            claim = m.claim(eps=eps, beta=beta, k=k)
+            bound = math.exp(claim.epsilon) * (1 + 1e-12)
+            for x in W.histograms(3 if W.n > 1 else 6):
+                for y, j in W.neighbours(x):
+                    if claim.neighbours == "sensitive_k" and not (W.k_sensitive(j, x, k) or W.k_sensitive(j, y, k)):
+                        continue
+                    for i in range(W.n):
+                        px = [0.0, 0.0]
+                        py = [0.0, 0.0]
+                        for p, z in ((px, x), (py, y)):
+                            e = O.mechanism_error(name, z[i], W.B(i, z), beta, k, eps)
+                            g = W.g(i, z)
+                            p[g], p[1 - g] = 1 - e, e
+                        for o in (0, 1):
+                            assert px[o] <= bound * py[o] and py[o] <= bound * px[o], (name, x, y, i, k, o)

@@ -220,3 +220,12 @@ def expected_pr(p_one, truth) -> tuple[float, float]:
     prec = tp / (tp + fp) if tp + fp > 0 else float("nan")
     rec = tp / npos if npos else float("nan")
     return prec, rec
+
+
+def knn_radius(X, beta: int, metric: str) -> np.ndarray:
+    """d_β(i): the distance from record i to its (β+1)-th closest record, itself and its duplicates included
+    (so B_x(i, r) <= β iff d_β(i) > r), by sorting every pairwise distance (float, numpy)."""
+    A = np.asarray(X, dtype=float)
+    diff = np.abs(A[:, None, :] - A[None, :, :])
+    D = {"euclidean": np.sqrt((diff**2).sum(-1)), "manhattan": diff.sum(-1), "chebyshev": diff.max(-1)}[metric]
+    return np.sort(D, axis=1)[:, beta]

@@ -232,3 +232,40 @@ def test_claims_hold_by_definition_on_the_worlds_edges(pts, r, metric, beta, eps
                             p[g], p[1 - g] = 1 - e, e
                         for o in (0, 1):
                             assert px[o] <= bound * py[o] and py[o] <= bound * px[o], (name, x, y, i, k, o)
+
+
+# ------------------------------------------------------------------------------------------ radii read off the data
+def _midpoints(d_beta: np.ndarray) -> set[float]:
+    s = np.sort(d_beta)
+    return {float((a + b) / 2) for a, b in zip(s[:-1], s[1:])}
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_growth_reads_r_off_the_metric_of_its_ball_counts(metric):
+    """Each subsample's r flags round(f m) records as (β, r)-anomalies in the metric of its ball counts: the
+    (β+1)-NN distances it is read from are measured in that metric (here continuous data: no ties)."""
+    from privanomaly.paper_a.growth import growth_curve
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(120, 3))
+    y = (rng.random(120) < 0.1).astype(np.int8)
+    beta, f = 3, 0.1
+    df = growth_curve(X, y, beta, f, [0.5, 1.0], np.random.default_rng(0), 1.0, 1, None, metric=metric)
+    perm = np.random.default_rng(0).permutation(len(X))
+    for row in df.itertuples():
+        Xs = X[np.sort(perm[: row.n_records])]
+        d = O.knn_radius(Xs, beta, metric)
+        assert row.r in _midpoints(d)
+        assert row.n_anomalies == int((d > row.r).sum()) == max(1, round(f * row.n_records))
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_api_choose_beta_r_reads_r_off_the_chosen_metric(metric):
+    from privanomaly import api
+
+    rng = np.random.default_rng(8)
+    X = np.vstack([rng.normal(size=(90, 2)), rng.normal(size=(10, 2)) * 0.2 + [4.0, 4.0]])
+    y = np.r_[np.zeros(90, bool), np.ones(10, bool)]
+    data = api.Data(X, y, ["a", "b"], None, "toy")
+    beta, r = api.choose_beta_r(data, betas=[2, 5], fractions=[0.05, 0.1, 0.2], metric=metric)
+    assert r in _midpoints(O.knn_radius(X, beta, metric))

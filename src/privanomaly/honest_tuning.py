@@ -182,7 +182,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     pub, priv = split.public, split.private
     m = mechanisms.get(mechanism)
-    pnorm = 1.0 if metric == "manhattan" else 2.0
+    pnorm = sp.minkowski_p(metric)
     prep = scope.preprocessing(prov)
     ch = selection.choose(selection.selection_surface(X, y, list(betas), list(fractions), rng=rng,
                                                       max_query_rows=max_query_rows, p=pnorm))

@@ -16,6 +16,7 @@ import numpy as np
 
 __all__ = [
     "METRICS",
+    "minkowski_p",
     "pairwise_within",
     "unique_rows",
     "duplicate_counts",
@@ -33,6 +34,14 @@ _P = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
 def _check_metric(metric: str) -> None:
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+
+
+def minkowski_p(metric: str) -> float:
+    """The Minkowski order p of ``metric`` (euclidean 2, manhattan 1, chebyshev inf), as scipy's KD-tree takes it:
+    every k-NN distance read off the data (d_β of the (β, r) selection, a fraction or quantile r) must be
+    measured in the metric of the ball counts it is used with."""
+    _check_metric(metric)
+    return _P[metric]
 
 
 def _as_points(X, name="X") -> np.ndarray:

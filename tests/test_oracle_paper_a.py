@@ -269,3 +269,16 @@ def test_api_choose_beta_r_reads_r_off_the_chosen_metric(metric):
     data = api.Data(X, y, ["a", "b"], None, "toy")
     beta, r = api.choose_beta_r(data, betas=[2, 5], fractions=[0.05, 0.1, 0.2], metric=metric)
     assert r in _midpoints(O.knn_radius(X, beta, metric))
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_sensitive_graph_of_figure4_against_definition(k):
+    """G_S of Figure 4 (X = {1..5}, l1, beta = 3, r = 1) on the box {0..2}^5: exactly the edges (x, x + e_j) of G
+    whose record j is k-sensitive w.r.t. x or y by Def. 3.1 (searched, not Lemma A.2)."""
+    n, cap, beta, r = 5, 2, 3, 1.0
+    hists = sp.enumerate_histograms(n, cap)
+    u, v, _ = sp.sensitive_graph(n, cap, r, beta, k, positions=np.arange(1, n + 1))
+    W = O.World([[i + 1.0] for i in range(n)], r, "manhattan", beta)
+    want = {(x, y) for x in map(tuple, hists) for y, j in W.neighbours(x)
+            if max(y) <= cap and y[j] == x[j] + 1 and (W.k_sensitive(j, x, k) or W.k_sensitive(j, y, k))}
+    assert {(tuple(hists[a]), tuple(hists[b])) for a, b in zip(u, v)} == want

@@ -282,3 +282,20 @@ def test_sensitive_graph_of_figure4_against_definition(k):
     want = {(x, y) for x in map(tuple, hists) for y, j in W.neighbours(x)
             if max(y) <= cap and y[j] == x[j] + 1 and (W.k_sensitive(j, x, k) or W.k_sensitive(j, y, k))}
     assert {(tuple(hists[a]), tuple(hists[b])) for a, b in zip(u, v)} == want
+
+
+# ------------------------------------------------------------------------------------------ scale
+@pytest.mark.parametrize("scale", [2.0**-700, 2.0**-540, 2.0**600, 1e-200, 1e200])
+@pytest.mark.parametrize("metric", METRICS)
+def test_ball_counts_are_exact_at_extreme_scales(scale, metric):
+    """d(i, j) <= r does not depend on the unit: the data and r times 2^-700 or 1e200 give the exact counts
+    (Euclidean squares of such distances under/overflow: r*r = 0 or inf must not put every pair within r)."""
+    X = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 6.0], [10.0, 0.0], [10.0, 0.0], [0.0, 2.0]]) * scale
+    for r in np.array([0.0, 1.0, 2.0, 4.5, 6.0, 20.0]) * scale:
+        want = O.ball_counts(X, r, metric)
+        assert np.array_equal(sp.ball_counts(X, r, metric=metric), want), r
+        assert np.array_equal(sp.ball_counts_bruteforce(X, r, metric=metric), want), r
+        assert np.array_equal(sp.ball_counts_at(X[:3], X, r, metric=metric, cap=4), np.minimum(want[:3], 4)), r
+    radii = np.array([1.0, 4.5, 6.0]) * scale
+    want = np.array([np.minimum(O.ball_counts(X, r, metric), 5) for r in radii])
+    assert np.array_equal(sp.ball_counts_radii(X, radii, metric=metric, cap=5), want)

@@ -187,3 +187,14 @@ def test_subspace_utility_is_count_over_the_gs_upper_bound():
     for dim, K in ((1, 2), (2, 6), (3, 12)):
         for N in (4, 50):
             assert math.isclose(float(ol.subspace_utility(4, N, dim, 3)), 4 / min(N, 3 * K + 1))
+
+
+@pytest.mark.parametrize("scale", [2.0**-700, 2.0**-540, 2.0**500, 1e-200])
+def test_q_count_is_exact_at_extreme_scales(scale):
+    """dist_S <= r does not depend on the unit: data and r times 2^-700 (squares underflow) give the exact degrees."""
+    X = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 6.0], [10.0, 0.0], [10.0, 0.0], [0.0, 2.0]]) * scale
+    for S in (None, (0,), (1,)):
+        for r in np.array([1.0, 2.0, 3.0, 4.5]) * scale:
+            assert np.array_equal(ol.neighbour_counts(X, r, S), O.degrees(X, r, S)), (S, r)
+            for k in (1, 2):
+                assert ol.q_count(X, k, r, S) == O.q_count(X, k, r, S)

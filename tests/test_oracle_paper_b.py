@@ -198,3 +198,14 @@ def test_q_count_is_exact_at_extreme_scales(scale):
             assert np.array_equal(ol.neighbour_counts(X, r, S), O.degrees(X, r, S)), (S, r)
             for k in (1, 2):
                 assert ol.q_count(X, k, r, S) == O.q_count(X, k, r, S)
+
+
+@pytest.mark.parametrize("method", ["paper", "fast"])
+def test_smooth_bound_does_not_depend_on_the_unit(method):
+    """S(X s, r s) = S(X, r) for s = 2^-700 (exact scaling): the degrees that pick the windows are exact there too."""
+    rng = np.random.default_rng(6)
+    for _ in range(8):
+        X = rng.integers(0, 6, size=(9, 2)).astype(float)
+        a = ol.smooth_sensitivity(X, 2, 1.0, 0.1, method=method)
+        b = ol.smooth_sensitivity(X * 2.0**-700, 2, 2.0**-700, 0.1, method=method)
+        assert a.value == b.value and a.ls_bounds.tolist() == b.ls_bounds.tolist()

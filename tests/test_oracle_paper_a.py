@@ -299,3 +299,21 @@ def test_ball_counts_are_exact_at_extreme_scales(scale, metric):
     radii = np.array([1.0, 4.5, 6.0]) * scale
     want = np.array([np.minimum(O.ball_counts(X, r, metric), 5) for r in radii])
     assert np.array_equal(sp.ball_counts_radii(X, radii, metric=metric, cap=5), want)
+
+
+@pytest.mark.parametrize("scale", [2.0**-700, 2.0**600])
+@pytest.mark.parametrize("metric", METRICS)
+def test_radii_read_off_the_data_do_not_depend_on_the_unit(scale, metric):
+    """The (β+1)-NN distances d_β and the radius flagging a fraction f are in the data's unit: times 2^-700 (an
+    exact scaling) the same floats times 2^-700 - checked against brute-force d_β at unit scale, and the
+    radius still flags round(f n) records in the exact ball counts."""
+    from privanomaly.paper_a import selection
+
+    rng = np.random.default_rng(12)
+    X = rng.normal(size=(60, 2))
+    p = sp.minkowski_p(metric)
+    d = O.knn_radius(X, 3, metric)
+    np.testing.assert_allclose(selection.knn_radius_table(X * scale, [3], p=p)[:, 0] / scale, d, rtol=1e-14)
+    r = selection.radius_at_fraction(X * scale, 3, 0.1, p=p)
+    assert r / scale == selection.radius_at_fraction(X, 3, 0.1, p=p) and r / scale in _midpoints(d)
+    assert int((O.ball_counts(X * scale, r, metric) <= 3).sum()) == 6

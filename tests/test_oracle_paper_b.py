@@ -209,3 +209,18 @@ def test_smooth_bound_does_not_depend_on_the_unit(method):
         a = ol.smooth_sensitivity(X, 2, 1.0, 0.1, method=method)
         b = ol.smooth_sensitivity(X * 2.0**-700, 2, 2.0**-700, 0.1, method=method)
         assert a.value == b.value and a.ls_bounds.tolist() == b.ls_bounds.tolist()
+
+
+@pytest.mark.parametrize("scale", [2.0**-700, 2.0**600])
+def test_r_tuning_accuracy_does_not_depend_on_the_unit(scale):
+    """Eq. (53) accuracy of Def. 8's outliers at data and radii times 2^-700 equals the exact count."""
+    from privanomaly.paper_b import tuning
+
+    rng = np.random.default_rng(13)
+    X = rng.integers(-3, 4, size=(15, 2)).astype(float)
+    y = (rng.random(15) < 0.3).astype(int)
+    radii = np.array([0.5, 1.0, 1.5, 2.5])
+    curve = tuning.accuracy_curve(X * scale, y, 2, radii * scale, "full")
+    for row, r in zip(curve.itertuples(), radii):
+        pred = np.array([dg < 2 for dg in O.degrees(X * scale, r * scale)])
+        assert row.n_correct == int((pred == (y == 1)).sum()), r

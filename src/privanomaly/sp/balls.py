@@ -23,6 +23,7 @@ import numpy as np
 __all__ = [
     "METRICS",
     "minkowski_p",
+    "unit_scale",
     "pairwise_within",
     "unique_rows",
     "duplicate_counts",
@@ -75,6 +76,15 @@ def _check_cap(cap):
     if c < 1:
         raise ValueError(f"cap must be >= 1, got {cap!r}")
     return c
+
+
+def unit_scale(X: np.ndarray) -> float:
+    """A power of two s with max |X| s in [1/2, 1) (1 when X is all zero or empty): k-NN distances computed on
+    X s and divided by s are the unscaled floats bit for bit wherever those neither under- nor overflow
+    (scaling by a power of two is exact), and right where they would (data ~1e-200: squared distances
+    underflow to 0; ~1e200: they overflow to inf)."""
+    big = float(np.max(np.abs(X))) if np.size(X) else 0.0
+    return math.ldexp(1.0, -math.frexp(big)[1]) if big > 0 else 1.0
 
 
 def _euclidean_scale(r: float, *arrays: np.ndarray) -> float:

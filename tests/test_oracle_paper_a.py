@@ -317,3 +317,27 @@ def test_radii_read_off_the_data_do_not_depend_on_the_unit(scale, metric):
     r = selection.radius_at_fraction(X * scale, 3, 0.1, p=p)
     assert r / scale == selection.radius_at_fraction(X, 3, 0.1, p=p) and r / scale in _midpoints(d)
     assert int((O.ball_counts(X * scale, r, metric) <= 3).sum()) == 6
+
+
+# ------------------------------------------------------------------------------------------ count cap
+@pytest.mark.parametrize("errors, detection", [(["sp", "optimal_dp", "compiler"], ["sp"]),
+                                               (["sp"], ["laplace_noisy_threshold", "laplace_count"])])
+def test_record_cap_keeps_every_configured_mechanism_within_2_to_the_minus_60(errors, detection):
+    """Paper A's record tables cap B at cap_for(β, eps_min(paper_a)); every configured mechanism's error at every
+    ε it is evaluated at must then be that of the uncapped counts to 2^-60 (records.py) - also those whose noise
+    runs at ε/2 (the compiler's input, the noisy threshold): errors from the oracle's uncapped law. (The noisy
+    threshold's tail P(Z1 - Z2 >= n) carries a factor ~n (1 - e^-a) over e^(-a n): 2^-54 there.)"""
+    from privanomaly.paper_a import records, workflow_checks
+
+    pa = {"eps_grid": [0.25, 1.0], "eps_ref": 0.25, "fig2": {"eps": 0.5}, "compiler": {"eps": 1.0},
+          "mechanisms": {"errors": errors, "detection": detection}}
+    beta, k = 4, 1
+    cap = records.cap_for(beta, workflow_checks.eps_min(pa))
+    for names, grid in ((errors, pa["eps_grid"]), (detection, [pa["eps_ref"]])):
+        for name in names:
+            m = mechanisms.get(name)
+            for eps in grid:
+                for xi, B in ((1, cap + 3), (2, cap), (1, 10 * cap), (0, cap + 1)):
+                    got = float(m.error(xi, min(B, cap), beta=beta, k=k, eps=eps, cap=cap))
+                    tol = 2.0**-54 if name == "laplace_noisy_threshold" else 2.0**-60
+                    assert abs(got - O.mechanism_error(name, xi, B, beta, k, eps)) <= tol, (name, eps, B)

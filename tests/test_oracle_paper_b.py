@@ -224,3 +224,26 @@ def test_r_tuning_accuracy_does_not_depend_on_the_unit(scale):
     for row, r in zip(curve.itertuples(), radii):
         pred = np.array([dg < 2 for dg in O.degrees(X * scale, r * scale)])
         assert row.n_correct == int((pred == (y == 1)).sum()), r
+
+
+@pytest.mark.parametrize("h", [1, 2])
+def test_printed_exponent_law_and_its_2eps_claim(h):
+    """exp_top_h_printed: each draw ∝ exp((ε/h) u) among the remaining candidates (eq. 11 as printed), which
+    Theorem 3 makes 2 (ε/h) Δu-DP per draw: 2 ε in total with Δu = 1."""
+    u = np.array([5, 0, 2, 2, 1]) / 7.0
+    eps = 0.8
+    rate = oracle_paper_a.rate(eps)
+    w = [math.exp(rate / h * x) for x in u]
+    law = {}
+    for seq in itertools.permutations(range(len(u)), h):
+        p, left = 1.0, set(range(len(u)))
+        for i in seq:
+            p *= w[i] / math.fsum(w[j] for j in left)
+            left.remove(i)
+        law[seq] = p
+    m = mechanisms.get("exp_top_h_printed")
+    got = m.exact_distribution(u, h=h, eps=eps)
+    assert all(math.isclose(got[s], p, rel_tol=1e-9) for s, p in law.items())
+    np.testing.assert_allclose(scenario2.TopH("printed").inclusion_probs(u, h, eps), O.inclusion(law, len(u)),
+                               rtol=1e-9)
+    assert m.claim(eps=eps).epsilon == 2 * rate

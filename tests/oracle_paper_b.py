@@ -109,3 +109,18 @@ def theorem6_smooth_1d(x, k: int, r: float, beta: float) -> tuple[float, list[in
         m = max(M([a for a, dg in zip(x, deg) if abs(dg - c) <= t]) for c in (k, k - 1))
         bounds.append(min(N, m + t + 1))
     return max(math.exp(-t * beta) * b for t, b in enumerate(bounds)), bounds
+
+
+def largest_in_disc(P, r: float, tol: float) -> int:
+    """max over centres c of #{p in P : |p - c| <= r (1 + tol)} in the plane (eqs. 45-46): the optimal disc can be
+    moved until two points lie on its circle (or it is centred on a point), so the candidate centres are the
+    points and the centres of the two circles of radius r through each pair at distance <= 2r."""
+    P = np.asarray(P, dtype=float)
+    cands = list(P)
+    for a, b in itertools.combinations(P, 2):
+        d = float(np.linalg.norm(b - a))
+        if 0 < d <= 2 * r:
+            mid, h = (a + b) / 2, math.sqrt(max(r * r - (d / 2) ** 2, 0.0))
+            n = np.array([-(b - a)[1], (b - a)[0]]) / d
+            cands += [mid + h * n, mid - h * n]
+    return max(int((np.linalg.norm(P - c, axis=1) <= r * (1 + tol)).sum()) for c in cands)

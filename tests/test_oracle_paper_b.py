@@ -247,3 +247,17 @@ def test_printed_exponent_law_and_its_2eps_claim(h):
     np.testing.assert_allclose(scenario2.TopH("printed").inclusion_probs(u, h, eps), O.inclusion(law, len(u)),
                                rtol=1e-9)
     assert m.claim(eps=eps).epsilon == 2 * rate
+
+
+@pytest.mark.parametrize("method", ["pruned", "paper"])
+def test_algorithm1_against_candidate_discs(method):
+    """Algorithm 1's M(P) (largest subset of P in a closed disc of radius r) lies between the brute-force count at
+    r and at r (1 + 1e-8) (the library's closed radius is r (1 + 1e-9), its enclosure test r (1 + 2e-9))."""
+    rng = np.random.default_rng(0)
+    for t in range(150):
+        n = int(rng.integers(1, 11))
+        P = [rng.uniform(-2, 2, size=(n, 2)), rng.integers(-3, 4, size=(n, 2)).astype(float),
+             np.round(rng.normal(size=(n, 2)), 1)][t % 3]
+        r = float(rng.choice([0.5, 1.0, 1.5, math.sqrt(2) / 2, 2.5]))
+        got = ol.largest_enclosed_subset(P, r, method=method)
+        assert O.largest_in_disc(P, r, -1e-12) <= got <= O.largest_in_disc(P, r, 1e-8), (P.tolist(), r)

@@ -7,6 +7,7 @@ Reads the records (:mod:`privanomaly.runrecord`, JSON) the other benchmarks and 
   computation in one process, and the rerun after adding an ε;
 * ``make scale``: ``.scale/results/run_time.json`` when a scale run left one, else ``benchmarks/scale.json``
   (``scale_report.py``; copied from a measured run);
+* adding an ε to a sweep at real size: ``benchmarks/scale_add_eps.json`` (``scale_add_eps.py``);
 * ``make test-cluster``: ``benchmarks/cluster.json`` (``tools/cluster_check.py`` writes ``.cluster/report.json``;
   copied from a measured run): the local and the SLURM run.
 
@@ -31,7 +32,8 @@ def sources(root: Path = ROOT) -> list[Path]:
     bench = root / "benchmarks"
     scale_run = root / ".scale" / "results" / "run_time.json"
     return [bench / "bench_runs.json", bench / "bench_sweeps.json",
-            scale_run if scale_run.is_file() else bench / "scale.json", bench / "cluster.json"]
+            scale_run if scale_run.is_file() else bench / "scale.json", bench / "scale_add_eps.json",
+            bench / "cluster.json"]
 
 
 def collect(root: Path = ROOT) -> list[dict]:

@@ -33,6 +33,7 @@ def write_records(root: Path, scale_in_results: bool = False) -> None:
         (root / ".scale" / "results").mkdir(parents=True)
         runrecord.write(root / ".scale" / "results" / "run_time.json", "scale",
                         [runrecord.row("make scale, this checkout's run", 88, 141.0, 263.0, 238.0)], IDLE)
+    runrecord.write(bench / "scale_add_eps.json", "scale_add_eps", [runrecord.row("add eps", 6, 7.0, 8.6, 3.9)], IDLE)
     runrecord.write(bench / "cluster.json", "cluster",
                     [runrecord.row("local", 126, 53, 100.0), runrecord.row("SLURM", 126, 97, None)],
                     {**IDLE, "load_start": [0.5], "load_end": [1.6], "note": ""})
@@ -49,6 +50,7 @@ def test_reads_every_record(tmp_path):
         ("its sweep jobs", 14, 40.0, None, "machine otherwise idle; load at the start 0.3, at the end 2.2", 0.15),
         ("the sweep", 25, 22.3, 13.2, "machine otherwise idle; load at the end 2.2", round(18.8 / 22.3, 4)),
         ("make scale", 110, 400.0, 250.0, "load at the start 0.3, at the end 3.1", 0.25),
+        ("add eps", 6, 8.6, 7.0, "machine otherwise idle; load at the start 0.3, at the end 2.2", round(4.7 / 8.6, 4)),
         ("local", 126, 100.0, 53, "load at the start 0.5, at the end 1.6", None),
         ("SLURM", 126, None, 97, "load at the start 0.5, at the end 1.6", None),
     ]
@@ -78,5 +80,6 @@ def test_a_missing_or_broken_record_names_its_file(tmp_path):
 def test_the_project_records_are_readable():
     """The records committed in benchmarks/ are what `make bench` reads: each one parses and has its rows."""
     rows = bench_table.collect(ROOT)
-    assert {Path(r["source"]).name for r in rows} >= {"bench_runs.json", "bench_sweeps.json", "cluster.json"}
+    assert {Path(r["source"]).name for r in rows} >= {"bench_runs.json", "bench_sweeps.json", "scale_add_eps.json",
+                                                      "cluster.json"}
     assert all(r["jobs"] > 0 and (r["cpu_s"] is None or r["cpu_s"] > 0) for r in rows)

@@ -100,7 +100,7 @@ gallery: install
 # After an incomplete run (killed, or a job failed) it lists the missing outputs, says how to finish the run and
 # builds the report of what exists (privanomaly.report.partial); otherwise it is `snakemake --report`.
 PARTIAL_REPORT = $(BIN)/python -m privanomaly.report.partial --snakemake $(BIN)/snakemake --report '$(REPORT)' \
-	--finish "make reproduce$(if $(CONFIG), CONFIG='$(CONFIG)',)" --
+	--finish "make reproduce" --
 
 report: install
 	$(PARTIAL_REPORT) $(CONFIG_ARG) $(MIRROR_ARG)
@@ -115,7 +115,8 @@ audit: install
 # the real format (privanomaly.datasets.standins), never real data, labelled "stand-in data" everywhere. Overlay
 # .scale/config.yaml: everything lands in .scale/ (results, raw cache, stand-in mirror). Step 1 builds the
 # stand-in mirror (generated files + links to DATA_MIRROR's real files), step 2 runs the pipeline from it;
-# .scale/results/run_time.md = wall time, CPU time and peak RSS per rule. Targets: `make scale CORES=2`.
+# .scale/results/run_time.md = wall time, CPU time and peak RSS per rule (run_time.json: the run's record for
+# `make bench`). Targets: `make scale CORES=2`.
 SCALE_ARG := --configfile .scale/config.yaml
 
 scale: install
@@ -124,13 +125,15 @@ scale: install
 	@$(CONFIGCHECK) $(SCALE_ARG)
 	mkdir -p .scale/resources/standin_mirror
 	$(BIN)/snakemake --cores $(CORES) $(SCALE_ARG) $(MIRROR_ARG) -- standin_mirror || { $(LOCK_HINT); }
-	start=$$(date +%s); $(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(SCALE_ARG) -- scale_all || { $(LOCK_HINT); }; \
+	start=$$(date +%s); load=$$(cut -d' ' -f1-3 /proc/loadavg); \
+	$(BIN)/snakemake --cores $(CORES) --rerun-incomplete $(SCALE_ARG) -- scale_all || { $(LOCK_HINT); }; \
 	$(BIN)/python benchmarks/scale_report.py .scale/results --out .scale/results/run_time.md \
-		--csv .scale/results/run_time_jobs.csv --wall-seconds $$(( $$(date +%s) - start )) \
+		--csv .scale/results/run_time_jobs.csv --json .scale/results/run_time.json \
+		--wall-seconds $$(( $$(date +%s) - start )) --load-start $$load \
 		--title "make scale CORES=$(CORES): run time and memory per rule (stand-in data for creditcard and aps)"
 
 # A real single-node SLURM cluster (as root; installs slurm-wlm, slurmdbd, munge, mariadb-server from Debian):
 # the .test DAG through --profile profiles/slurm, proven with sacct, tables byte-compared with a local run.
-# Not part of `make test` (it takes longer than the 5 minutes allowed there): see README "Run on a cluster".
+# Not part of `make test` (it takes longer than the 5 minutes allowed there): see docs/guide.md "Run on a cluster".
 test-cluster: install
 	BIN=$(abspath $(BIN)) DATA_MIRROR=$(abspath ../shared/datasets) tools/test_cluster.sh

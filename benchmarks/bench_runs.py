@@ -11,8 +11,9 @@ preamble, imports) and at its end (``job usage:``; :mod:`privanomaly.runlog`). F
 
 Rows for the whole run and for its sweep jobs (rules ``sweep_*``). Run: ``python benchmarks/bench_runs.py``
 (runs the default config in a temporary copy with the mirrored data, ``--cores 2``; minutes) or
-``python benchmarks/bench_runs.py --results DIR --cpu S --wall S`` for a run made by hand. Writes
-benchmarks/bench_runs.md.
+``python benchmarks/bench_runs.py --results DIR --cpu S --wall S`` for a run made by hand; ``--note`` states what
+no program measures (e.g. "machine otherwise idle"). Writes benchmarks/bench_runs.md and its record
+benchmarks/bench_runs.json (:mod:`privanomaly.runrecord`, read by bench_table.py).
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from privanomaly import runrecord  # noqa: E402
 from privanomaly.runlog import read_job_cpu  # noqa: E402
+
+RUN_NAMES = {"default run (all jobs)": "default run (`make reproduce`'s DAG)",
+             "its sweeps (rules sweep_*)": "default run: its sweep jobs (rules sweep_*)"}
 
 
 def job_cpu(results: Path) -> dict[str, tuple[float, float]]:
@@ -123,16 +128,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cpu", type=float, help="CPU seconds of that run (Snakemake and its jobs)")
     ap.add_argument("--wall", type=float, help="wall-clock seconds of that run")
     ap.add_argument("--jobs", type=int, help="jobs of that run")
+    ap.add_argument("--note", default="", help='what the record states about the machine, e.g. "machine otherwise idle"')
     args = ap.parse_args(argv)
+    load_start = None if args.results else runrecord.load_average()
     if args.results:
         results, cpu, wall, jobs = args.results, args.cpu, args.wall, args.jobs or len(job_cpu(args.results))
     else:
         results, cpu, wall, jobs = run_default()
     load = os.getloadavg()
+    at_start = "" if load_start is None else f"at the start {' / '.join(f'{x:.1f}' for x in load_start)}, "
     note = (f"Machine: {platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, `--cores 2`; "
-            f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.")
-    text = render(rows(results, cpu, wall, jobs), note) + "\n".join(render_rules(per_rule(results)))
+            f"load average {at_start}at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}.")
+    if args.note:
+        note += f" {args.note}."
+    rs = rows(results, cpu, wall, jobs)
+    text = render(rs, note) + "\n".join(render_rules(per_rule(results)))
     (ROOT / "benchmarks" / "bench_runs.md").write_text(text, encoding="utf-8")
+    runrecord.write(ROOT / "benchmarks" / "bench_runs.json", "bench_runs",
+                    [runrecord.row(RUN_NAMES[r["what"]], r["jobs"], r["wall"], r["cpu"], r["work"]) for r in rs],
+                    runrecord.machine(load_start, args.note, ROOT))
     print(text)
     return 0
 

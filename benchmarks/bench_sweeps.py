@@ -15,12 +15,15 @@ Measured in one run, in a temporary copy of the workflow (data prepared first, n
 5. where the default run's CPU goes: each job's CPU before its body and in it (the `job start:`/`job usage:`
    lines of its log, ``runlog.read_job_cpu``), the rest being Snakemake's own process and the jobs' exits.
 
-Writes benchmarks/bench_sweeps.md. Run: python benchmarks/bench_sweeps.py (on an idle machine: the load
-average at the end is printed with the numbers).
+Writes benchmarks/bench_sweeps.md and its record benchmarks/bench_sweeps.json (:mod:`privanomaly.runrecord`, read
+by bench_table.py). Run: python benchmarks/bench_sweeps.py [--note "machine otherwise idle"] (on an idle machine:
+the load averages at the start and the end are written with the numbers; the note states what no program
+measures).
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
 import re
@@ -40,7 +43,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for  # noqa: E402
 
-from privanomaly import runlog, seeding  # noqa: E402
+from privanomaly import runlog, runrecord, seeding  # noqa: E402
 from privanomaly.experiment import split_frame  # noqa: E402
 from privanomaly.sweeps import chunks, counts, partition, spec  # noqa: E402
 
@@ -117,7 +120,11 @@ def add_one_eps(copy: Path, cfg: dict, target: str) -> tuple[dict, float, float]
     return rerun, wall, cpu
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--note", default="", help='what the record states about the machine, e.g. "machine otherwise idle"')
+    args = ap.parse_args(argv)
+    load_start = runrecord.load_average()
     tmp = Path(tempfile.mkdtemp(prefix="bench-sweeps-"))
     copy, per_eps = copy_workflow(tmp / "wf"), copy_workflow(tmp / "wf1")
     points_of_one_eps = len(SWEEP["beta"]) * len(SWEEP["r"]["fraction"]) * len(SWEEP["k"])
@@ -156,7 +163,8 @@ def main() -> None:
         "# Sweeps: a 1,008-row paper-A sweep as Snakemake jobs, in chunks",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, {os.cpu_count()} CPUs, `--cores 2`; "
-        f"load average at the end {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}. Written by "
+        f"load average at the start {' / '.join(f'{x:.1f}' for x in load_start)}, at the end {load[0]:.1f} / "
+        f"{load[1]:.1f} / {load[2]:.1f}.{' ' + args.note + '.' if args.note else ''} Written by "
         "`python benchmarks/bench_sweeps.py`: every number below is from one run of it.",
         "",
         f"Sweep: {len(DATASETS)} datasets ({', '.join(DATASETS)}, full size) x 4 mechanisms x 7 ε x 3 k x "
@@ -202,6 +210,14 @@ def main() -> None:
         "",
     ]
     (ROOT / "benchmarks" / "bench_sweeps.md").write_text("\n".join(lines), encoding="utf-8")
+    runrecord.write(ROOT / "benchmarks" / "bench_sweeps.json", "bench_sweeps", [
+        runrecord.row("the 1,008-row paper-A sweep (default chunking)", n_jobs, wall, cpu, lib_cpu),
+        runrecord.row("the same sweep, one chunk per ε", n_jobs1, wall1, cpu1, lib_cpu),
+        runrecord.row("adding one ε to the sweep (default chunking): the rerun", sum(rerun.values()), add_wall,
+                      add_cpu, eps8_cpu),
+        runrecord.row("adding one ε to the sweep (one chunk per ε): the rerun", sum(rerun1.values()), add_wall1,
+                      add_cpu1, eps8_cpu),
+    ], runrecord.machine(load_start, args.note, ROOT))
     print("\n".join(lines))
 
 

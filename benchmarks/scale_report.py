@@ -7,11 +7,11 @@ Sources, per job:
   RSS of the job's Python process from ``getrusage`` (absent for shell rules); last ``job start:`` line: the CPU
   spent before the job's body (interpreter, imports, Snakemake's script preamble), so work = CPU - start CPU.
 
-The summary lines (jobs, CPU, work, overhead share, wall, load average) are what ``benchmarks/bench_table.py``
-reads back.
+The summary (jobs, the jobs' CPU, work in their bodies, wall, load averages) also goes to ``--json``, the run's
+record (:mod:`privanomaly.runrecord`) that ``benchmarks/bench_table.py`` reads.
 
-Usage: ``python benchmarks/scale_report.py <results_dir> [--out benchmarks/scale.md] [--title …]
-[--wall-seconds N] [--note …]``.
+Usage: ``python benchmarks/scale_report.py <results_dir> [--out benchmarks/scale.md] [--json FILE] [--title …]
+[--wall-seconds N] [--load-start L1 L5 L15] [--note …]``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from privanomaly import runrecord
 from privanomaly.runlog import read_job_cpu
 
 
@@ -61,12 +62,17 @@ def rule_table(jobs: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values("wall_s_sum", ascending=False).reset_index(drop=True)
 
 
+def work_cpu(jobs: pd.DataFrame) -> float:
+    """CPU in the jobs' bodies: each logged job's CPU less what it spent before its body."""
+    timed = jobs[jobs["start_cpu_s"].notna()] if "start_cpu_s" in jobs else jobs.iloc[:0]
+    return float((timed["cpu_s"] - timed["start_cpu_s"]).sum())
+
+
 def to_markdown(rules: pd.DataFrame, jobs: pd.DataFrame, title: str, note: str, wall: float | None,
                 load: tuple[float, float, float] | None = None) -> str:
     lines = [f"# {title}", "", note, ""] if note else [f"# {title}", ""]
     total_cpu = jobs["cpu_s"].sum()
-    timed = jobs[jobs["start_cpu_s"].notna()] if "start_cpu_s" in jobs else jobs.iloc[:0]
-    work = float((timed["cpu_s"] - timed["start_cpu_s"]).sum())
+    work = work_cpu(jobs)
     share = (total_cpu - work) / total_cpu if total_cpu > 0 else float("nan")
     peak = jobs.loc[jobs["peak_rss_mb"].idxmax()]
     lines += [
@@ -96,6 +102,8 @@ def main() -> None:
     ap.add_argument("--title", default="Run time and memory per rule")
     ap.add_argument("--note", default="")
     ap.add_argument("--wall-seconds", type=float, default=None)
+    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.runrecord)")
+    ap.add_argument("--load-start", type=float, nargs=3, default=None, help="load averages when the run started")
     a = ap.parse_args()
     jobs = job_table(a.results)
     if jobs.empty:
@@ -105,6 +113,10 @@ def main() -> None:
         jobs.to_csv(a.csv, index=False)
     if a.out:
         a.out.write_text(text, encoding="utf-8")
+    if a.json:
+        runrecord.write(a.json, "scale", [runrecord.row(
+            "`make scale` (stand-ins at real size; the jobs' CPU)", len(jobs), a.wall_seconds,
+            float(jobs["cpu_s"].sum()), work_cpu(jobs))], runrecord.machine(a.load_start, a.note, Path(__file__).parents[1]))
     print(text)
 
 

@@ -1,6 +1,6 @@
 """Rule paper_a_select: the (β, r) selection protocol for one dataset (privanomaly.paper_a.selection)."""
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, runlog, seeding, sp
 from privanomaly.paper_a import selection
 
 with runlog.log_to(snakemake.log[0]) as log:
@@ -13,7 +13,7 @@ with runlog.log_to(snakemake.log[0]) as log:
         step("k-NN radii and F1 surface")
         surface = selection.selection_surface(
             X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
-            max_query_rows=sel["max_query_rows"], p=1.0 if p.metric == "manhattan" else 2.0,
+            max_query_rows=sel["max_query_rows"], p=sp.minkowski_p(p.metric),
             workers=snakemake.threads,
         )
     choice = selection.choose(surface)

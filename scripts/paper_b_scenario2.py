@@ -3,6 +3,7 @@ reading's r - its tuning JSON - and with the reading's exponent, privanomaly.pap
 
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_b import scenario2
+from privanomaly.privacy import scope
 
 with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
@@ -36,6 +37,10 @@ with runlog.log_to(snakemake.log[0]) as log:
         exponent=p.exponent,
     )
     sweep.insert(0, "dataset", ds)
+    # Algorithm 3 releases the top-h set: its own claim (ε-DP, or 2ε-DP with the printed exponent) is proven;
+    # end to end only if r and the preprocessing were not chosen on the released records
+    choice = experiment.read_choice(snakemake.input.choice)
+    sweep = scope.paper_b_scenario2(choice, scope.provenance_of(snakemake.input)).add_to(sweep, True)
     io.write_table(subs, snakemake.output.subspaces)
     io.write_table(subs, snakemake.output.subspaces_md)
     io.write_table(sweep, snakemake.output.sweep)

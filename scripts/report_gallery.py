@@ -1,4 +1,5 @@
-"""Rule report_gallery: a small PNG copy of one key figure (README gallery, docs/gallery/)."""
+"""Rule report_gallery: a small PNG copy of one key figure in <results_dir>/gallery/ (`make gallery` copies them to
+docs/gallery/ for the README)."""
 
 from privanomaly import runlog
 from privanomaly.report import gallery

@@ -5,7 +5,7 @@ Small worlds, enumerated exhaustively (bounded DP: neighbours replace one record
 * Gaussian mechanisms for q_count: every database of N = 4 points on the 1-D grid {0, 0.5, …, 3} (210
   multisets) with k = 2, r = 0.6. The smooth-sensitivity release q + (S_β(X)/α)·Y (Theorem 2, β and α from
   smooth_parameters) claims (ε, δ)-DP; the global one q + GS·sqrt(2 ln(2/δ))/ε·Y with the exact 1-D
-  GS = min(N, 2k+1) too. The worst edge maximises the exact hockey-stick divergence δ(ε) of the two output
+  GS (gs_exact: 3 for N = 4, k = 2, below the printed min(N, 2k + 1) = 4) too. The worst edge maximises the exact hockey-stick divergence δ(ε) of the two output
   Gaussians (closed form, audit.gaussian_hockey_stick); the audit uses a discretised event family (both
   half-lines at 41 thresholds) and subtracts δ.
 * Exponential mechanism / top-h (Algorithm 3, ε/h per round, Pr ∝ exp(ε u / 2Δu)): every database of N = 3

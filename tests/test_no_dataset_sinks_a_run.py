@@ -14,7 +14,7 @@ import pytest
 
 from privanomaly.outliers import smooth
 from privanomaly.paper_b import comparison, plots, scenario1, workflow
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly, algorithm2_outlook
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout, algorithm2_outlook
 from privanomaly.runlog import Ticker
 from test_bad_inputs import _run_script
 
@@ -51,16 +51,15 @@ def test_infeasible_betas_become_skipped_rows_with_the_global_columns():
     assert (done["smooth_sensitivity"] == 4.0).all() and (done["work_paper"] == 12).all()
 
 
-def test_the_wall_clock_safety_timeout_fails_the_job_even_with_skip_infeasible():
-    # a machine-dependent limit must not decide the table: before, a slow machine's timeout became `skipped`
-    # rows in a job that succeeded (another machine, same config: computed rows)
-    from privanomaly.paper_b.released_bound import SafetyTimeout
+def test_a_safety_timeout_fails_the_job_even_when_infeasible_betas_are_skipped():
+    # the wall clock must never decide the table: only the counted work guard becomes `skipped` rows
+    X = gaussian(60, 3)
 
     def smooth_fn(beta):
-        raise SafetyTimeout("Algorithm 2 hit the safety timeout of 1e-06 s")
+        raise SafetyTimeout("Algorithm 2 hit the safety timeout of 300 s")
 
     with pytest.raises(SafetyTimeout, match="safety timeout"):
-        scenario1.scenario1_table(gaussian(60, 3), 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
+        scenario1.scenario1_table(X, 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
 
 
 def test_script_writes_skipped_rows_instead_of_failing(tmp_path):

@@ -75,6 +75,11 @@ def test_sampling_coverage_and_markdown():
     r = claims.sampling_agrees(t, 0.9)
     assert r.verdict == "FAIL" and r.evidence.startswith("2/3")
     assert claims.sampling_agrees(t, 0.6).verdict == "PASS"
+    assert "inside the 95% Wilson CI" in r.expected
+    assert "inside the 90% Wilson CI" in claims.sampling_agrees(t, 0.6, level=0.9).expected  # paper_a.ci_level
+    cfg = {"claims": {"ci_min_coverage": 0.6}, "ci_level": 0.8}
+    a9 = next(c for c in claims.CLAIMS if c.claim_id == "A9").evaluate({"trials": t}, cfg)
+    assert "inside the 80% Wilson CI" in a9.expected
     md = claims.to_markdown([r], "# header")
     assert "**0 of 1 claims PASS**" in md and "## A9" in md and "**FAIL**" in md
     assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status", "scope"]

@@ -37,15 +37,41 @@ def test_incomplete_run_lists_missing_and_reports_what_exists(tmp_path, capsys):
     gone = tmp_path / "results" / "paper_b" / "tables" / "scenario1_x_paper.csv"
     exe = fake_snakemake(tmp_path, [(str(done), "paper_a_table1", "ok"), (str(gone), "paper_b_scenario1", "missing")])
     report = tmp_path / "results" / "report.html"
-    rc = partial.run(str(exe), ["--configfile", "my file.yaml"], str(report), "make reproduce CONFIG='my file.yaml'")
+    rc = partial.run(str(exe), ["--configfile", "my file.yaml"], str(report), "make reproduce")
     assert rc == 0
     err = capsys.readouterr().err
     assert "1 of 2 outputs are missing" in err and "paper_b_scenario1: 1 missing" in err
     assert "Finish the run with `make reproduce CONFIG='my file.yaml'`" in err
+    assert f"its log under {tmp_path / 'results' / 'logs'}/<rule>/" in err
     assert partial.missing_list_path(report).read_text() == f"paper_b_scenario1\t{gone}\n"
     summary_call, report_call = calls(tmp_path)
     assert summary_call == ["--configfile", "my file.yaml", "--summary"]
     assert report_call[-3:] == ["--report", str(report), str(done)]  # only the existing output as a target
+
+
+def test_finishing_an_incomplete_run_reruns_its_recorded_configuration(tmp_path, capsys):
+    # `make report` needs no CONFIG (the record names the run), so the finish command must name the record:
+    # plain `make reproduce` would run config.yaml without the run's overlay, into another results_dir
+    results = tmp_path / ".test" / "results"
+    done = results / "paper_a" / "claims.md"
+    done.parent.mkdir(parents=True)
+    done.write_text("x")
+    record = results / "effective_config.yaml"
+    record.write_text("results_dir: .test/results\n")
+    exe = fake_snakemake(tmp_path, [(str(done), "paper_a_claims", "ok"),
+                                    (str(results / "paper_b" / "comparison.md"), "paper_b_comparison", "missing")])
+    assert partial.run(str(exe), ["--config", "data_mirror=/m"], str(results / "report.html"), "make reproduce") == 0
+    err = capsys.readouterr().err
+    assert f"Finish the run with `make reproduce CONFIG={record}`" in err
+    assert "only some targets were built" in err
+    assert f"then run `make report REPORT={results / 'report.html'}` again" in err
+
+
+def test_finish_command_without_a_record_names_the_overlay_or_nothing(tmp_path):
+    record = tmp_path / "effective_config.yaml"  # absent: results written before runs recorded their config
+    assert partial.finish_command("make reproduce", ["--configfile", "my.yaml", "--config", "a=1"], record) == (
+        "make reproduce CONFIG=my.yaml")
+    assert partial.finish_command("make reproduce", ["--config", "data_mirror=/m"], record) == "make reproduce"
 
 
 def test_complete_run_is_plain_report_and_uses_the_recorded_config(tmp_path):

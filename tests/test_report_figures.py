@@ -184,3 +184,18 @@ def test_plotted_item_must_start_with_its_png(tmp_path):
                     "plot: {function: f, caption: c.rst, subcategory: s, inputs: {t: t.csv}}}\n", encoding="utf-8")
     with pytest.raises(ValueError, match="first file must be the .png"):
         catalogue.load(path)
+
+
+def test_error_vs_eps_legend_states_the_configured_confidence_level():
+    """The sampled trials' intervals are computed at paper_a.ci_level: the legend says that level."""
+    from privanomaly.paper_a import plots
+
+    summ = pd.DataFrame({"dataset": "d", "group": "anomaly", "mechanism": ["SP", "DP"], "k": 1, "eps": 1.0,
+                         "mean_error": [1e-6, 0.27], "n_records": 3})
+    trials = pd.DataFrame({"dataset": "d", "mechanism": ["SP", "DP"], "k": 1, "eps": 1.0, "sampled_error": [0.0, 0.3],
+                           "ci_low": [0.0, 0.2], "ci_high": [0.01, 0.4]})
+    fig = figures.get("paper_a.error_vs_eps")({"summaries": summ, "trials": trials}, {"k_grid": [1], "ci_level": 0.9})
+    texts = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert "sampled trials, 90% CI" in texts and "no mistake sampled: 90% upper bound" in texts
+    fig = plots.error_vs_eps(summ, trials, [1])  # the default is the config's default, 0.95
+    assert "sampled trials, 95% CI" in [t.get_text() for leg in fig.legends for t in leg.get_texts()]

@@ -87,3 +87,20 @@ def test_steps_bar_counts_the_steps_in_the_log():
     with contextlib.redirect_stderr(_io.StringIO()), pytest.raises(ValueError, match="unknown step 'nope'"):
         with runlog.steps("x", ["a"]) as step:
             step("nope")
+
+
+def test_finished_message_names_only_the_start_files_the_run_wrote(tmp_path):
+    results = tmp_path / "res"
+    (results / "paper_a").mkdir(parents=True)
+    (results / "paper_a" / "claims.md").write_text("x")  # a paper_a_all run: no index.md, no comparison.md
+    msg = run_config.finished_message(results)
+    assert f"start with {results}/paper_a/claims.md;" in msg
+    assert "index.md" not in msg and "comparison.md" not in msg
+    assert f"make report REPORT={results}/report.html" in msg
+    (results / "index.md").write_text("x")
+    (results / "paper_b").mkdir()
+    (results / "paper_b" / "comparison.md").write_text("x")
+    msg = run_config.finished_message(results)
+    assert f"start with {results}/index.md (then {results}/paper_a/claims.md, {results}/paper_b/comparison.md)" in msg
+    assert "start with" not in run_config.finished_message(tmp_path / "empty")
+    assert "HTML report: make report," in run_config.finished_message("results")

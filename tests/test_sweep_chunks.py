@@ -5,6 +5,8 @@ byte for byte; the chunks partition the grid, and appending an ε leaves every c
 from __future__ import annotations
 
 import io as _io
+from itertools import product
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -34,7 +36,9 @@ def _data(seed: int = 3):
 def _per_point_table(X, y, sw: spec.Sweep, cap: int, absent) -> pd.DataFrame:
     """The table as one job per grid point computed it: counts per ball key, one point file per point."""
     files = []
-    for _, row in spec.point_grid(sw, ["d"]).iterrows():
+    grid = [SimpleNamespace(beta=str(b), r=t, k=str(k), eps=spec.num_token(e))
+            for b, t, k, e in product(sw.beta, sw.r_tokens, sw.k, sw.eps)]
+    for row in grid:
         beta, rtok = spec.parse_ball_key(spec.ball_key(sw, row.beta, row.r))
         r_kind, value = spec.parse_r_token(rtok)
         r = counts.resolve_r(X, r_kind, value, beta, sw.metric)

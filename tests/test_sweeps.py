@@ -36,16 +36,6 @@ def test_tokens_are_canonical_and_invertible():
         spec.parse_r_token("x0.1")
 
 
-def test_grid_one_row_per_job_and_adding_a_value_keeps_old_rows():
-    sw = spec.parse("s1", a_entry())
-    g = spec.point_grid(sw, ["d1", "d2"])
-    assert len(g) == 2 * 2 * 2 * 2 * 2 and list(g.columns) == spec.POINT_COLUMNS
-    bigger = spec.point_grid(spec.parse("s1", a_entry(eps=[0.5, 1.0, 2.0])), ["d1", "d2"])
-    old = set(map(tuple, g.to_numpy()))
-    new = set(map(tuple, bigger.to_numpy()))
-    assert old < new and {row[-1] for row in new - old} == {"2"}
-
-
 def test_ball_counts_shared_across_beta_only_for_absolute_r():
     frac = spec.parse("s", a_entry())
     assert spec.ball_keys(frac) == ["beta~2_r~f0.01", "beta~2_r~f0.05", "beta~5_r~f0.01", "beta~5_r~f0.05"]

@@ -70,6 +70,15 @@ def test_a_sweep_past_the_point_limit_stops_before_its_grid_is_built():
         SweepPlan({"a": CFG["a"]}, lambda n, k: n, lambda n: list(n), max_points=3)
 
 
+def test_figures_are_every_registered_sweep_figure(monkeypatch):
+    """Rule sweep_plot's `figure` wildcard ranges over these: a name added to index.FIGURES joins it."""
+    from privanomaly.sweeps import index
+
+    assert SweepPlan.figures() == ["error_vs_eps", "gain", "sigma_ratio", "top_h"]
+    monkeypatch.setitem(index.FIGURES, "paper_a", (*index.FIGURES["paper_a"], "spread"))
+    assert "spread" in SweepPlan.figures() and "S/a/figures/spread.png" in _plan().targets("S")
+
+
 def test_claims_sweep_gone_with_the_sweeps_says_how_to_go_on():
     # `sweeps: null` in an overlay removes every sweep; the message must say to set the claim sweep to null
     plan = SweepPlan(None, lambda names, key: names, lambda names: list(names))

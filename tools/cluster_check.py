@@ -29,6 +29,8 @@ from types import SimpleNamespace
 
 import yaml
 
+from privanomaly import runrecord
+
 # Tables that hold wall-clock measurements by design (paper B's timing benchmark): they cannot match.
 MACHINE_DEPENDENT = ("paper_b/timing/*.csv", "paper_b/tables/smooth_timing.*")
 SACCT_FIELDS = ["JobID", "Comment", "State", "ExitCode", "ReqMem", "Timelimit", "ReqCPUS", "AllocCPUS",
@@ -337,8 +339,11 @@ def main() -> int:
     ap.add_argument("--local-cpu", type=float, default=None, help="CPU s of the local run (with its jobs)")
     ap.add_argument("--slurm-cpu", type=float, default=None, help="CPU s of the submitting Snakemake")
     ap.add_argument("--loads", nargs=3, default=None, help="1-min load average at both starts and the end")
+    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.runrecord)")
+    ap.add_argument("--config-file", default=".test/config.yaml", help="the config file of both runs")
     a = ap.parse_args()
 
+    dag = "the .test DAG" if a.config_file == ".test/config.yaml" else f"the DAG of {a.config_file}"
     text = a.log.read_text(encoding="utf-8")
     jobs, groups = parse_log(text)
     cores, resources = profile_constraints(a.profile)
@@ -372,7 +377,7 @@ def main() -> int:
         timing += (f"Load average (1 min) of the machine at the start of the local run, of the SLURM run and at "
                    f"the end: {', '.join(a.loads)} (2 cores; other work shares them).\n\n")
     report = "\n".join([
-        "# make test-cluster: the .test DAG on a single-node SLURM", "",
+        f"# make test-cluster: {dag} on a single-node SLURM", "",
         timing + f"{len(ids)} SLURM submissions (every one with a sacct record checked below) for "
         f"{len(jobs) - n_local} jobs: {len(ids) - sum(1 for g in groups if g.slurm_id)} single jobs and "
         f"{sum(1 for g in groups if g.slurm_id)} group jobs running {n_grouped} jobs "
@@ -384,6 +389,15 @@ def main() -> int:
         "## Result", "", *(f"- FAIL: {p}" for p in problems), *([] if problems else ["- PASS"]), "",
     ])
     a.out.write_text(report, encoding="utf-8")
+    if a.json and a.local_seconds is not None and a.slurm_seconds is not None:
+        inside = sum(cpu_seconds(records[i].get("TotalCPU", "")) for i in ids if i in records)
+        slurm_cpu = None if a.slurm_cpu is None else a.slurm_cpu + inside
+        runrecord.write(a.json, "cluster", [
+            runrecord.row(f"`make test-cluster`: {dag}, local", len(jobs), a.local_seconds, a.local_cpu),
+            runrecord.row(f"`make test-cluster`: the same on SLURM ({len(ids)} submissions)", len(jobs),
+                          a.slurm_seconds, slurm_cpu)],
+            runrecord.machine(None if a.loads is None else [float(a.loads[0])], "",
+                              Path(__file__).resolve().parents[1]))
     print(report)
     return 1 if problems else 0
 

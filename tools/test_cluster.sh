@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test-cluster` (issue 15): run the .test DAG on a real single-node SLURM cluster and prove it.
+# `make test-cluster`: run the .test DAG on a real single-node SLURM cluster and prove it.
 #
 #  1. installs what it needs from Debian (slurm-wlm, slurmdbd, munge, mariadb-server) when missing;
 #  2. starts, as root, from a private state directory ($CLUSTER_DIR, default .cluster/): munged (unless one
@@ -13,7 +13,8 @@
 #  5. stops every daemon it started, by PID, whatever happened.
 #
 # Environment: BIN (venv bin dir, default .venv/bin), DATA_MIRROR (default ../shared/datasets),
-# CLUSTER_DIR (default .cluster), SLURM_POLL (seconds before the first status check, default 5).
+# CLUSTER_DIR (default .cluster), SLURM_POLL (seconds before the first status check, default 5),
+# CLUSTER_CONFIG (the config file of both runs, default .test/config.yaml; config.yaml runs the full DAG).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -21,6 +22,8 @@ BIN=$(cd "${BIN:-$ROOT/.venv/bin}" && pwd)
 MIRROR=$(cd "${DATA_MIRROR:-$ROOT/../shared/datasets}" && pwd)
 WORK=${CLUSTER_DIR:-$ROOT/.cluster}
 POLL=${SLURM_POLL:-5}
+RUN_CONFIG=${CLUSTER_CONFIG:-.test/config.yaml}
+[ -f "$RUN_CONFIG" ] || { echo "test-cluster: CLUSTER_CONFIG=$RUN_CONFIG: no such file" >&2; exit 1; }
 CLUSTER=privanomaly
 ACCOUNT=privanomaly
 CTLD_PORT=16817 SLURMD_PORT=16818 DBD_PORT=16819 DB_PORT=13306
@@ -176,7 +179,7 @@ if [ "${CLUSTER_SMOKE:-0}" = 1 ]; then  # daemons only: one job through sbatch +
     exit 0
 fi
 
-# ---- 3. the .test DAG, locally and through SLURM ------------------------------------------------------
+# ---- 3. the DAG of $RUN_CONFIG (default: the .test DAG), locally and through SLURM ---------------------
 export PATH="$BIN:$PATH"
 for run in local slurm; do
     mkdir -p "$WORK/$run"
@@ -188,16 +191,16 @@ done
 # of the machine at each start and at the end: the report gives all three (a shared machine inflates walls).
 TIMEFORMAT='%U %S'
 load() { cut -d' ' -f1 /proc/loadavg; }
-say "local run of the .test DAG (--cores 2)"
+say "local run of the DAG of $RUN_CONFIG (--cores 2)"
 l0=$(load) t0=$(date +%s)
-{ time "$BIN/snakemake" --cores 2 --configfile .test/config.yaml "$WORK/local/config.yaml" \
+{ time "$BIN/snakemake" --cores 2 --configfile "$RUN_CONFIG" "$WORK/local/config.yaml" \
     --config data_mirror="$MIRROR" --quiet rules >"$WORK/local/snakemake.log" 2>&1; } 2>"$WORK/local/cpu" ||
     { tail -30 "$WORK/local/snakemake.log"; die "local run failed ($WORK/local/snakemake.log)"; }
 l1=$(load) t1=$(date +%s)
-say "SLURM run of the .test DAG (--profile profiles/slurm)"
+say "SLURM run of the DAG of $RUN_CONFIG (--profile profiles/slurm)"
 # --workflow-profile none: Snakemake otherwise also reads profiles/default (the workflow profile) after
 # profiles/slurm, and its `cores: 8` would replace the SLURM profile's `cores` that bounds group jobs.
-{ time "$BIN/snakemake" --profile profiles/slurm --workflow-profile none --configfile .test/config.yaml \
+{ time "$BIN/snakemake" --profile profiles/slurm --workflow-profile none --configfile "$RUN_CONFIG" \
     "$WORK/slurm/config.yaml" --config data_mirror="$MIRROR" --slurm-init-seconds-before-status-checks "$POLL" \
     --slurm-status-command sacct >"$WORK/slurm/snakemake.log" 2>&1; } 2>"$WORK/slurm/cpu" ||
     { tail -30 "$WORK/slurm/snakemake.log"; die "SLURM run failed ($WORK/slurm/snakemake.log)"; }
@@ -208,5 +211,6 @@ say "checks: sacct records, requested resources, tables byte for byte"
 cpu() { awk '{print $1 + $2}' "$1"; }
 "$BIN/python" tools/cluster_check.py --log "$WORK/slurm/snakemake.log" --local "$WORK/local/results" \
     --slurm "$WORK/slurm/results" --out "$WORK/report.md" --local-seconds $((t1 - t0)) --slurm-seconds $((t2 - t1)) \
-    --local-cpu "$(cpu "$WORK/local/cpu")" --slurm-cpu "$(cpu "$WORK/slurm/cpu")" --loads "$l0" "$l1" "$l2"
+    --local-cpu "$(cpu "$WORK/local/cpu")" --slurm-cpu "$(cpu "$WORK/slurm/cpu")" --loads "$l0" "$l1" "$l2" \
+    --json "$WORK/report.json" --config-file "$RUN_CONFIG"
 say "passed: report in $WORK/report.md"

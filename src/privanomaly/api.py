@@ -154,10 +154,10 @@ def choose_beta_r(data: Data, betas: Sequence[int] = BETAS, fractions: Sequence[
                   metric: str = "euclidean") -> tuple[int, float]:
     """(β, r) maximising the F1 of the (β, r)-anomalies against the labels over the grids (the pipeline's
     selection protocol, :mod:`privanomaly.paper_a.selection`). Not private: it reads the labels."""
+    from privanomaly import sp
     from privanomaly.paper_a import selection
 
-    surface = selection.selection_surface(data.X, data.y, list(betas), list(fractions),
-                                          p=1.0 if metric == "manhattan" else 2.0)
+    surface = selection.selection_surface(data.X, data.y, list(betas), list(fractions), p=sp.minkowski_p(metric))
     best = selection.choose(surface)
     return best.beta, best.r
 

@@ -182,7 +182,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     pub, priv = split.public, split.private
     m = mechanisms.get(mechanism)
-    pnorm = 1.0 if metric == "manhattan" else 2.0
+    pnorm = sp.minkowski_p(metric)
     prep = scope.preprocessing(prov)
     ch = selection.choose(selection.selection_surface(X, y, list(betas), list(fractions), rng=rng,
                                                       max_query_rows=max_query_rows, p=pnorm))
@@ -197,7 +197,8 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     cands = [(b, selection.radius_for_fraction(D[:, j], f)) for j, b in enumerate(usable) for f in fractions]
     # counts capped as paper_a.records caps them: every error exact to 2^-60 at the smallest release eps,
     # B <= beta unchanged; every candidate radius in one search (sp.ball_counts_radii)
-    cap = sp.recommended_cap(max(int(b) for b in betas), min(float(e) for e in eps_grid) * (1.0 - selection_share))
+    cap = sp.recommended_cap(max(int(b) for b in betas),
+                             min(float(e) for e in eps_grid) * (1.0 - selection_share) * m.noise_share)
     paper_counts = _Counts(X[priv], metric, cap)
     honest_counts = _Counts(Xh[priv], metric, cap, [r for _, r in cands] + [ch_pub.r])
     utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)

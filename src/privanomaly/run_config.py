@@ -8,6 +8,7 @@ forgetting the overlay (or the data mirror) cannot give the report of another ru
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -125,3 +126,21 @@ def add_missing_outputs(config: dict, argv: Sequence[str], workdir: str | Path =
     if isinstance(config.get("report"), dict):
         config["report"]["missing_outputs"] = missing
     return missing
+
+
+# What a finished run points to first, in this order (paths relative to results_dir), when it wrote them
+START_FILES = ("index.md", "paper_a/claims.md", "paper_b/comparison.md")
+
+
+def finished_message(results: str | Path) -> str:
+    """The line a successful run prints: where its results are, the start files it actually wrote (a run of
+    ``paper_a_all`` writes no index.md and no comparison.md) and how to get the HTML report of that directory."""
+    results = Path(results)
+    present = [str(results / f) for f in START_FILES if (results / f).is_file()]
+    start = ""
+    if present:
+        start = f" - start with {present[0]}" + (f" (then {', '.join(present[1:])})" if present[1:] else "")
+    report = results / "report.html"
+    make = "make report" if results == Path("results") else f"make report REPORT={shlex.quote(str(report))}"
+    return (f"\nprivanomaly: results in {results}/{start}; HTML report: {make}, or snakemake --report {report} "
+            f"after the whole run (both use the configuration recorded in {results / RECORD_NAME})")

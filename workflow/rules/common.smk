@@ -13,7 +13,7 @@ from privanomaly.privacy import price_plan
 from privanomaly.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
-from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD, finished_message
 from privanomaly.runlog import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
 

@@ -10,7 +10,8 @@
 #                   reads it back (config.smk), so the report always describes the run in results/
 #
 # `snakemake --report results/report.html` shows every output marked for the report: the global description
-# below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Provenance".
+# below (workflow/report/workflow.rst), then "Overview", "Data", "Paper A", "Paper B", "Privacy audit", "Sweeps",
+# "Provenance".
 
 
 report: "../report/workflow.rst"
@@ -157,10 +158,4 @@ rule provenance:
 
 
 onsuccess:
-    print(
-        f"\nprivanomaly: results in {RESULTS}/ - start with {RESULTS}/index.md "
-        f"(claims: {RESULTS}/paper_a/claims.md, {RESULTS}/paper_b/comparison.md); "
-        f"HTML report: make report, or snakemake --report {RESULTS}/report.html (it uses the configuration "
-        f"recorded in {RESULTS}/{RUN_CONFIG_RECORD})",
-        file=sys.stderr,
-    )
+    print(finished_message(RESULTS), file=sys.stderr)

@@ -169,7 +169,7 @@ rule sweep_plot:
         f"{BENCH}/sweep_plot/{{sweep}}/{{figure}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a + SW.b),
-        figure="error_vs_eps|gain|sigma_ratio|top_h",
+        figure=wildcard_choice(SW.figures()),
     group:
         get_sweep_group
     conda:

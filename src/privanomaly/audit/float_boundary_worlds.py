@@ -17,7 +17,7 @@ The worlds put records exactly where the two tests disagree:
 A randomised search draws worlds over all of these (:func:`random_worlds`). :func:`audit_rows` checks a
 smooth bound on them, one row per family; ``old_enclosure()`` restores the enclosure test before the fix
 (``SEB_RTOL = RADIUS_RTOL``, no near-duplicate merge before Welzl's algorithm) for the negative control,
-which must find S < |q(X) - q(X')| (issue text: 3-D m = 20, LS >= 61, S = 41.82).
+which must find S < |q(X) - q(X')| (e.g. 3-D, m = 20: LS >= 61, S = 41.82).
 """
 
 from __future__ import annotations

@@ -112,6 +112,10 @@ class AIQMechanism(Mechanism):
     """
 
     family = "aiq"
+    noise_share: float = 1.0
+    """The share of ``eps`` at which the mechanism's noise runs (its errors fall like e^(-share eps Δ)): 1/2 for
+    the compiler's eps/2-DP input and the noisy-threshold baseline. Ball counts capped for share * eps keep
+    every reported error within 2^-60 of the uncapped one (:func:`privanomaly.sp.recommended_cap`)."""
 
     @abstractmethod
     def probs(self, x_i, B, *, beta, k, eps, cap=None) -> tuple[np.ndarray, np.ndarray]:

@@ -156,6 +156,7 @@ class Compiler(AIQMechanism):
     paper = "A"
     reference = "Construction 2 (Theorem 4.7)"
     neighbours = "sensitive_k"
+    noise_share = 0.5  # the input runs at a/2
 
     def claim(self, *, eps, beta=None, k=None, cap=None) -> Claim:
         a = dlap.rational_rate(eps)
@@ -265,3 +266,4 @@ class LaplaceNoisyThreshold(_Laplace):
     label = "Laplace (noisy threshold)"
     reference = "Sec. 5 baseline (noisy count vs noisy threshold); eps/2-DP"
     variant = "noisy_threshold"
+    noise_share = 0.5  # DLap(eps/2) on the count and on the threshold

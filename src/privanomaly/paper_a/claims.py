@@ -150,11 +150,12 @@ def compiler_exponential_gain(comp: pd.DataFrame, atol: float = 1e-9) -> Verdict
                          "; ".join(ev), None if not ok else all(ok))
 
 
-def sampling_agrees(trials: pd.DataFrame, min_coverage: float) -> Verdict:
+def sampling_agrees(trials: pd.DataFrame, min_coverage: float, level: float = 0.95) -> Verdict:
+    """A9; ``level``: the confidence level of the trials' Wilson intervals (config ``paper_a.ci_level``)."""
     inside = (trials["exact_error"] >= trials["ci_low"]) & (trials["exact_error"] <= trials["ci_high"])
     cov = float(inside.mean()) if len(trials) else np.nan
     return Verdict.check("A9", "Sampled trials agree with the exact closed-form errors",
-                         f"exact error inside the 95% Wilson CI of the sampled error in ≥ {min_coverage:.0%} of "
+                         f"exact error inside the {level:.0%} Wilson CI of the sampled error in ≥ {min_coverage:.0%} of "
                          "(dataset, ε, k, mechanism) cells", f"{int(inside.sum())}/{len(trials)} cells ({_fmt(100 * cov)}%)",
                          None if not len(trials) else bool(cov >= min_coverage))
 
@@ -216,7 +217,8 @@ CLAIMS: list[Claim] = [
     Claim("A7", "summaries", lambda t, c: sp_beats_dp_on_anomalies(
         t["summaries"], float(c["eps_ref"]), int(c["k_main"]), c["claims"]["sp_vs_dp_ratio"])),
     Claim("A8", "comp", lambda t, c: compiler_exponential_gain(t["comp"])),
-    Claim("A9", "trials", lambda t, c: sampling_agrees(t["trials"], c["claims"]["ci_min_coverage"])),
+    Claim("A9", "trials", lambda t, c: sampling_agrees(t["trials"], c["claims"]["ci_min_coverage"],
+                                                       float(c.get("ci_level", 0.95)))),
 ]
 
 

@@ -34,7 +34,7 @@ def growth_curve(X: np.ndarray, labels: np.ndarray, beta: int, fraction: float, 
             continue
         idx = np.sort(perm[:m])
         Xs, ys = X[idx], labels[idx]
-        d = knn_radius_table(Xs, [beta], p=1.0 if metric == "manhattan" else 2.0, workers=workers)[:, 0]
+        d = knn_radius_table(Xs, [beta], p=sp.minkowski_p(metric), workers=workers)[:, 0]
         r = radius_for_fraction(d, fraction)
         rec = record_table(Xs, ys, beta, r, cap=cap, workers=workers, metric=metric)
         g = rec["anomaly"].to_numpy()

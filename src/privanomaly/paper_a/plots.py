@@ -199,7 +199,9 @@ def _sampled(ax, tt: pd.DataFrame, col, marker: str) -> None:
         ax.plot(zero["eps"], zero["ci_high"], "v", ms=5, color=col, zorder=3)
 
 
-def error_vs_eps(summaries: pd.DataFrame, trials: pd.DataFrame, k_values: list[int]):
+def error_vs_eps(summaries: pd.DataFrame, trials: pd.DataFrame, k_values: list[int], ci_level: float = 0.95):
+    """Exact SP (per k) and DP error on anomalies against ε, with the sampled trials and their Wilson intervals at
+    ``ci_level`` (config ``paper_a.ci_level``, the level the trials table was computed at)."""
     names = list(dict.fromkeys(summaries["dataset"]))
     fig, axes = _grid(len(names), ncols=3, size=(4.6, 3.8))
     ks = sorted(k_values)
@@ -221,7 +223,7 @@ def error_vs_eps(summaries: pd.DataFrame, trials: pd.DataFrame, k_values: list[i
         ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-20), top=1)
     h = [list(v) for v in axes[0].get_legend_handles_labels()]
     h[0] += [Line2D([], [], ls="", marker="o", color="grey"), Line2D([], [], ls="", marker="v", color="grey")]
-    h[1] += ["sampled trials, 95% CI", "no mistake sampled: 95% upper bound"]
+    h[1] += [f"sampled trials, {ci_level:.0%} CI", f"no mistake sampled: {ci_level:.0%} upper bound"]
     fig.legend(*h, loc="lower center", ncol=min(len(h[0]), 6), fontsize=8, bbox_to_anchor=(0.5, -0.02))
     fig.tight_layout(rect=(0, 0.06, 1, 1))
     return fig
@@ -314,7 +316,7 @@ def _selection(t, p):
 
 @FIGURES.register("paper_a.error_vs_eps")
 def _error_vs_eps(t, p):
-    return error_vs_eps(t["summaries"], t["trials"], p["k_grid"])
+    return error_vs_eps(t["summaries"], t["trials"], p["k_grid"], float(p.get("ci_level", 0.95)))
 
 
 @FIGURES.register("paper_a.normal_and_ranked")

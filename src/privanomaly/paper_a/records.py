@@ -1,6 +1,8 @@
 """Per-record quantities for a dataset at the chosen (β, r): duplicates x_i, ball count B, truth g.
 
-Ball counts are capped at β + C with e^{−ε_min·C} ≤ 2^-60 (``cap_for``). The mdd-based mechanisms (SP, DP,
+Ball counts are capped at β + C with e^{−ε_min·C} ≤ 2^-60 (``cap_for``; ε_min: the smallest ε a configured
+mechanism's noise runs at, :func:`privanomaly.paper_a.workflow_checks.eps_min` - half the ε of the compiler and
+the noisy threshold, ``noise_share``). The mdd-based mechanisms (SP, DP,
 compiler) use min(Δ, C): exactly private, and their error exceeds the uncapped one by < 2^-60 and only on
 records with B ≥ β + C. The Laplace baselines run on the capped count min(B, β + C) — also sensitivity 1,
 so the same claim — and the probabilities reported are that mechanism's own (a stored capped count never

@@ -27,6 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy.spatial import cKDTree
 
+from privanomaly.sp.balls import unit_scale
+
 
 def knn_radius_table(
     X: np.ndarray,
@@ -48,10 +50,12 @@ def knn_radius_table(
     kmax = max(betas) + 1
     if kmax > len(X):
         raise ValueError(f"largest β={max(betas)} needs at least {kmax} records, dataset has {len(X)}")
+    s = unit_scale(X)
     Q = X if query_idx is None else X[query_idx]
-    dist, _ = cKDTree(X).query(Q, k=kmax, p=p, workers=workers)
+    dist, _ = cKDTree(X * s).query(Q * s, k=kmax, p=p, workers=workers)
     dist = dist.reshape(len(Q), kmax)
-    return dist[:, betas]
+    return dist[:, betas] / s
+
 
 
 def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
@@ -91,11 +95,13 @@ def largest_knn_radii(X: np.ndarray, beta: int, count: int, *, p: float = 2.0) -
         raise ValueError(f"count must be in [1, {n}], got {count}")
     if n < beta + 1:
         raise ValueError(f"β={beta} needs at least {beta + 1} records, dataset has {n}")
-    tree = cKDTree(X)
+    s = unit_scale(X)
+    Xs = X * s
+    tree = cKDTree(Xs)
 
     def d_beta(rows: np.ndarray | None) -> np.ndarray:
-        dist, _ = tree.query(X if rows is None else X[rows], k=beta + 1, p=p)
-        return dist.reshape(-1, beta + 1)[:, beta]
+        dist, _ = tree.query(Xs if rows is None else Xs[rows], k=beta + 1, p=p)
+        return dist.reshape(-1, beta + 1)[:, beta] / s
 
     metric = METRIC_OF_P.get(float(p))
     if metric is not None and n >= FULL_KNN_BELOW and 4 * count <= n:

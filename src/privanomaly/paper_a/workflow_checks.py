@@ -75,8 +75,21 @@ def betas(pa: Mapping, dataset: str) -> list:
 
 
 def eps_min(pa: Mapping) -> float:
-    """The smallest ε any mechanism of paper A runs at: where ball counts may be capped."""
-    return min(pa["eps_grid"] + [pa["fig2"]["eps"], pa["compiler"]["eps"]])
+    """The smallest ε any mechanism of paper A runs its noise at on the record tables: where ball counts may be
+    capped. The error mechanisms run at every ε of ``eps_grid``, the detection ones at ``eps_ref``, each at its
+    ``noise_share`` of it (1/2 for the compiler's input and the noisy threshold); Figures 2-3 run SP and DP at
+    ``fig2.eps``, the compiler figure its constant input at ``compiler.eps``."""
+    from privanomaly import mechanisms
+
+    mech = pa.get("mechanisms", {})
+
+    def share(names) -> float:
+        return min((mechanisms.get(n).noise_share for n in names), default=1.0)
+
+    out = [min(pa["eps_grid"]) * share(mech.get("errors", [])), pa["fig2"]["eps"], pa["compiler"]["eps"]]
+    if "eps_ref" in pa:
+        out.append(pa["eps_ref"] * share(mech.get("detection", [])))
+    return min(out)
 
 
 def k_sensitive(pa: Mapping) -> list[int]:

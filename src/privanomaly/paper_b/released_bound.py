@@ -10,9 +10,10 @@ to it, k = 3, d = 3), exact delta 0.0896 against the claimed 0.01 at eps = 0.5. 
 as :func:`privanomaly.audit.controls.budget_switch_bound`, a known-broken negative control for the audit.
 
 ``max_work`` (config ``paper_b.scenario1.max_work``) is now a *feasibility guard*: if Algorithm 2 needs more
-smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised and the job fails with
-a message naming the key - there is no fallback. A wall-clock ``timeout_seconds`` is a safety net that
-fails the same way (:class:`SafetyTimeout`). The fast bound is called with ``exact_max`` (config
+smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised with a message naming
+the key - there is no fallback: Scenario 1 writes the rows of that beta as ``skipped`` (config
+``skip_infeasible``; false = the job fails). A wall-clock ``timeout_seconds`` is a safety net
+(:class:`SafetyTimeout`) that always fails the job, so the machine never decides the table. The fast bound is called with ``exact_max`` (config
 ``paper_b.fast_exact_max``): 0 keeps it polynomial.
 
 Wall-clock timings are measured only by :func:`privanomaly.paper_b.timing.timed_bound` for the separate
@@ -158,13 +159,3 @@ def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlo
 
     meta = pq.read_metadata(parquet)
     return algorithm2_outlook(int(meta.num_rows), int(k), int(meta.num_columns) - 1, max_work, name)
-
-
-def budget_switch_bound(X: np.ndarray, k: int, r: float, beta: float, max_work: int, fast_exact_max: int = 0) -> float:
-    """NOT a smooth bound - the known-broken negative control of issue 12, item 1: Algorithm 2 when its work
-    fits ``max_work``, else the fast bound. Each branch is beta-smooth; the data-dependent switch is not
-    (S(X) can jump by far more than e^beta between neighbours). Kept only so the audit can show it is caught."""
-    try:
-        return float(ol.algorithm2(X, k, r, beta, max_work=max_work).value)
-    except ol.WorkBudgetExceeded:
-        return float(ol.block_smooth_bound(X, k, r, beta, exact_max=fast_exact_max).value)

@@ -50,12 +50,12 @@ def scenario1_table(
     ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
     distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
 
-    ``skip_infeasible``: when the bound cannot be computed at some beta (:class:`~privanomaly.paper_b.
-    released_bound.AlgorithmTooCostly` past ``max_work``: a count of work units, the same on every machine),
-    the rows of that beta and of every smaller one (costlier still) are kept with the global columns, no smooth
-    bound (NaN) and ``skipped`` saying why - no other bound takes its place (no data-dependent switch). Column
-    ``skipped`` is "" on computed rows. The wall-clock safety timeout (:class:`~privanomaly.paper_b.
-    released_bound.SafetyTimeout`) is never a skipped row: it depends on the machine, so it fails the job.
+    ``skip_infeasible``: when Algorithm 2 exceeds its counted work guard at some beta (:class:`~privanomaly.
+    paper_b.released_bound.AlgorithmTooCostly` past ``max_work``), the rows of that beta and of every smaller
+    one (costlier still) are kept with the global columns, no smooth bound (NaN) and ``skipped`` saying why -
+    no other bound takes its place (no data-dependent switch). Column ``skipped`` is "" on computed rows.
+    The wall-clock safety timeout is never turned into rows: it always fails (the machine must not decide
+    the table).
     """
     from privanomaly.paper_b.released_bound import AlgorithmTooCostly
 
@@ -77,7 +77,7 @@ def scenario1_table(
             break
         try:
             cache[beta] = smooth_fn(beta)
-        except AlgorithmTooCostly as exc:  # not SafetyTimeout: the machine's speed must not decide the table
+        except AlgorithmTooCostly as exc:
             if not skip_infeasible:
                 raise
             skipped = f"beta <= {beta:.4g}: {exc}"

@@ -19,6 +19,7 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from privanomaly.outliers.distance import RADIUS_RTOL
+from privanomaly.sp.balls import unit_scale
 
 SPACES = ("full", "any_1d", "mean_1d")
 TIE_BREAKS = ("smallest", "largest", "median")
@@ -50,9 +51,11 @@ def kth_neighbour_distance(X: np.ndarray, k: int, S: tuple[int, ...] | None = No
     n = len(Z)
     if n <= k:
         return np.full(n, np.inf)
-    # the query includes the record itself at distance 0, hence k + 1
-    dist, _ = cKDTree(Z).query(Z, k=k + 1)
-    return dist[:, k]
+    # the query includes the record itself at distance 0, hence k + 1; on Z times a power of two (exact: the
+    # same distances wherever their squares neither under- nor overflow, the right ones where they would)
+    s = unit_scale(Z)
+    dist, _ = cKDTree(Z * s).query(Z * s, k=k + 1)
+    return dist[:, k] / s
 
 
 def _confusion(pred: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:

@@ -6,7 +6,7 @@ A differential-privacy theorem (paper A's Theorem 4.4 / Construction 1, paper B'
 accuracy against the labels; paper A: (β, r) by its appendix protocol, here max F1 against the labels) and
 standardise / project (PCA) with statistics of the same records; the sweeps' ``r: {fraction|quantile}``
 reads r off the data. Each such choice is a deterministic function of the private records, so the release
-(choice, noisy output) is not private for any ε (issue text: one substituted record moves the tuned r). These
+(choice, noisy output) is not private for any ε (one substituted record can move the tuned r). These
 functions derive the ``data_dependent`` text from the config and the dataset's provenance (never per dataset
 by name), and every released table carries the three columns of :data:`SCOPE_COLUMNS` at its right.
 """
@@ -24,7 +24,7 @@ import pandas as pd
 from privanomaly.datasets.prepare import FITTED_ON_DATA  # the provenance's ``fitted_on`` of a fitted step
 
 __all__ = ["SCOPE_COLUMNS", "FITTED_ON_DATA", "FITTED_ON_PUBLIC", "Scope", "read_provenance", "preprocessing",
-           "paper_b_r", "paper_a_beta_r", "sweep_r", "paper_b_scenario1", "paper_a", "sweep"]
+           "paper_b_r", "paper_a_beta_r", "sweep_r", "paper_b_scenario1", "paper_b_scenario2", "paper_a", "sweep"]
 
 SCOPE_COLUMNS = ("public_inputs", "data_dependent", "proven_end_to_end")
 TUNING_NOTE = (
@@ -145,6 +145,12 @@ def paper_b_scenario1(choice: Mapping, prov: Mapping | None) -> Scope:
     """Scenario 1 (paper B, Theorems 1-2): ε, δ, k, N and d public (bounded DP), r and preprocessing as set."""
     return Scope(("ε, δ, k, N, d (bounded DP)", "noise convention", "smooth-bound method"), ()) + paper_b_r(
         choice) + preprocessing(prov)
+
+
+def paper_b_scenario2(choice: Mapping, prov: Mapping | None) -> Scope:
+    """Scenario 2 (paper B, Algorithm 3 / Theorem 7): ε, h, k, N, d and the candidate subspaces public; r and
+    preprocessing as set."""
+    return Scope(("ε, h, k, N, d (bounded DP)", "candidate subspaces"), ()) + paper_b_r(choice) + preprocessing(prov)
 
 
 def paper_a(choice: Mapping, prov: Mapping | None) -> Scope:

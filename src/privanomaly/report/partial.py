@@ -15,6 +15,7 @@ targets. With nothing missing it is exactly ``snakemake --report``.
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
 from collections import Counter
@@ -27,6 +28,7 @@ from privanomaly.run_config import missing_list_path
 
 # --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
 MISSING_STATUSES = ("missing", "incomplete")
+DEFAULT_REPORT = "results/report.html"  # the Makefile's REPORT
 RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
 # the report's front page, which lists config report.missing_outputs (privanomaly.run_config)
 ROOT_REPORT_TEXT = Path(__file__).resolve().parents[3] / "workflow" / "report" / "workflow.rst"
@@ -61,24 +63,38 @@ def parse_summary(text: str) -> list[Output]:
     return out
 
 
+def finish_command(base: str, args: Sequence[str], record: Path) -> str:
+    """The command that finishes the run this report describes: ``base`` (``make reproduce``) with ``CONFIG=``
+    the run's recorded configuration when there is one (the report and its list of missing outputs come from
+    it), else the ``--configfile`` given in ``args``; ``base`` alone would run config.yaml without the overlay."""
+    if record.is_file():
+        config = str(record)
+    else:
+        config = " ".join(a for i, a in enumerate(args) if i > 0 and args[i - 1] == "--configfile")
+    return f"{base} CONFIG={shlex.quote(config)}" if config else base
+
+
 def missing_message(outputs: Sequence[Output], finish: str, report: str, examples: int = 1) -> str:
     """What ``make report`` prints when some outputs are missing: how many, by rule, and how to finish."""
     missing = [o for o in outputs if o.missing]
     by_rule = Counter(o.rule for o in missing)
     lines = [f"privanomaly: the run is incomplete: {len(missing)} of {len(outputs)} outputs are missing "
-             f"(the run was stopped, or a job failed):"]
+             f"(the run was stopped, a job failed, or only some targets were built, e.g. paper_a_all):"]
     for rule, n in by_rule.most_common():
         shown = [o.path for o in missing if o.rule == rule][:examples]
         lines.append(f"  {rule}: {n} missing, e.g. {', '.join(shown)}{' ...' if n > len(shown) else ''}")
+    logs = Path(report).parent / "logs"
+    again = "make report" if Path(report) == Path(DEFAULT_REPORT) else f"make report REPORT={shlex.quote(report)}"
     lines.append(f"Finish the run with `{finish}` (it reruns only what is missing; a job that failed says why in "
-                 f"its log under results/logs/<rule>/), then run `make report` again.")
+                 f"its log under {logs}/<rule>/), then run `{again}` again.")
     lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
                  f"{missing_list_path(report)}).")
     return "\n".join(lines)
 
 
 def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
-    """Build the report of the run given by ``args``; after an incomplete run, of what exists (see module doc)."""
+    """Build the report of the run given by ``args``; after an incomplete run, of what exists (see module doc).
+    ``finish``: the command that runs the workflow (``make reproduce``), completed by :func:`finish_command`."""
     record = Path(report).parent / RECORD  # the run's own configuration, as --report uses it (run_config)
     summary_args = ["--configfile", str(record)] if record.is_file() else list(args)
     summary = subprocess.run([snakemake, *summary_args, "--summary"], capture_output=True, text=True)
@@ -92,7 +108,7 @@ def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
         if stale.exists():
             stale.unlink()
         return subprocess.run([snakemake, *args, "--cores", "1", "--report", report]).returncode
-    print(missing_message(outputs, finish, report), file=sys.stderr)
+    print(missing_message(outputs, finish_command(finish, args, record), report), file=sys.stderr)
     Path(report).parent.mkdir(parents=True, exist_ok=True)
     io.write_text(stale, "".join(f"{o.rule}\t{o.path}\n" for o in missing))
     present = [o.path for o in outputs if not o.missing]
@@ -107,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--snakemake", default="snakemake")
     ap.add_argument("--report", required=True, help="the report file to write")
-    ap.add_argument("--finish", default="make reproduce", help="the command that finishes the run (printed)")
+    ap.add_argument("--finish", default="make reproduce",
+                    help="the command that runs the workflow; printed with CONFIG= the run's configuration")
     ap.add_argument("args", nargs=argparse.REMAINDER, help="-- then the run's Snakemake options")
     a = ap.parse_args(argv)
     args = a.args[1:] if a.args[:1] == ["--"] else a.args

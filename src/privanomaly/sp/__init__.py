@@ -17,6 +17,7 @@ from .balls import (
     ball_counts_bruteforce,
     ball_counts_scipy,
     duplicate_counts,
+    minkowski_p,
     pairwise_within,
     record_counts,
     unique_rows,

@@ -8,14 +8,22 @@ Distance semantics (the same in every code path, so all agree bit for bit on the
   euclidean: sum_k (a_k - b_k)^2 <= r*r   (float64, summed over k = 0..d-1 in order)
   manhattan: sum_k |a_k - b_k| <= r       (same order)
   chebyshev: max_k |a_k - b_k| <= r
+The Euclidean test runs on the coordinates and r multiplied by a power of two s with r s in [1/2, 1)
+(:func:`_euclidean_scale`): the same comparisons bit for bit wherever r*r and the squares neither overflow nor
+underflow, and the right ones where they would (r ~ 1e-200: r*r = 0 put every pair within r; r ~ 1e200:
+r*r = inf did too); at r = 0 it is "every coordinate equal" (the chebyshev test at 0).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
 __all__ = [
     "METRICS",
+    "minkowski_p",
+    "unit_scale",
     "pairwise_within",
     "unique_rows",
     "duplicate_counts",
@@ -33,6 +41,14 @@ _P = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
 def _check_metric(metric: str) -> None:
     if metric not in METRICS:
         raise ValueError(f"metric must be one of {METRICS}, got {metric!r}")
+
+
+def minkowski_p(metric: str) -> float:
+    """The Minkowski order p of ``metric`` (euclidean 2, manhattan 1, chebyshev inf), as scipy's KD-tree takes it:
+    every k-NN distance read off the data (d_β of the (β, r) selection, a fraction or quantile r) must be
+    measured in the metric of the ball counts it is used with."""
+    _check_metric(metric)
+    return _P[metric]
 
 
 def _as_points(X, name="X") -> np.ndarray:
@@ -62,21 +78,57 @@ def _check_cap(cap):
     return c
 
 
+def unit_scale(X: np.ndarray) -> float:
+    """A power of two s with max |X| s in [1/2, 1) (1 when X is all zero or empty): k-NN distances computed on
+    X s and divided by s are the unscaled floats bit for bit wherever those neither under- nor overflow
+    (scaling by a power of two is exact), and right where they would (data ~1e-200: squared distances
+    underflow to 0; ~1e200: they overflow to inf)."""
+    big = float(np.max(np.abs(X))) if np.size(X) else 0.0
+    return math.ldexp(1.0, -math.frexp(big)[1]) if big > 0 else 1.0
+
+
+def _euclidean_scale(r: float, *arrays: np.ndarray) -> float:
+    """A power of two s with r s in [1/2, 1), lowered where a coordinate times s would pass 2^1000: multiplying
+    coordinates and r by s is exact, so every Euclidean comparison is that of the unscaled float arithmetic
+    wherever it neither overflows nor underflows, and r*r can no longer round to 0 or inf. 1 for r = 0."""
+    if r == 0:
+        return 1.0
+    exp = -math.frexp(r)[1]
+    big = max((float(np.max(np.abs(A))) for A in arrays if A.size), default=0.0)
+    if big > 0:
+        exp = min(exp, 1000 - math.frexp(big)[1])
+    return math.ldexp(1.0, exp)
+
+
+def _euclidean_args(metric: str, r: float, *arrays: np.ndarray) -> tuple[str, float, list[np.ndarray]]:
+    """(metric, r, arrays) as the kernels compare them: Euclidean coordinates and r scaled by
+    :func:`_euclidean_scale`, and r = 0 decided by the chebyshev test (exact: distance 0 iff every coordinate is
+    equal, where squared differences of ~1e-170 would underflow to 0)."""
+    if metric != "euclidean":
+        return metric, r, list(arrays)
+    if r == 0:
+        return "chebyshev", r, list(arrays)
+    s = _euclidean_scale(r, *arrays)
+    return metric, r * s, [A * s for A in arrays]
+
+
 def pairwise_within(P, Q, r: float, metric: str = "euclidean") -> np.ndarray:
     """Brute force: bool (len(P), len(Q)), True iff d(P_a, Q_b) <= r (module docstring semantics)."""
     _check_metric(metric)
     P = _as_points(P, "P")
     Q = _as_points(Q, "Q")
     r = _check_r(r)
+    metric, r, (P, Q) = _euclidean_args(metric, r, P, Q)
     acc = np.zeros((P.shape[0], Q.shape[0]))
-    for k in range(P.shape[1]):
-        diff = P[:, k][:, None] - Q[:, k][None, :]
-        if metric == "euclidean":
-            acc += diff * diff
-        elif metric == "manhattan":
-            acc += np.abs(diff)
-        else:
-            np.maximum(acc, np.abs(diff), out=acc)
+    with np.errstate(over="ignore"):  # a square past 1e308 is inf: farther than r, rightly
+        for k in range(P.shape[1]):
+            diff = P[:, k][:, None] - Q[:, k][None, :]
+            if metric == "euclidean":
+                acc += diff * diff
+            elif metric == "manhattan":
+                acc += np.abs(diff)
+            else:
+                np.maximum(acc, np.abs(diff), out=acc)
     return acc <= (r * r if metric == "euclidean" else r)
 
 
@@ -115,8 +167,8 @@ def ball_counts_at(Q, X, r: float, *, metric: str = "euclidean", cap=None) -> np
     from ._fastballs import capped_counts
 
     U, _, w = unique_rows(A)
-    c = capped_counts(Qa, U, w, r, metric, cap)
-    return c
+    metric, r, (Qa, U) = _euclidean_args(metric, r, Qa, U)
+    return capped_counts(Qa, U, w, r, metric, cap)
 
 
 def ball_counts(X, r: float, *, metric: str = "euclidean", cap=None, workers: int = 1) -> np.ndarray:
@@ -143,7 +195,8 @@ def _distinct_counts(X, r: float, metric: str, cap, workers: int) -> tuple[np.nd
     from ._fastballs import capped_counts
 
     U, inv, w = unique_rows(A)
-    return capped_counts(U, U, w, r, metric, cap, workers=workers), inv, w
+    metric, r, (V,) = _euclidean_args(metric, r, U)
+    return capped_counts(V, V, w, r, metric, cap, workers=workers), inv, w
 
 
 def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
@@ -159,6 +212,11 @@ def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers:
     from ._fastballs import capped_counts_radii
 
     U, inv, w = unique_rows(A)
+    if metric == "euclidean" and max(radii, default=0.0) > 0:  # one scale for every radius: the largest one's
+        s = _euclidean_scale(max(radii), U)
+        U, radii = U * s, [r * s for r in radii]
+    elif metric == "euclidean":  # every radius is 0: distance 0 iff every coordinate is equal
+        metric = "chebyshev"
     return capped_counts_radii(U, U, w, radii, metric, cap, workers=workers)[:, inv]
 
 

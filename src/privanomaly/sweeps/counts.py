@@ -15,7 +15,7 @@ import pandas as pd
 from privanomaly import sp
 from privanomaly.sweeps.spec import parse_ball_key, parse_r_token
 
-P_OF_METRIC = {"euclidean": 2.0, "manhattan": 1.0, "chebyshev": np.inf}
+P_OF_METRIC = {m: sp.minkowski_p(m) for m in sp.METRICS}
 
 
 def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric: str) -> float:

@@ -55,6 +55,12 @@ class SweepPlan:
             files += [f"{out}/{n}/figures/{f}.{e}" for f in index.FIGURES[kind] for e in ("png", "pdf")]
         return files
 
+    @staticmethod
+    def figures() -> list[str]:
+        """Every figure name a sweep can have (``privanomaly.sweeps.index.FIGURES``, both kinds): the values of
+        rule sweep_plot's ``figure`` wildcard."""
+        return list(dict.fromkeys(f for names in index.FIGURES.values() for f in names))
+
     def index_entries(self) -> list[dict]:
         """Rows of the "Sweeps" section of results/index.md."""
         return index.entries(self.sweeps, self.datasets)

@@ -30,10 +30,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import product
 
 import numpy as np
-import pandas as pd
 
 KINDS = ("paper_a", "paper_b")
 # options that mean something for one kind only; on the other kind they would be silently ignored
@@ -224,20 +222,7 @@ def parse_all(block: dict | None) -> dict[str, Sweep]:
     return {name: parse(name, entry) for name, entry in (block or {}).items()}
 
 
-# ---------------------------------------------------------------------------------- the grid
-
-
-POINT_COLUMNS = ["dataset", "beta", "r", "k", "eps"]
-
-
-def point_grid(sw: Sweep, datasets: list[str]) -> pd.DataFrame:
-    """The grid points of a paper-A sweep, one row per (dataset, β, r, k, ε), all strings (the jobs group them
-    into chunks: :mod:`privanomaly.sweeps.partition`). Mechanisms are not a column: every mechanism is evaluated
-    at each point on the same ball counts.
-    """
-    rows = product(datasets, [str(b) for b in sw.beta], sw.r_tokens, [str(k) for k in sw.k],
-                   [num_token(e) for e in sw.eps])
-    return pd.DataFrame(list(rows), columns=POINT_COLUMNS, dtype=str)
+# ------------------------------------------------------------------------------ the ball keys
 
 
 def key_of(beta: int | str, rtok: str, per_beta: bool) -> str:

@@ -3,7 +3,7 @@
 from privanomaly import experiment, io, runlog, seeding
 from privanomaly.paper_a import growth, records
 
-with runlog.log_to(snakemake.log[0]):
+with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
     name = snakemake.wildcards.pa_dataset
     X, y, _ = experiment.load_dataset(snakemake.input.data)
@@ -13,5 +13,9 @@ with runlog.log_to(snakemake.log[0]):
         df = growth.growth_curve(X, y, choice["beta"], choice["fraction"], p.sizes,
                                  seeding.rng(p.seed, "paper_a_growth", name), p.eps_ref, p.k_main,
                                  cap=records.cap_for(choice["beta"], p.eps_ref), workers=snakemake.threads, metric=p.metric)
+    left = sorted(set(p.sizes) - set(df["size_fraction"]))
+    if left:
+        log.warning("%s: subsample fractions %s leave at most beta+1 = %d records: no row", name, left,
+                    choice["beta"] + 1)
     df.insert(0, "dataset", name)
     io.write_table(df, snakemake.output.csv)

@@ -23,12 +23,18 @@ with runlog.log_to(snakemake.log[0]) as log:
     edges = selection.grid_edges(choice, betas, sel["fractions"])
     for e in edges:
         log.warning("%s: %s (widen the grid to check)", name, e.message())
+    dropped = [b for b in betas if b not in set(surface["beta"])]
+    note = selection.edge_note(edges)
+    if dropped:  # no (beta+1)-th neighbour among the records: no candidate
+        why = f"beta {dropped} left out: {len(X)} records are too few for them"
+        log.warning("%s: %s", name, why)
+        note = f"{note}; {why}" if note else why
     io.write_table(surface, snakemake.output.surface)
     io.write_json(snakemake.output.choice, {
         "dataset": name, "beta": choice.beta, "r": choice.r, "fraction": choice.fraction, "f1": choice.f1,
         "precision": float(best["precision"]), "recall": float(best["recall"]), "n_scored": int(best["n_scored"]),
         "n_records": int(len(X)), "metric": p.metric, "betas": betas,
-        "grid_edge": [e.message() for e in edges], "note": selection.edge_note(edges),
+        "grid_edge": [e.message() for e in edges], "note": note,
         "protocol": "max F1 of (beta, r)-anomaly vs labels over betas x flagged fractions; ties: larger beta, "
                     "then smaller fraction (privanomaly.paper_a.selection)",
     })

@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from privanomaly import io, runlog
+from privanomaly import experiment, io, runlog
 from privanomaly.paper_b import comparison as cmp
 
 with runlog.log_to(snakemake.log[0]) as log:
@@ -16,9 +16,11 @@ with runlog.log_to(snakemake.log[0]) as log:
         if str(path) not in declared:
             raise ValueError(f"paper_b_comparison: {path} is read but not declared as an input of the rule")
         if reader is json.load:
-            with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
-        return reader(path)
+            def reader(q):
+                with open(q, encoding="utf-8") as fh:
+                    return json.load(fh)
+
+        return experiment.read_output(path, reader, "an input of the comparison")
 
     def load_reading(files):
         """The tables of one reading (privanomaly.paper_b.workflow.reading_inputs)."""
@@ -26,7 +28,7 @@ with runlog.log_to(snakemake.log[0]) as log:
         return {
             "tables": tabs,
             "choices": {ds: read(f, json.load) for ds, f in files["choices"].items()},
-            "s1": pd.concat([read(f) for f in files["scenario1"]], ignore_index=True) if files["scenario1"] else None,
+            "s1": experiment.concat(files["scenario1"], reader=read) if files["scenario1"] else None,
             "sweeps": {ds: read(f) for ds, f in files["scenario2"].items()},
             "subspaces": {ds: read(f) for ds, f in files["subspaces"].items()},
         }
@@ -34,14 +36,14 @@ with runlog.log_to(snakemake.log[0]) as log:
     tables = pd.concat([read(inp.table1), read(inp.table2)], ignore_index=True)
     ours_files = p.readings["ours"]["inputs"]
     choices = {ds: read(ours_files["choices"][ds], json.load) for ds in tables["dataset"].unique()}
-    s1 = pd.concat([pd.read_csv(f) for f in inp.scenario1], ignore_index=True) if inp.scenario1 else None
-    sweeps = {ds: pd.read_csv(f) for ds, f in zip(p.scenario2, inp.scenario2)}
-    subspaces = {ds: pd.read_csv(f) for ds, f in zip(p.scenario2, inp.subspaces)}
-    timing = pd.read_csv(inp.timing)
+    s1 = experiment.concat(inp.scenario1, reader=read) if inp.scenario1 else None
+    sweeps = {ds: read(f) for ds, f in zip(p.scenario2, inp.scenario2)}
+    subspaces = {ds: read(f) for ds, f in zip(p.scenario2, inp.subspaces)}
+    timing = read(inp.timing)
 
     rows = cmp.table_rows(tables, choices)
-    rows += cmp.fig1_rows(pd.read_csv(inp.fig1))
-    rows += cmp.fig2_rows(pd.read_csv(inp.fig2), p.paper.get("gs_exact"))
+    rows += cmp.fig1_rows(read(inp.fig1))
+    rows += cmp.fig2_rows(read(inp.fig2), p.paper.get("gs_exact"))
     conv = pd.DataFrame()
     if s1 is not None:
         rows += cmp.gs_lower_rows(s1, p.names, p.paper, p.k)

@@ -4,6 +4,8 @@ returned int8, and ``records[mask]`` then picked rows 0 and 1 instead of the ano
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -78,3 +80,58 @@ def test_cli_prints_the_claim_and_writes_answers(csv, tmp_path, capsys):
     assert "claim: (0.5, 0.01)-DP on substitution" in capsys.readouterr().out
     assert main(["paper-a", str(csv), "--label", "cls", "--eps", "1", "--beta", "5"]) == 2
     assert "give both --beta and --r" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- bad arguments: a clear error, never a traceback
+@pytest.mark.parametrize("make, expected", [
+    (lambda t: t / "absent.csv", r"absent\.csv: no such file"),
+    (lambda t: (t / "dir.csv").mkdir() or t / "dir.csv", r"dir\.csv: is a directory, not a CSV file"),
+    (lambda t: (t / "empty.csv").write_text("") and t / "empty.csv" or t / "empty.csv",
+     r"empty\.csv: the file is empty \(no header, no rows\)"),
+])
+def test_cli_names_a_missing_or_unreadable_csv(tmp_path, capsys, make, expected):
+    path = make(tmp_path)
+    assert main(["paper-a", str(path), "--label", "cls", "--eps", "1"]) == 2  # was a FileNotFoundError traceback
+    assert re.search(expected, capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("eps", ["0", "-1", "nan", "inf"])
+@pytest.mark.parametrize("command", [["paper-a", "--beta", "5", "--r", "1"], ["paper-b", "--r", "0.5"]])
+def test_cli_names_a_bad_eps(csv, capsys, eps, command):
+    assert main([command[0], str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", eps, *command[1:]]) == 2
+    assert f"eps must be a finite number > 0, got {float(eps)!r}" in capsys.readouterr().err  # was "rate"/"epsilon"
+
+
+def test_numeric_label_read_as_floats_matches_the_anomaly_value(tmp_path):
+    # a label column with a float (or a missing-then-filled) dtype: "1" must match 1.0, as in the pipeline
+    df = pd.DataFrame({"a": np.arange(10.0), "b": np.arange(10.0) ** 2, "cls": [0.0] * 8 + [1.0] * 2})
+    df.to_csv(tmp_path / "f.csv", index=False)
+    data = api.load_csv(tmp_path / "f.csv", "cls", ["1"])
+    assert data.y.tolist() == [False] * 8 + [True] * 2  # was: no anomaly at all ("1.0" != "1" as text)
+
+
+def test_label_as_a_feature_is_refused(csv):
+    with pytest.raises(ValueError, match=r"the label column 'cls' cannot also be a feature"):
+        api.load_csv(csv, "cls", ["yes"], features=["a", "cls"])
+
+
+def test_cli_out_naming_a_directory_is_a_clear_error(csv, tmp_path, capsys):
+    (tmp_path / "flags.csv").mkdir()
+    argv = ["paper-a", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "1", "--beta", "5", "--r",
+            "1", "--out", str(tmp_path / "flags.csv")]
+    assert main(argv) == 2  # was an IsADirectoryError traceback naming the temporary file
+    assert "flags.csv: is a directory, not a file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flags.csv"]
+
+
+def test_algorithm2_on_data_predicted_past_the_work_budget_is_refused_up_front(csv, capsys):
+    # 205 records in 3-D: the exponential Algorithm 2 ran for minutes with no word (the pipeline's guard was missing)
+    argv = ["paper-b", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "0.5", "--r", "0.5",
+            "--mechanism", "gaussian_smooth_paper"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "N = 205 records in 3-D" in err and "use mechanism gaussian_smooth_fast" in err, err
+    data = api.load_csv(csv, "cls", ["yes"])
+    small = api.Data(data.X[:40, :2], data.y[:40], data.features[:2], data.frame.iloc[:40], "small")
+    rel = api.release_outlier_count(small, k=3, r=0.5, eps=0.5, mechanism="gaussian_smooth_paper", seed=1)
+    assert np.isfinite(rel.values)  # 2-D: Algorithm 2 is proven to fit (at most 2 (N + 1) units)

@@ -323,6 +323,31 @@ DATA_CASES = [
         "datasets.bad.label.column",
     ),
     (
+        "label_column_index_past_the_last_column",  # was an IndexError naming nothing
+        lambda t: _csv_entry(_write(t, "d.csv", GOOD_CSV), label={"column": 7, "anomaly_values": [1]}),
+        r"label\.column: index 7 is outside the 3 columns of the file \(0-based: 0\.\.2\)",
+        "datasets.bad.label.column",
+    ),
+    (
+        "label_value_in_both_lists",  # was labelled an anomaly silently
+        lambda t: _csv_entry(_write(t, "d.csv", GOOD_CSV),
+                             label={"column": "label", "anomaly_values": [1], "normal_values": [0, 1]}),
+        r"label: values \['1'\] are in both anomaly_values and normal_values",
+        "datasets.bad.label",
+    ),
+    (
+        "label_column_in_drop_columns",  # said "no column(s) ['label']", listing the columns without it
+        lambda t: _csv_entry(_write(t, "d.csv", GOOD_CSV), preprocess={"standardize": False, "drop_columns": ["label"]}),
+        r"preprocess\.drop_columns: 'label' is the label column \(datasets\.bad\.label\.column\), never a feature",
+        "datasets.bad.preprocess.drop_columns",
+    ),
+    (
+        "npz_file_with_format_csv",  # said "is a zip archive; set read.member"
+        lambda t: {**_npz_entry(t, X=np.ones((3, 2)), y=np.array([0, 0, 1])), "format": "csv"},
+        r"d\.npz: is a NumPy \.npz archive \(arrays \['X', 'y'\]\), not text; set datasets\.bad\.format: npz",
+        "datasets.bad.format",
+    ),
+    (
         "npz_without_feature_array",
         lambda t: _npz_entry(t, features=np.ones((3, 2)), y=np.array([0, 0, 1])),
         r"no array 'X' \(datasets\.bad\.read\.features_key\)",

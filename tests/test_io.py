@@ -174,3 +174,17 @@ def test_the_write_check_catches_direct_writes(tmp_path):
         "io.write_table(df, 'ok.csv')\nio.write_text('ok.md', 't')\nopen('in.txt')\n"
     )
     assert [b.split(":")[1] for b in _direct_writes(p)] == ["3", "4", "5", "6"]
+
+
+def test_writing_onto_a_directory_names_it_before_writing(tmp_path):
+    (tmp_path / "t.csv").mkdir()
+    with pytest.raises(IsADirectoryError, match=r"t\.csv: is a directory, not a file"):
+        with io.atomic_path(tmp_path / "t.csv") as tmp:
+            tmp.write_text("never written")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]  # no temporary file left
+
+
+def test_markdown_cell_with_a_line_break_stays_in_its_row():
+    # a YAML literal block (`description: |`) in a dataset entry broke the summary's Markdown table
+    md = io.to_markdown(pd.DataFrame({"name|x": ["a|b", "c\nd"], "n": [1, 2]}))
+    assert md.splitlines() == ["| name\\|x | n |", "| --- | --- |", "| a\\|b | 1 |", "| c d | 2 |"]

@@ -77,3 +77,11 @@ def test_figures_are_every_registered_sweep_figure(monkeypatch):
     assert SweepPlan.figures() == ["error_vs_eps", "gain", "sigma_ratio", "top_h"]
     monkeypatch.setitem(index.FIGURES, "paper_a", (*index.FIGURES["paper_a"], "spread"))
     assert "spread" in SweepPlan.figures() and "S/a/figures/spread.png" in _plan().targets("S")
+
+
+def test_claims_sweep_gone_with_the_sweeps_says_how_to_go_on():
+    # `sweeps: null` in an overlay removes every sweep; the message must say to set the claim sweep to null
+    plan = SweepPlan(None, lambda names, key: names, lambda names: list(names))
+    with pytest.raises(ValueError, match=r"'paperAbetaR' is not a sweep \(known: none\); .*set "
+                                         r"paper_a\.claims\.sweep: null"):
+        plan.claims_sweep("paperAbetaR")

@@ -24,6 +24,16 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the release's generator (privanomaly.seeding)")
 
 
+def _max_work(text: str) -> int | None:
+    """``--max-work``: a non-negative integer, or ``none``."""
+    if text.strip().lower() == "none":
+        return None
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0 or 'none', got {text!r}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m privanomaly", description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -41,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("--k", type=int, default=3, help="outlier threshold k (default 3, the paper's)")
     b.add_argument("--r", type=float, help="radius r (default: tuned)")
     b.add_argument("--delta", type=float, default=0.01, help="delta (default 0.01, the paper's)")
+    b.add_argument("--max-work", type=_max_work, default=5000,
+                   help="gaussian_smooth_paper: refuse data predicted past this many Algorithm-1 work units "
+                        "(default 5000, as paper_b.scenario1.max_work; 'none' = no limit)")
     sub.add_parser("mechanisms", help="list the registered mechanisms")
     return ap
 
@@ -75,8 +88,9 @@ def main(argv: list[str] | None = None) -> int:
             tuned = args.r is None
             r = api.choose_r(data, k=args.k) if tuned else args.r
             rel = api.release_outlier_count(data, k=args.k, r=r, eps=args.eps, delta=args.delta,
-                                            mechanism=args.mechanism, seed=args.seed, tuned_on_data=tuned)
-    except (ValueError, KeyError) as exc:
+                                            mechanism=args.mechanism, seed=args.seed, tuned_on_data=tuned,
+                                            max_work=args.max_work)
+    except (ValueError, KeyError, OSError) as exc:  # bad input (an --out path that cannot be written too)
         print(f"privanomaly: {exc}", file=sys.stderr)
         return 2
     print(rel.summary())

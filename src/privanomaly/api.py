@@ -87,17 +87,22 @@ class Release:
 def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,), *,
              features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None) -> Data:
     """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
-    ``anomaly_values``; text and numbers compare as text), ``features`` the feature columns (default: every
-    other column). Features must be numbers with no missing cell (errors name the column); ``standardize``
+    ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
+    ``features`` the feature columns (default: every other column; never the label). A file that is missing,
+    unreadable or empty is a ``ValueError`` naming it. Features must be numbers with no missing cell (errors
+    name the column); ``standardize``
     z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
     with fewer than 2 rows, one label only or identical rows is an error naming it."""
+    from privanomaly.datasets.loaders import label_mask
     from privanomaly.datasets.prepare import check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
-    df = pd.read_csv(path)
+    df = _read_csv(path)
     if label not in df.columns:
         raise ValueError(f"{path}: no label column {label!r} (columns: {', '.join(map(str, df.columns))})")
+    if features is not None and label in features:
+        raise ValueError(f"{path}: the label column {label!r} cannot also be a feature (features={list(features)})")
     cols = list(features) if features is not None else [c for c in df.columns if c != label]
     missing = [c for c in cols if c not in df.columns]
     if missing or not cols:
@@ -113,10 +118,35 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
         X[:, j] = v.to_numpy(dtype=float)
     if standardize:
         X, _ = zscore(X)
-    wanted = {str(a) for a in anomaly_values}
-    y = df[label].astype(str).isin(wanted).to_numpy()
+    y = label_mask(df[label], list(anomaly_values))  # as the pipeline reads labels: 1 matches 1.0 and "1"
     check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name)
     return Data(X, y, [str(c) for c in cols], df, name)
+
+
+def _read_csv(path: str | Path) -> pd.DataFrame:
+    """``pd.read_csv(path)``; a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
+    try:
+        return pd.read_csv(path)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ValueError(f"{path}: is a directory, not a CSV file") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty (no header, no rows)") from None
+    except pd.errors.ParserError as exc:
+        raise ValueError(f"{path}: malformed CSV ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text (byte offset {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _check_eps(eps: float) -> float:
+    """``eps`` as a float; not a finite number > 0 is a ``ValueError`` naming it (before any mechanism runs)."""
+    e = float(eps)
+    if not (np.isfinite(e) and e > 0):
+        raise ValueError(f"eps must be a finite number > 0, got {eps!r}")
+    return e
 
 
 # ------------------------------------------------------------------------------------------- paper A
@@ -138,6 +168,7 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     the randomised answer to "is it a (β, r)-anomaly?" (bool), drawn by the mechanism's exact sampler."""
     from privanomaly.paper_a.records import record_table
 
+    eps = _check_eps(eps)
     mech = mechanisms.get(mechanism)
     if mech.family != "aiq":
         raise ValueError(f"mechanism {mechanism!r} is not a paper-A mechanism (paper-A names: "
@@ -164,16 +195,27 @@ def choose_r(data: Data, k: int = 3, r_grid: dict | None = None) -> float:
 
 def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: float = 0.01,
                           mechanism: str = "gaussian_smooth_fast", seed: int = 0,
-                          tuned_on_data: bool = True) -> Release:
+                          tuned_on_data: bool = True, max_work: int | None = 5000) -> Release:
     """One Gaussian release of q_count(X, k, r) by paper-B ``mechanism`` (``gaussian_gs_upper``: Theorem 1
     with the proven global bound; ``gaussian_smooth_fast`` / ``gaussian_smooth_paper``: Theorem 2 with the
-    fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32."""
+    fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32.
+
+    ``max_work`` (as the pipeline's ``paper_b.scenario1.max_work``): data whose shape predicts Algorithm 2
+    (exponential) past it are refused before it starts, naming the fast bound (None: no limit)."""
     from privanomaly import outliers
 
+    eps = _check_eps(eps)
     mech = mechanisms.get(mechanism)
     if mech.family != "count_gaussian":
         raise ValueError(f"mechanism {mechanism!r} does not release the outlier count (names: "
                          f"{', '.join(mechanisms.names('count_gaussian'))})")
+    if mechanism == "gaussian_smooth_paper" and max_work is not None:
+        from privanomaly.paper_b.released_bound import algorithm2_outlook
+
+        look = algorithm2_outlook(len(data.X), int(k), data.X.shape[1], max_work, data.name)
+        if look.verdict == "likely too costly":  # it would run for minutes to hours without a word
+            raise ValueError(f"{look.message.split('; set ')[0]}; use mechanism gaussian_smooth_fast (polynomial), "
+                             "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
     value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
     return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),

@@ -148,7 +148,8 @@ def locate(keypath: Sequence[Any], files: Sequence[str | os.PathLike], value: An
     for f in reversed(list(files)):
         lines = key_lines(f)
         if keypath in lines:
-            if value is not _UNSET and _get(load_yaml(f), keypath) != value:
+            # a mapping merges key by key over the files, so no one file holds all of it: not --config
+            if value is not _UNSET and not isinstance(value, Mapping) and _get(load_yaml(f), keypath) != value:
                 return "--config"
             return f"{f}:{lines[keypath]}"
     for f in reversed(list(files)):
@@ -196,7 +197,10 @@ def _validator(schema: Mapping) -> Any:
                     instance.setdefault(name, sub["default"])
         yield from properties(validator, props, instance, schema)
 
-    return jsonschema.validators.extend(base, {"properties": set_defaults})(schema)
+    # JSON Schema counts 5.0 as an integer; a config integer (a seed, a count, k, beta) must be written as one:
+    # the library takes it as a Python int (seeding rejects 5.0; a float k or beta would name other files)
+    types = base.TYPE_CHECKER.redefine("integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
+    return jsonschema.validators.extend(base, {"properties": set_defaults}, type_checker=types)(schema)
 
 
 _EXPONENT_TEXT = re.compile(r"^\s*([-+]?)(\d*)(?:\.(\d*))?[eE]([-+]?)(\d+)\s*$")
@@ -251,11 +255,18 @@ def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: S
                 detail = (
                     f"unknown key {extra[0]!r} (misspelt?); allowed here: {', '.join(sorted(allowed)) or 'none'}"
                 )
-        integer = err.validator == "type" and err.validator_value == "integer"
+        wanted = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+        if "propertyNames" in err.relative_schema_path and isinstance(err.instance, str):
+            path.append(err.instance)  # a bad key name: name the key itself (and its line), not its mapping
+            detail = f"key name {detail}"
+            value = _UNSET
+        integer = err.validator == "type" and "integer" in wanted
         fix = number_fix(err.instance, integer) if isinstance(err.instance, str) else None
         if fix:  # PyYAML (YAML 1.1) reads an exponent without sign as text
             detail += (f"; YAML reads {err.instance!r} as text, not a number (YAML 1.1 reads exponent notation as a number only with a dot and a signed exponent): "
                        f"write {fix}")
+        elif integer and isinstance(err.instance, float) and err.instance.is_integer() and abs(err.instance) < 1e18:
+            detail += f" (a number with a decimal point or an exponent); write the integer {int(err.instance)}"
         where = locate(path, files, _get(config, path) if value is not _UNSET else _UNSET)
         line = f"config key {dotted(path)}{f' ({where})' if where else ''}: {detail}"
         desc = err.schema.get("description") if isinstance(err.schema, Mapping) else None
@@ -289,6 +300,9 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
+    for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell
+        if isinstance(config.get(key), str) and config[key].startswith("~"):
+            config[key] = os.path.expanduser(config[key])
     from privanomaly import configmerge
 
     try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets

@@ -11,7 +11,8 @@ configuration, in place:
   comparison);
 - the sweep feeding paper A's claims (``paper_a.claims.sweep``) runs on the datasets of ``paper_a.datasets``
   it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 points),
-  and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``.
+  and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``; it measures with
+  ``paper_a.metric`` (a sweep metric that differs is an error), so its evidence is about the tables' anomalies.
 
 :func:`resolve` is idempotent (a recorded configuration resolved again is unchanged) and returns one line
 per change, for the run's log.
@@ -63,6 +64,18 @@ def resolve(config: MutableMapping[str, Any]) -> list[str]:
         s1["datasets"] = merged
     name = (pa.get("claims") or {}).get("sweep")
     sweeps = config.get("sweeps") or {}
+    if name and name in sweeps and (sweeps[name] or {}).get("kind") != "paper_a":
+        raise ConfigListError(f"config key paper_a.claims.sweep: {name!r} is a {(sweeps[name] or {}).get('kind')} "
+                              "sweep; claims A3, A6, A8 read a paper_a sweep (name one, or write null: the tables)")
+    if name and name in sweeps and "metric" in pa:  # the claim sweep measures the tables' (β, r)-anomalies
+        own = sweeps[name].get("metric")
+        if own is None and pa["metric"] != "euclidean":
+            sweeps[name]["metric"] = pa["metric"]
+            notes.append(f"sweeps.{name}.metric: {pa['metric']} (the claim sweep uses paper_a.metric)")
+        elif own is not None and own != pa["metric"]:
+            raise ConfigListError(f"config key sweeps.{name}.metric: {own!r} differs from paper_a.metric "
+                                  f"{pa['metric']!r}; the claim sweep (paper_a.claims.sweep) is evidence for the "
+                                  "tables' (β, r)-anomalies, so it uses their metric - remove the key or make them equal")
     if name and name in sweeps and "datasets" in pa:
         listed = list(sweeps[name].get("datasets") or [])
         kept = [d for d in listed if d in pa["datasets"]]

@@ -86,6 +86,8 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     (``stale_temporaries``). The rename is atomic because the temporary file is in the same directory.
     """
     target = Path(path)
+    if target.is_dir():  # os.replace would fail only after the whole write, naming the temporary file
+        raise IsADirectoryError(f"{target}: is a directory, not a file; give a file path to write")
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in stale_temporaries(target.parent, target.name):
         old.unlink(missing_ok=True)
@@ -156,9 +158,12 @@ def to_markdown(df: pd.DataFrame, float_digits: int = 4) -> str:
             if v != v:  # NaN
                 return "—"
             return f"{v:.{float_digits}g}"
-        return str(v).replace("|", "\\|")
+        return text(v)
 
-    header = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    def text(v: Any) -> str:
+        return " ".join(str(v).replace("|", "\\|").split("\n"))  # a line break would end the table row
+
+    header = "| " + " | ".join(text(c) for c in df.columns) + " |"
     rule = "| " + " | ".join("---" for _ in df.columns) + " |"
     rows = ["| " + " | ".join(fmt(v) for v in row) + " |" for row in df.itertuples(index=False)]
     return "\n".join([header, rule, *rows])

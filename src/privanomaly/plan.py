@@ -31,6 +31,8 @@ class DataPlan:
         self.results = config["results_dir"]
         self.resources = config["resources_dir"]
         self.standin_mirror = f"{self.resources}/standin_mirror"
+        for key in ("results_dir", "resources_dir"):
+            sources.check_output_dir(config[key], key)
 
     def names(self) -> list[str]:
         """Every dataset configured under ``datasets:``, in config order."""

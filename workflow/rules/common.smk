@@ -108,6 +108,9 @@ KNN_THREADS = 2 if (workflow.resource_settings.cores or 4) >= 4 else 1
 PLAN.check_names(PA["datasets"], "paper_a.datasets")
 PLAN.check_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
 PLAN.check_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
+PLAN.check_names(
+    PA["claims"].get("paper_datasets", []), "paper_a.claims.paper_datasets"
+)
 pa_plan.check_config(PA, PLAN.unavailable())
 # the dataset sets of paper A; the catalogue names them too
 PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())
@@ -359,6 +362,11 @@ REPORT_MATCH = catalogue.match_targets(CATALOGUE_ITEMS, REPORT_BUILT)
 # paper -> its claims file (paper_a/claims.md: PASS/FAIL, paper_b/comparison.md: MATCH/DIFFERS) in this run
 REPORT_CLAIMS = catalogue.claims_files(REPORT_BUILT, RESULTS)
 # {gallery thumbnail (in RESULTS): figure} of the configured gallery figures this run builds
+gallery.check_known(
+    config["report"]["gallery"],
+    [f for it in CATALOGUE_ITEMS for f in it.files if f.endswith(".png")]
+    + ["sweeps/{sweep}/figures/{figure}.png"],
+)
 REPORT_GALLERY = gallery.sources(config["report"]["gallery"], REPORT_BUILT, RESULTS)
 
 

@@ -77,7 +77,13 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
         if member is None and not zipfile.is_zipfile(path):
             return path.read_text(encoding=encoding)
         if member is None:
-            raise DataError(f"{path}: is a zip archive; set {where}read.member to the file inside it")
+            with zipfile.ZipFile(path) as zf:
+                names = zf.namelist()
+            if names and all(n.endswith(".npy") for n in names):  # np.savez writes <array>.npy members
+                raise DataError(f"{path}: is a NumPy .npz archive (arrays {[n[:-4] for n in names][:6]}), not "
+                                f"text; set {where}format: npz")
+            raise DataError(f"{path}: is a zip archive ({names[:6]}); set {where}read.member to the file inside "
+                            f"it (format zip_csv), or {where}format to the file's format")
         zf, name = _zip_member(path, member)
         with zf:
             data = zf.read(name)
@@ -263,7 +269,7 @@ def load_table(
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 
-def _matches(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
+def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
     """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text)."""
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         nums = []
@@ -284,15 +290,23 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
     is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
     """
     col = label["column"]
+    if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
+        raise DataError(f"{where}label.column: index {col} is outside the {len(df.columns)} columns of the file "
+                        f"(0-based: 0..{len(df.columns) - 1}); give the label's index or its name")
     name = df.columns[col] if isinstance(col, int) and col not in df.columns else str(col)
     if name not in df.columns:
         raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
     raw = df[name]
     if raw.isna().any():
         raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} rows have no label")
-    is_anom = _matches(raw, label["anomaly_values"])
+    is_anom = label_mask(raw, label["anomaly_values"])
     if label.get("normal_values") is not None:
-        is_norm = _matches(raw, label["normal_values"])
+        is_norm = label_mask(raw, label["normal_values"])
+        both = is_anom & is_norm
+        if both.any():
+            seen = sorted(map(str, raw[both].unique()))[:10]
+            raise DataError(f"{where}label: values {seen} are in both anomaly_values and normal_values; a value "
+                            "means one label - remove it from one of the lists")
         bad = ~(is_anom | is_norm)
         if bad.any():
             seen = sorted(map(str, raw[bad].unique()))[:10]

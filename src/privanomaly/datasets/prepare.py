@@ -326,6 +326,11 @@ def build(
         )
         raw_rows = len(table)
         features, y = loaders.split_label(table, entry["label"], where)
+        label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
+        for key in ("keep_columns", "drop_columns"):
+            if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):
+                raise DataError(f"{where}preprocess.{key}: {label_name!r} is the label column ({where}label.column), "
+                                f"never a feature; remove it from {key}")
         prov["source"] = {
             "path": spec["path"],
             "url": spec.get("url"),

@@ -70,11 +70,24 @@ def check_mirror_dir(mirror: str | os.PathLike) -> Path:
     """The mirror directory as a Path; raise a clear ``DataError`` if it does not exist."""
     root = Path(mirror)
     if not root.is_dir():
+        what = "is not a directory (it is a file)" if root.exists() else "does not exist"
         raise DataError(
-            f"data_mirror: directory {str(mirror)!r} does not exist (set data_mirror to the directory holding "
+            f"data_mirror: directory {str(mirror)!r} {what} (set data_mirror to the directory holding "
             f"the raw files, e.g. ../shared/datasets, or to null to download from the canonical URLs)"
         )
     return root
+
+
+def check_output_dir(path: str | os.PathLike, key: str) -> None:
+    """``results_dir`` / ``resources_dir`` (``key``): a directory, or a path that can become one - not a file
+    (nor below one), which would fail every job with NotADirectoryError."""
+    p = Path(path)
+    for q in (p, *p.parents):
+        if q.exists():
+            if not q.is_dir():
+                where = "is a file" if q == p else f"is below the file {str(q)!r}"
+                raise DataError(f"{key}: {str(path)!r} {where}, not a directory; set {key} to a directory")
+            return
 
 
 def mirror_path(mirror: str | os.PathLike, relpath: str) -> Path:

@@ -77,6 +77,15 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
                 )
         if fmt == "zip_csv" and not entry.get("read", {}).get("member"):
             raise DataError(f"{key}.read.member: format zip_csv needs the name of the CSV inside the zip")
+        encoding = (entry.get("read") or {}).get("encoding")
+        if encoding is not None:
+            import codecs
+
+            try:
+                codecs.lookup(encoding)
+            except LookupError:
+                raise DataError(f"{key}.read.encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, "
+                                "cp1252)") from None
     else:
         gen = entry["generator"]
         gname = gen.get("name")
@@ -91,6 +100,9 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
                         raise DataError(f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}")
         if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
             raise DataError(f"{key}.generator: mean_low must be < mean_high")
+        if gname == "gaussian_mixture" and gen["n_components"] > gen["n_normal"]:
+            raise DataError(f"{key}.generator.n_components: {gen['n_components']} components for n_normal = "
+                            f"{gen['n_normal']} points (each component needs points; at most n_normal)")
     pre = entry.get("preprocess", {}) or {}
     pca = pre.get("pca")
     if pca is not None and pca < 1:

@@ -40,9 +40,21 @@ def split_frame(df: pd.DataFrame, name: str = "dataset") -> Dataset:
     return Dataset(X, y, [str(c) for c in features])
 
 
+def read_output(path: str | Path, reader, what: str):
+    """``reader(path)``; a file of this workflow that is missing or cannot be read (truncated, emptied, not its
+    format) is a ``ValueError`` naming it, saying what it should be and how to rebuild it."""
+    try:
+        return reader(path)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: not found (expected {what}); rerun the workflow to rebuild it") from None
+    except (OSError, ValueError, pd.errors.EmptyDataError) as exc:  # ArrowInvalid, JSONDecodeError: ValueError
+        raise ValueError(f"{path}: cannot be read as {what} ({type(exc).__name__}: {exc}); the file is damaged - "
+                         "delete it and rerun the workflow, which rebuilds it") from None
+
+
 def load_dataset(path: str | Path) -> Dataset:
     """The prepared dataset parquet at ``path`` (``results/data/{dataset}.parquet``) as a :class:`Dataset`."""
-    return split_frame(pd.read_parquet(path), str(path))
+    return split_frame(read_output(path, pd.read_parquet, "a prepared dataset (Parquet)"), str(path))
 
 
 def read_choice(path: str | Path, *keys: str) -> dict:
@@ -51,8 +63,11 @@ def read_choice(path: str | Path, *keys: str) -> dict:
 
     Checks that ``dataset``, ``r`` and every further key of ``keys`` are there and that r is a finite radius ≥ 0.
     """
-    with open(path, encoding="utf-8") as fh:
-        choice = json.load(fh)
+    def load(p):
+        with open(p, encoding="utf-8") as fh:
+            return json.load(fh)
+
+    choice = read_output(path, load, "the JSON of a tuning rule")
     if not isinstance(choice, dict):
         raise ValueError(f"{path}: expected a JSON object (the output of a tuning rule), got {type(choice).__name__}")
     for key in ("dataset", "r", *keys):
@@ -66,6 +81,19 @@ def read_choice(path: str | Path, *keys: str) -> dict:
 
 
 def concat(paths: Iterable[str | Path], reader=pd.read_csv) -> pd.DataFrame:
-    """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none."""
-    frames = [reader(p) for p in paths]
+    """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none.
+
+    The tables are one rule's output for several datasets, so they have the same columns: one that lacks a
+    column (or has another) is damaged - an error naming it, never rows of NaN that a table or figure drops.
+    """
+    paths = list(paths)
+    frames = [read_output(p, reader, "a tidy table of this workflow") for p in paths]
+    for p, f in zip(paths[1:], frames[1:]):
+        if list(f.columns) != list(frames[0].columns):
+            first = list(frames[0].columns)
+            lacks = [c for c in first if c not in f.columns]
+            extra = [c for c in f.columns if c not in first]
+            raise ValueError(f"{p}: its columns differ from those of {paths[0]} (the same rule's table for another "
+                             f"dataset): lacks {lacks}, has {extra} besides, order {list(f.columns)}; the file is "
+                             "damaged - delete it and rerun the workflow, which rebuilds it")
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -96,7 +96,10 @@ def pyod_rows(X: np.ndarray, rec: pd.DataFrame, detectors: dict[str, dict], seed
         kw = dict(kwargs or {})
         if name == "IForest":
             kw.setdefault("random_state", seed_int)
-        model = classes[name](contamination=contamination, **kw)
+        try:
+            model = classes[name](contamination=contamination, **kw)
+        except TypeError as exc:  # a misspelt keyword argument of the detector
+            raise ValueError(f"config paper_a.pyod.{name}: {exc} (give keyword arguments of PyOD's {name})") from None
         if max_fit_rows is not None and len(X) > max_fit_rows:
             fit_idx = np.sort(np.random.default_rng(seed_int).choice(len(X), size=max_fit_rows, replace=False))
             model.fit(X[fit_idx])

@@ -20,14 +20,18 @@ from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
 
 def growth_curve(X: np.ndarray, labels: np.ndarray, beta: int, fraction: float, sizes: list[float],
                  rng: np.random.Generator, eps: float, k: int, cap: int | None, workers: int = 1, metric: str = "euclidean") -> pd.DataFrame:
-    """One row per subsample size (fractions of the dataset in ``sizes``)."""
+    """One row per subsample size (fractions of the dataset in ``sizes``); a size that leaves at most β+1
+    records (no (β+1)-NN radius: a small dataset) has no row, and no size left is an error."""
     n = len(X)
     perm = rng.permutation(n)
     rows = []
+    if all(int(round(s * n)) <= beta + 1 for s in sizes):
+        raise ValueError(f"every subsample fraction of {sorted(sizes)} leaves at most β+1={beta + 1} of the {n} "
+                         "records: give larger fractions (paper_a.growth.sizes)")
     for s in sorted(sizes):
         m = int(round(s * n))
         if m <= beta + 1:
-            raise ValueError(f"subsample fraction {s} gives {m} records, need more than β+1={beta + 1}")
+            continue
         idx = np.sort(perm[:m])
         Xs, ys = X[idx], labels[idx]
         d = knn_radius_table(Xs, [beta], p=sp.minkowski_p(metric), workers=workers)[:, 0]

@@ -170,13 +170,22 @@ def selection_surface(
     workers: int = 1,
 ) -> pd.DataFrame:
     """Score every (β, f) candidate; one row per pair with columns
-    ``beta, fraction, r, n_flagged, precision, recall, f1, n_scored``."""
+    ``beta, fraction, r, n_flagged, precision, recall, f1, n_scored``.
+
+    A β with β + 1 > N (no (β+1)-th nearest neighbour on N records) is no candidate: it is left out of the
+    surface (a small dataset under the default grid); none left is an error.
+    """
     X = np.asarray(X, dtype=float)
     labels = np.asarray(labels).astype(int)
     if len(labels) != len(X):
         raise ValueError(f"{len(X)} records but {len(labels)} labels")
     if not betas or not fractions:
         raise ValueError("β grid and fraction grid must be non-empty")
+    usable = [b for b in betas if int(b) + 1 <= len(X)]
+    if not usable:
+        raise ValueError(f"every β of {list(betas)} needs at least β+1 records, the dataset has {len(X)}: give "
+                         "smaller β (paper_a.selection.betas)")
+    betas = usable
     query_idx = None
     if max_query_rows is not None and len(X) > max_query_rows:
         if rng is None:

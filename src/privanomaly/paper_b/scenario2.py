@@ -99,6 +99,10 @@ def subspace_table(
 
     utility = q_count / GS^UB_{q_count,|S|}(k) (eq. 51, N-capped upper bound of eq. 18).
     """
+    d = np.asarray(X).shape[1]
+    if not 1 <= dim <= d:
+        raise ValueError(f"config paper_b.scenario2.subspace_dim: {dim} is not in [1, {d}] (the data has {d} "
+                         "columns; the paper's figures use 1)")
     if true_rule not in TRUE_RULES:
         raise ValueError(f"true_subspace.rule: expected one of {TRUE_RULES}, got {true_rule!r}")
     X = np.asarray(X, dtype=float)

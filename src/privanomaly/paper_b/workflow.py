@@ -27,6 +27,14 @@ def check_config(pb: dict) -> None:
                 )
     _readings.variants(list(pb.get("readings", [])))
     check_methods_by_dataset(pb)
+    grid = pb["tuning"]["r_grid"]
+    if grid["min"] > grid["max"]:
+        raise ValueError(f"config paper_b.tuning.r_grid: min = {grid['min']} is larger than max = {grid['max']}; "
+                         "the candidate radii run from min up to max")
+    fig2 = pb["fig2"]
+    if fig2["plot_k"] not in fig2["k_values"]:
+        raise ValueError(f"config paper_b.fig2.plot_k: {fig2['plot_k']} is not one of paper_b.fig2.k_values "
+                         f"{fig2['k_values']} (the figure draws the construction of one computed k)")
     for i, name in enumerate(pb["scenario1"]["conventions"]):
         if name not in CONVENTIONS:
             raise ValueError(

@@ -91,19 +91,24 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
     import json
 
     from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
+    from privanomaly.experiment.inputs import read_output
 
     def read(path: str) -> Any:
         if str(path).endswith(".json"):
-            with open(path, encoding="utf-8") as fh:
-                return json.load(fh)
-        return pd.read_csv(path)
+            def load(p):
+                with open(p, encoding="utf-8") as fh:
+                    return json.load(fh)
+
+            return read_output(path, load, "a JSON output of this workflow")
+        return read_output(path, pd.read_csv, "a table of this workflow")
 
     def read_list(paths: Sequence[str]) -> Any:
         if any(str(p).endswith(".json") for p in paths):
             return [read(p) for p in paths]
-        if all("dataset" in pd.read_csv(p, nrows=0) for p in paths):
+        header = lambda p: read_output(p, lambda q: pd.read_csv(q, nrows=0), "a table of this workflow")  # noqa: E731
+        if all("dataset" in header(p) for p in paths):
             return concat(list(paths))
-        return [pd.read_csv(p) for p in paths]
+        return [read(p) for p in paths]
 
     return {key: read(value) if isinstance(value, str) else read_list(value) for key, value in inputs.items()}
 

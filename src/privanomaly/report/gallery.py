@@ -95,6 +95,26 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
+def check_known(gallery: list[str], patterns: Iterable[str]) -> None:
+    """Every ``report.gallery`` entry must be a figure the workflow can write (``patterns``: PNG files relative
+    to the results, with ``{wildcards}``): a figure this run does not build is skipped, but a misspelt path is
+    an error naming ``report.gallery[i]`` and the nearest figures - it would never be in any gallery."""
+    import difflib
+    import re
+
+    from privanomaly.report.catalogue import WILDCARD, WILDCARD_VALUE
+
+    patterns = sorted(set(patterns))
+    regexes = [re.compile(WILDCARD.sub(WILDCARD_VALUE, re.escape(p).replace(r"\{", "{").replace(r"\}", "}")))
+               for p in patterns]
+    for i, rel in enumerate(gallery):
+        if not any(rx.fullmatch(rel) for rx in regexes):
+            near = difflib.get_close_matches(rel, patterns, n=3, cutoff=0.5)
+            raise ValueError(f"config report.gallery[{i}]: {rel!r} is no figure of this workflow"
+                             f"{' (nearest: ' + ', '.join(near) + ')' if near else ''}; give a .png path under "
+                             "results_dir of a catalogue figure (workflow/report/catalogue.yaml)")
+
+
 def sources(gallery: list[str], built: Iterable[str], results_dir: str) -> dict[str, str]:
     """{gallery thumbnail: figure} for the configured gallery figures (``report.gallery``, relative to the
     results) that this run builds (``built``, relative too). The thumbnails go inside the results

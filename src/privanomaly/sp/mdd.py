@@ -29,6 +29,8 @@ exp(-eps (cap - beta)) / (1 + exp(-eps)) and only on records with B >= cap.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._util import as_int_array, check_beta_k, check_cap, check_counts
@@ -121,8 +123,12 @@ def compiler_delta(x_i, B, beta, k, *, cap=None) -> np.ndarray:
     return mdd_sp_lower(x_i, B, beta, k, cap=cap) - mdd_dp(x_i, B, beta, cap=cap)
 
 
+NO_CAP = 2**62  # a cap no count reaches (the counting kernels' int64 "no cap")
+
+
 def recommended_cap(beta, eps, *, tol: float = 2.0**-60) -> int:
-    """Smallest cap with exp(-eps * (cap - beta)) <= tol: beyond it every mdd-based error is < tol.
+    """Smallest cap with exp(-eps * (cap - beta)) <= tol: beyond it every mdd-based error is < tol; at most
+    :data:`NO_CAP` (for an eps so small that the cap would pass it, which no count can reach anyway).
 
     Use the smallest eps of a grid. The mechanisms stay exactly private with any cap >= beta + 1;
     the cap only bounds how much larger than the uncapped error the reported error can be.
@@ -131,4 +137,7 @@ def recommended_cap(beta, eps, *, tol: float = 2.0**-60) -> int:
     e = float(np.min(np.asarray(eps, dtype=float)))
     if not e > 0:
         raise ValueError(f"eps must be > 0, got {eps!r}")
-    return int(np.max(beta)) + max(1, int(np.ceil(np.log(1.0 / tol) / e)))
+    extra = math.ceil(math.log(1.0 / tol) / e) if math.log(1.0 / tol) / e < NO_CAP else NO_CAP
+    if not extra < NO_CAP:  # no count reaches it: the largest cap an int64 kernel takes, i.e. none
+        return NO_CAP
+    return min(NO_CAP, int(np.max(beta)) + max(1, int(extra)))

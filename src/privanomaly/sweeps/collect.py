@@ -22,7 +22,10 @@ def collect(paths: list[str], sweep: str, kind: str) -> pd.DataFrame:
         raise ValueError(f"unknown sweep kind {kind!r}")
     if not paths:
         raise ValueError(f"sweep {sweep}: no point files")
-    table = pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
+    from privanomaly.experiment.inputs import read_output  # a damaged chunk is named, with how to rebuild it
+
+    table = pd.concat([read_output(p, pd.read_parquet, "a sweep chunk of this workflow") for p in paths],
+                      ignore_index=True)
     keys = [c for c in ORDER[kind] if c in table.columns]
     table = table.sort_values(keys, kind="mergesort", na_position="first").reset_index(drop=True)
     table.insert(0, "sweep", sweep)

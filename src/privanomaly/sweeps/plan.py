@@ -87,7 +87,8 @@ class SweepPlan:
         run; a name that is not a paper-A sweep is an error naming the key."""
         if name and name not in self.sweeps:
             raise ValueError(
-                f"config paper_a.claims.sweep: {name!r} is not a sweep (known: {', '.join(self.sweeps) or 'none'})")
+                f"config paper_a.claims.sweep: {name!r} is not a sweep (known: {', '.join(self.sweeps) or 'none'}); "
+                "name a paper_a sweep, or set paper_a.claims.sweep: null (claims A3, A6, A8 then read the tables)")
         if name and self.sweeps[name].kind != "paper_a":
             raise ValueError(f"config paper_a.claims.sweep: {name!r} is a {self.sweeps[name].kind} sweep; "
                              "A3, A6, A8 need a paper_a one")

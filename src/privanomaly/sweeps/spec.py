@@ -34,6 +34,9 @@ from dataclasses import dataclass
 import numpy as np
 
 KINDS = ("paper_a", "paper_b")
+# options that mean something for one kind only; on the other kind they would be silently ignored
+KIND_ONLY = {"paper_a": ("mechanisms", "metric", "n_absent"),
+             "paper_b": ("delta", "methods", "conventions", "h", "subspace_dims", "max_work", "max_subspaces")}
 R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
 R_PREFIX = {v: k for k, v in R_KINDS.items()}
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")  # no '_' / '~' / '/': they separate the parts of a file name
@@ -107,6 +110,12 @@ def _tuple(v, cast, where: str) -> tuple:
     return out
 
 
+def _opt(entry: dict, key: str, default):
+    """``entry[key]``, or ``default`` when it is absent or null (null is how an overlay drops a key)."""
+    v = entry.get(key)
+    return default if v is None else v
+
+
 def _distinct_tokens(values, fmt, where: str) -> None:
     toks = [fmt(v) for v in values]
     dup = sorted({t for t in toks if toks.count(t) > 1})
@@ -124,6 +133,11 @@ def parse(name: str, entry: dict) -> Sweep:
     kind = entry.get("kind")
     if kind not in KINDS:
         raise ValueError(f"{where}.kind: expected one of {KINDS}, got {kind!r}")
+    other = next(k for k in KINDS if k != kind)
+    for key in KIND_ONLY[other]:
+        if entry.get(key) is not None:  # null is how an overlay drops a key of config.yaml's entry
+            raise ValueError(f"{where}.{key}: an option of {other} sweeps only, and this sweep is kind {kind} (it "
+                             "would be ignored); remove the key")
     r = entry.get("r")
     if isinstance(r, dict):  # an overlay over a sweep of config.yaml merges key by key: null drops a key
         r = {key: v for key, v in r.items() if v is not None}
@@ -147,14 +161,14 @@ def parse(name: str, entry: dict) -> Sweep:
         r_kind=r_kind,
         r_values=r_values,
         mechanisms=_tuple(entry.get("mechanisms"), str, f"{where}.mechanisms"),
-        metric=str(entry.get("metric", "euclidean")),
-        n_absent=int(entry.get("n_absent", 0)),
-        delta=float(entry.get("delta", 0.01)),
-        methods=_tuple(entry.get("methods", ["fast"]), str, f"{where}.methods"),
-        conventions=_tuple(entry.get("conventions", ["printed"]), str, f"{where}.conventions"),
+        metric=str(_opt(entry, "metric", "euclidean")),
+        n_absent=int(_opt(entry, "n_absent", 0)),
+        delta=float(_opt(entry, "delta", 0.01)),
+        methods=_tuple(_opt(entry, "methods", ["fast"]), str, f"{where}.methods"),
+        conventions=_tuple(_opt(entry, "conventions", ["printed"]), str, f"{where}.conventions"),
         h=_tuple(entry.get("h"), int, f"{where}.h"),
         subspace_dims=_tuple(entry.get("subspace_dims"), int, f"{where}.subspace_dims"),
-        max_subspaces=int(entry.get("max_subspaces", 100)),
+        max_subspaces=int(_opt(entry, "max_subspaces", 100)),
         max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
     )
     for key in ("datasets", "eps", "k", "r_values"):
@@ -181,6 +195,11 @@ def parse(name: str, entry: dict) -> Sweep:
     else:
         if sw.beta:
             raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        from privanomaly.outliers import CONVENTIONS  # the noise conventions' registry
+
+        bad = [c for c in sw.conventions if c not in CONVENTIONS]
+        if bad:
+            raise ValueError(f"{where}.conventions: unknown {bad}; known: {', '.join(CONVENTIONS)}")
         if any(m not in ("paper", "fast") for m in sw.methods):
             raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
         if not 0 < sw.delta < 1:

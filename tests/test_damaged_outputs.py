@@ -1,0 +1,106 @@
+"""A results file damaged between two runs (truncated, emptied, a column lost) is read by a later job: the job
+must stop naming the file and saying how to rebuild it - never carry on with rows of NaN.
+
+Found by a fault campaign on a finished ``.test`` run: ``paper_a/work/errors/synthetic_a_summary.csv`` with its
+``mechanism`` column deleted; the rerun rebuilt Table 2 and the error figure *successfully*, synthetic_a's row
+of Table 2 empty and its curves gone (``pd.concat`` filled the missing column with NaN). A truncated prepared
+Parquet stopped its readers with pyarrow's "magic bytes not found", without saying what to do.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from privanomaly import experiment
+from privanomaly.report.figures import read_tables
+
+
+def _summaries(tmp_path: Path) -> list[Path]:
+    paths = []
+    for name in ("synthetic_a", "thyroid"):
+        df = pd.DataFrame({"dataset": name, "eps": [0.5, 1.0], "k": 1, "mechanism": ["sp", "optimal_dp"],
+                           "mean_error": [0.01, 0.2]})
+        paths.append(tmp_path / f"{name}_summary.csv")
+        df.to_csv(paths[-1], index=False)
+    return paths
+
+
+def test_concat_of_intact_tables(tmp_path):
+    df = experiment.concat(_summaries(tmp_path))
+    assert df["dataset"].tolist() == ["synthetic_a"] * 2 + ["thyroid"] * 2 and not df.isna().any().any()
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["first_damaged", "second_damaged"])
+def test_a_table_that_lost_a_column_is_an_error_naming_it(tmp_path, first):
+    paths = _summaries(tmp_path)
+    bad = paths[0 if first else 1]
+    pd.read_csv(bad).drop(columns="mechanism").to_csv(bad, index=False)
+    with pytest.raises(ValueError) as exc:
+        experiment.concat(paths)  # was: NaN mechanism rows, dropped silently by Table 2 and the figure
+    msg = str(exc.value)
+    assert str(paths[1]) in msg and "columns differ" in msg and "delete it and rerun" in msg, msg
+    assert ("has ['mechanism'] besides" if first else "lacks ['mechanism']") in msg, msg
+
+
+def test_the_plot_rules_reader_stops_on_it_too(tmp_path):
+    paths = _summaries(tmp_path)
+    pd.read_csv(paths[1]).drop(columns="mechanism").to_csv(paths[1], index=False)
+    with pytest.raises(ValueError, match="columns differ"):
+        read_tables({"summaries": [str(p) for p in paths]})
+
+
+def test_truncated_prepared_dataset_names_the_file_and_the_fix(tmp_path):
+    p = tmp_path / "thyroid.parquet"
+    pd.DataFrame({"x0": [0.0, 1.0, 2.0], "label": pd.array([0, 0, 1], dtype="int8")}).to_parquet(p)
+    p.write_bytes(p.read_bytes()[: p.stat().st_size // 2])
+    with pytest.raises(ValueError) as exc:
+        experiment.load_dataset(p)  # was pyarrow.lib.ArrowInvalid: ... magic bytes not found
+    msg = str(exc.value)
+    assert msg.startswith(f"{p}: cannot be read as a prepared dataset (Parquet)") and "delete it and rerun" in msg
+
+
+@pytest.mark.parametrize("text", ["", '{"dataset": "thyroid", "r": 1.5'], ids=["emptied", "truncated"])
+def test_damaged_choice_json_names_the_file(tmp_path, text):
+    p = tmp_path / "thyroid.json"
+    p.write_text(text)
+    with pytest.raises(ValueError, match=r"thyroid\.json: cannot be read as the JSON of a tuning rule \(JSONDecodeError"):
+        experiment.read_choice(p, "beta")
+
+
+def test_emptied_csv_and_missing_file_name_the_file(tmp_path):
+    (tmp_path / "a.csv").write_text("")
+    with pytest.raises(ValueError, match=r"a\.csv: cannot be read as a tidy table of this workflow \(EmptyDataError"):
+        experiment.concat([tmp_path / "a.csv"])
+    with pytest.raises(ValueError, match=r"gone\.json: not found \(expected a JSON output of this workflow\)"):
+        read_tables({"choice": str(tmp_path / "gone.json")})
+    (tmp_path / "ok.json").write_text(json.dumps({"r": 1}))
+    assert read_tables({"choice": str(tmp_path / "ok.json")}) == {"choice": {"r": 1}}
+
+
+def test_paper_b_timing_table_stops_on_a_timing_file_that_lost_a_column(tmp_path):
+    from privanomaly.paper_b import tables
+
+    cols = {"dataset": "x", "paper_value": [2.0], "fast_value": [3.0], "paper_seconds": [0.1]}
+    paths = []
+    for name in ("synthetic_b1", "adult_b2"):
+        paths.append(tmp_path / f"{name}.csv")
+        pd.DataFrame({**cols, "dataset": name}).to_csv(paths[-1], index=False)
+    out = tables._timing({"timing": [str(p) for p in paths]}, {"names": {"synthetic_b1": "S1", "adult_b2": "A2"}})
+    assert out["fast_over_paper"].tolist() == [1.5, 1.5]
+    pd.read_csv(paths[1]).drop(columns="paper_value").to_csv(paths[1], index=False)
+    with pytest.raises(ValueError, match=r"adult_b2\.csv: its columns differ .* lacks \['paper_value'\]"):
+        tables._timing({"timing": [str(p) for p in paths]}, {"names": {}})  # was a NaN ratio for adult_b2
+
+
+def test_truncated_sweep_chunk_is_named(tmp_path):
+    from privanomaly.sweeps.collect import collect
+
+    p = tmp_path / "chunk.parquet"
+    pd.DataFrame({"dataset": ["t"], "mechanism": ["sp"], "eps": [0.5]}).to_parquet(p)
+    p.write_bytes(p.read_bytes()[:20])
+    with pytest.raises(ValueError, match=r"chunk\.parquet: cannot be read as a sweep chunk of this workflow"):
+        collect([str(p)], "s", "paper_a")

@@ -10,7 +10,8 @@ real size, the ``paperAbetaR`` sweep on all five datasets). For each chunking - 
    dry-run first) and the CPU of Snakemake and all its jobs (``getrusage`` of the children), and the same
    without Snakemake's own start and DAG (the CPU of a dry-run with nothing to do);
 3. computes that ε's rows in this process from the same counts files, as the chunks do
-   (:func:`privanomaly.sweeps.chunks.chunk_rows`, the counts already in memory).
+   (:func:`privanomaly.sweeps.chunks.chunk_rows`, the counts already in memory);
+4. rebuilds the sweep as it was (without the ε, default chunking; not timed).
 
 Run: ``python benchmarks/scale_add_eps.py --workdir DIR [--note "machine otherwise idle"]``. Writes
 benchmarks/scale_add_eps.md and its record benchmarks/scale_add_eps.json (:mod:`privanomaly.runrecord`).
@@ -105,7 +106,10 @@ def main(argv: list[str] | None = None) -> int:
             _, _, dry = snakemake(workdir, target, "-n")
             wall, cpu, _ = snakemake(workdir, target)
             out.append((label, jobs_of(dry), wall, cpu, noop_cpu))
-    finally:
+    finally:  # the checkout's results as `make scale` left them: the sweep without the ε, at the default chunking
+        overlay.write_text("{}\n", encoding="utf-8")
+        shutil.rmtree(results / "sweeps" / a.sweep / "chunks", ignore_errors=True)
+        snakemake(workdir, target)
         overlay.unlink(missing_ok=True)
     grown = spec.parse(a.sweep, {**entry, "eps": list(entry["eps"]) + [a.eps]})
     eps_cpu, eps_rows = in_process(results, a.sweep, grown, a.eps)

@@ -73,3 +73,24 @@ def test_commit_of_this_checkout():
     head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
     assert runrecord.commit(root).removesuffix("+dirty") == head
+
+
+def test_a_changed_benchmark_record_does_not_make_the_commit_dirty(tmp_path):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "benchmarks" / "r.md").write_text("a\n")
+    (tmp_path / "code.py").write_text("a\n")
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "0")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "1")
+    clean = runrecord.commit(tmp_path)
+    assert len(clean) >= 7 and not clean.endswith("+dirty")
+    (tmp_path / "benchmarks" / "r.md").write_text("b\n")  # a benchmark rewrote its record
+    assert runrecord.commit(tmp_path) == clean
+    (tmp_path / "code.py").write_text("b\n")  # the measured code changed
+    assert runrecord.commit(tmp_path) == clean + "+dirty"

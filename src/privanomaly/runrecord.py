@@ -37,12 +37,13 @@ def load_average() -> list[float]:
 
 
 def commit(root: str | os.PathLike) -> str:
-    """The short commit of the checkout at ``root`` (``+dirty`` when tracked files differ), or "unknown"."""
+    """The short commit of the checkout at ``root`` (``+dirty`` when tracked files outside ``benchmarks/`` differ:
+    the records a benchmark rewrites there do not change what was measured), or "unknown"."""
     def git(*args: str) -> str:
         return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout
     try:
         head = git("rev-parse", "--short", "HEAD").strip()
-        dirty = bool(git("status", "--porcelain", "--untracked-files=no").strip())
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmarks").strip())
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
     return head + ("+dirty" if dirty else "")

@@ -73,7 +73,12 @@ class Domain:
 def top_h_law(utility, h: int, rate: float, sensitivity: float = 1.0) -> dict[tuple[int, ...], float]:
     """Algorithm 3: h draws, each the exponential mechanism Pr[i] ∝ exp((rate/h) u_i / (2 Δu)) over the candidates
     not yet drawn (the paper's resample-until-new). Ordered outputs and their probabilities."""
-    w = [math.exp((rate / h) * float(u) / (2 * sensitivity)) for u in utility]
+    return sequential_law([math.exp((rate / h) * float(u) / (2 * sensitivity)) for u in utility], h)
+
+
+def sequential_law(w, h: int) -> dict[tuple[int, ...], float]:
+    """h draws without replacement, each Pr[i] ∝ w_i among the candidates not yet drawn: every ordered output
+    and its probability."""
     out = {}
     for seq in itertools.permutations(range(len(w)), h):
         p, left = 1.0, set(range(len(w)))

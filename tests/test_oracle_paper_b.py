@@ -233,14 +233,7 @@ def test_printed_exponent_law_and_its_2eps_claim(h):
     u = np.array([5, 0, 2, 2, 1]) / 7.0
     eps = 0.8
     rate = oracle_paper_a.rate(eps)
-    w = [math.exp(rate / h * x) for x in u]
-    law = {}
-    for seq in itertools.permutations(range(len(u)), h):
-        p, left = 1.0, set(range(len(u)))
-        for i in seq:
-            p *= w[i] / math.fsum(w[j] for j in left)
-            left.remove(i)
-        law[seq] = p
+    law = O.sequential_law([math.exp(rate / h * x) for x in u], h)
     m = mechanisms.get("exp_top_h_printed")
     got = m.exact_distribution(u, h=h, eps=eps)
     assert all(math.isclose(got[s], p, rel_tol=1e-9) for s, p in law.items())

@@ -161,3 +161,21 @@ def test_read_table_names_every_missing_column(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{path}: no column 'k', 'n' (expected paper A's growth table with columns "
                           "['dataset', 'k', 'eps', 'n']; it has ['dataset', 'eps'])"), msg
+
+
+def test_sweep_counts_that_lost_a_column_name_file_column_and_rule(tmp_path):
+    import numpy as np
+
+    from privanomaly.sweeps import chunks
+
+    X = np.array([[0.0], [0.1], [0.2], [5.0]])
+    table = chunks.count_tables(X, np.array([0, 0, 0, 1]), ["beta~1_r~v0.5"], "euclidean", 50, np.zeros((0, 1)))
+    path = tmp_path / "counts.parquet"
+    table.to_parquet(path)
+    assert chunks.read_counts(path)["B"].tolist() == [3, 3, 3, 1]
+    table.drop(columns="B").to_parquet(path)
+    with pytest.raises(ValueError) as exc:
+        chunks.read_counts(path)  # was: KeyError: 'B' in the chunk's points
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'B' (expected the ball counts of a sweep's dataset"), msg
+    assert "whose rule sweep_counts rebuilds it" in msg, msg

@@ -179,3 +179,18 @@ def test_sweep_counts_that_lost_a_column_name_file_column_and_rule(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{path}: no column 'B' (expected the ball counts of a sweep's dataset"), msg
     assert "whose rule sweep_counts rebuilds it" in msg, msg
+
+
+def test_growth_table_that_lost_a_column_stops_claim_a4(tmp_path):
+    from privanomaly.paper_a import claims
+
+    path = tmp_path / "growth.csv"
+    pd.DataFrame({"dataset": ["toy", "toy"], "n_records": [100, 400], "mean_error_sp": [0.3, 0.1]}).to_csv(path,
+                                                                                                          index=False)
+    assert claims.sp_error_falls_with_size(claims.read_growth(path)).verdict == "PASS"
+    pd.read_csv(path).drop(columns="n_records").to_csv(path, index=False)
+    with pytest.raises(ValueError) as exc:  # was: claim A4 evaluated on no curve, silently
+        claims.read_growth(path)
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'n_records' (expected paper A's growth table (CSV)"), msg
+    assert "whose rule paper_a_growth_table rebuilds it" in msg, msg

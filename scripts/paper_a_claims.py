@@ -13,7 +13,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     inp = snakemake.input
     tables = dict(
         summaries=experiment.concat(inp.summaries),
-        growth=pd.read_csv(inp.growth),
+        growth=claims.read_growth(inp.growth),
         sens=experiment.concat(list(inp.sensitive)),
         detection=experiment.concat(inp.detection),
         comp=experiment.concat(list(inp.compiler)),

@@ -3,13 +3,13 @@
 import pandas as pd
 
 from privanomaly import experiment, io, runlog, seeding
-from privanomaly.paper_a import detection
+from privanomaly.paper_a import detection, records
 
 with runlog.log_to(snakemake.log[0]):
     p = snakemake.params
     name = snakemake.wildcards.pa_dataset
     X, _, _ = experiment.load_dataset(snakemake.input.data)
-    rec = pd.read_parquet(snakemake.input.records)
+    rec = records.read_records(snakemake.input.records)
     beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]
     seed_int = int(seeding.rng(p.seed, "paper_a_detection", name).integers(2**31 - 1))
     with runlog.steps(name, ["private mechanisms", "PyOD references"]) as step:

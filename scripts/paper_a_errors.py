@@ -2,15 +2,14 @@
 ranked anomalies and the share of k-sensitive records, for one dataset."""
 
 import numpy as np
-import pandas as pd
 
 from privanomaly import experiment, io, runlog, seeding
-from privanomaly.paper_a import errors, toy
+from privanomaly.paper_a import errors, records, toy
 
 with runlog.log_to(snakemake.log[0]):
     p = snakemake.params
     name = snakemake.wildcards.pa_dataset
-    rec = pd.read_parquet(snakemake.input.records)
+    rec = records.read_records(snakemake.input.records)
     beta = experiment.read_choice(snakemake.input.choice, "beta")["beta"]
     with runlog.steps(name, ["exact errors", "sampled trials", "ranked, k-sensitive"]) as step:
         step("exact errors")

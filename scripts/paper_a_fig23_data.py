@@ -1,16 +1,14 @@
 """Rule paper_a_fig23_data: per-record accuracy and privacy level on the 2-D data, and its density grid."""
 
-import pandas as pd
-
 from privanomaly import experiment, io, runlog
-from privanomaly.paper_a import toy
+from privanomaly.paper_a import records, toy
 
 with runlog.log_to(snakemake.log[0]):
     p = snakemake.params
     X, _, _ = experiment.load_dataset(snakemake.input.data)
     if X.shape[1] != 2:
         raise ValueError(f"paper_a.fig2.dataset: {snakemake.input.data} has {X.shape[1]} features, Figures 2-3 need 2")
-    rec = pd.read_parquet(snakemake.input.records)
+    rec = records.read_records(snakemake.input.records)
     choice = experiment.read_choice(snakemake.input.choice, "beta")
     beta = choice["beta"]
     df = toy.per_record_privacy(rec, X, beta, p.eps, p.k, p.k_values, r=choice["r"])

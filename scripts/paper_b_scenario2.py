@@ -11,7 +11,8 @@ with runlog.log_to(snakemake.log[0]) as log:
     X, y, columns = experiment.load_dataset(snakemake.input.data)
     r = experiment.read_choice(snakemake.input.choice)["r"]
     subs = scenario2.subspace_table(
-        X, y, p.k, r, p.dim, p.true_subspace["rule"], p.true_subspace["min_outliers"], columns
+        X, y, p.k, r, p.dim, p.true_subspace["rule"], p.true_subspace["min_outliers"], columns,
+        max_subspaces=p.max_subspaces,
     )
     log.info("r = %.4g, exponent %s; subspaces:\n%s", r, p.exponent, subs.to_string(index=False))
     if not subs["is_true"].any():

@@ -1,14 +1,12 @@
 """Rule sweep_chunk: every (eps, beta, r, k) point of a chunk - every mechanism's exact errors."""
 
-import pandas as pd
-
 from privanomaly import io, runlog
 from privanomaly.privacy import scope
 from privanomaly.sweeps import chunks
 
 with runlog.log_to(snakemake.log[0]) as log:
     wc, p = snakemake.wildcards, snakemake.params
-    table = pd.read_parquet(snakemake.input.counts)
+    table = chunks.read_counts(snakemake.input.counts)
     prov = scope.read_provenance(snakemake.input.provenance)
     rows = chunks.chunk_rows(table, wc.dataset, [tuple(x) for x in p.points], list(p.mechanisms), p.cap, prov)
     log.info("%s part %s: %d points (eps %s), %d rows", wc.dataset, wc.part, len(p.points),

@@ -135,3 +135,33 @@ def test_algorithm2_on_data_predicted_past_the_work_budget_is_refused_up_front(c
     small = api.Data(data.X[:40, :2], data.y[:40], data.features[:2], data.frame.iloc[:40], "small")
     rel = api.release_outlier_count(small, k=3, r=0.5, eps=0.5, mechanism="gaussian_smooth_paper", seed=1)
     assert np.isfinite(rel.values)  # 2-D: Algorithm 2 is proven to fit (at most 2 (N + 1) units)
+
+
+@pytest.mark.parametrize("rows, words", [
+    ([(1.0, 2.0, 1)], "1 row(s) in the CSV; at least 2"),
+    ([(1.0, 2.0, 0), (2.0, 3.0, 0)],
+     "no anomaly (every label is 0) in 2 rows in the CSV; the (β, r) selection (F1) and paper B's r tuning "
+     "(accuracy) need both classes: check label='cls' and anomaly_values=[1] (the CLI's --label and "
+     "--anomaly-values)"),
+    ([(1.0, 2.0, 1), (2.0, 3.0, 1)], "only anomalies (every label is 1) in 2 rows in the CSV"),
+    ([(1.0, 2.0, 0), (1.0, 2.0, 0), (1.0, 2.0, 1)],
+     "all 3 rows are identical in the CSV (every distance is 0, so no record differs from another); check "
+     "features= (the CLI's --features: the feature columns) and the CSV"),
+], ids=["one_row", "no_anomaly", "all_anomalies", "identical_rows"])
+def test_degenerate_csv_is_worded_for_the_api_not_the_config(tmp_path, rows, words):
+    path = tmp_path / "mine.csv"
+    pd.DataFrame(rows, columns=["a", "b", "cls"]).to_csv(path, index=False)
+    with pytest.raises(ValueError) as exc:
+        api.load_csv(path, label="cls", anomaly_values=[1])
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: ") and words in msg, msg
+    assert "datasets." not in msg and "preprocess" not in msg, msg  # no pipeline config key
+
+
+def test_cli_degenerate_csv_names_its_options(tmp_path, capsys):
+    path = tmp_path / "mine.csv"
+    pd.DataFrame({"a": [1.0, 2.0, 3.0], "cls": ["no", "no", "no"]}).to_csv(path, index=False)
+    assert main(["paper-a", str(path), "--label", "cls", "--anomaly-values", "yes", "--eps", "1"]) != 0
+    err = capsys.readouterr().err
+    assert "check label='cls' and anomaly_values=['yes'] (the CLI's --label and --anomaly-values)" in err, err
+    assert "datasets." not in err, err

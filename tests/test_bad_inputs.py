@@ -614,10 +614,12 @@ def test_only_a_genuinely_absent_file_is_unavailable(tmp_path):
     ok, why = availability(ADULT_FILES, str(tmp_path / "mirror"), str(tmp_path / "resources"))
     assert not ok and "not in mirror" in why
     local = [{"path": str(tmp_path / "mine.csv")}]
-    ok, why = availability(local, None, str(tmp_path / "resources"))
-    assert not ok and why == f"local file {tmp_path / 'mine.csv'} does not exist"
-    _broken("directory", tmp_path / "mine.csv")
     from privanomaly.datasets import DataError
+
+    # a local file (no url) cannot be fetched: its absence is an error, not an unavailable dataset
+    with pytest.raises(DataError, match=r"local data file .*mine\.csv does not exist .*no url"):
+        availability(local, None, str(tmp_path / "resources"))
+    _broken("directory", tmp_path / "mine.csv")
 
     with pytest.raises(DataError, match=r"local data file: .*mine\.csv is a directory"):
         availability(local, None, str(tmp_path / "resources"))

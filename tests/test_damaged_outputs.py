@@ -104,3 +104,93 @@ def test_truncated_sweep_chunk_is_named(tmp_path):
     p.write_bytes(p.read_bytes()[:20])
     with pytest.raises(ValueError, match=r"chunk\.parquet: cannot be read as a sweep chunk of this workflow"):
         collect([str(p)], "s", "paper_a")
+
+
+# ---------------------------------------------------------------- a single table that lost a column
+def _records(tmp_path: Path) -> Path:
+    """Rule paper_a_records' table of a 4-record dataset (β = 1, r = 0.5: the isolated record is the anomaly)."""
+    from privanomaly.paper_a import records
+
+    X = [[0.0], [0.1], [0.2], [5.0]]
+    rec = records.record_table(pd.DataFrame(X).to_numpy(), [0, 0, 0, 1], 1, 0.5, cap=None)
+    rec.insert(0, "dataset", "toy")
+    path = tmp_path / "toy.parquet"
+    rec.to_parquet(path)
+    return path
+
+
+def test_records_table_read_back_intact(tmp_path):
+    from privanomaly.paper_a import records
+
+    rec = records.read_records(_records(tmp_path))
+    assert rec["anomaly"].tolist() == [False, False, False, True] and rec["B"].tolist() == [3, 3, 3, 1]
+
+
+@pytest.mark.parametrize("column", ["anomaly", "x_i", "cap"])
+def test_records_table_that_lost_a_column_names_file_column_and_rule(tmp_path, column):
+    from privanomaly.paper_a import records
+
+    path = _records(tmp_path)
+    pd.read_parquet(path).drop(columns=column).to_parquet(path)
+    with pytest.raises(ValueError) as exc:
+        records.read_records(path)  # was: a bare KeyError inside the errors/detection/toy computations
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column {column!r} (expected the per-record table"), msg
+    assert "delete it and rerun the workflow, whose rule paper_a_records rebuilds it" in msg, msg
+
+
+def test_table1_stops_on_a_records_table_that_lost_a_column(tmp_path):
+    from privanomaly.report import figures
+
+    path = _records(tmp_path)
+    pd.read_parquet(path).drop(columns="anomaly").to_parquet(path)
+    prov, choice = tmp_path / "toy.json", tmp_path / "toy_choice.json"
+    prov.write_text(json.dumps({"dims": 1, "steps": []}))
+    choice.write_text(json.dumps({"dataset": "toy", "beta": 1, "r": 0.5}))
+    inp = {"provenance": [str(prov)], "records": [str(path)], "choices": [str(choice)]}
+    with pytest.raises(ValueError, match=r"toy\.parquet: no column 'anomaly'"):  # was: KeyError: 'anomaly'
+        figures.get("paper_a.table1")(inp, {"datasets": ["toy"], "missing": {}})
+
+
+def test_read_table_names_every_missing_column(tmp_path):
+    path = tmp_path / "growth.csv"
+    pd.DataFrame({"dataset": ["toy"], "eps": [1.0]}).to_csv(path, index=False)
+    assert experiment.read_table(path, ["dataset", "eps"], "a table", "r")["eps"].tolist() == [1.0]
+    with pytest.raises(ValueError) as exc:
+        experiment.read_table(path, ["dataset", "k", "eps", "n"], "paper A's growth table", "paper_a_growth")
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'k', 'n' (expected paper A's growth table with columns "
+                          "['dataset', 'k', 'eps', 'n']; it has ['dataset', 'eps'])"), msg
+
+
+def test_sweep_counts_that_lost_a_column_name_file_column_and_rule(tmp_path):
+    import numpy as np
+
+    from privanomaly.sweeps import chunks
+
+    X = np.array([[0.0], [0.1], [0.2], [5.0]])
+    table = chunks.count_tables(X, np.array([0, 0, 0, 1]), ["beta~1_r~v0.5"], "euclidean", 50, np.zeros((0, 1)))
+    path = tmp_path / "counts.parquet"
+    table.to_parquet(path)
+    assert chunks.read_counts(path)["B"].tolist() == [3, 3, 3, 1]
+    table.drop(columns="B").to_parquet(path)
+    with pytest.raises(ValueError) as exc:
+        chunks.read_counts(path)  # was: KeyError: 'B' in the chunk's points
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'B' (expected the ball counts of a sweep's dataset"), msg
+    assert "whose rule sweep_counts rebuilds it" in msg, msg
+
+
+def test_growth_table_that_lost_a_column_stops_claim_a4(tmp_path):
+    from privanomaly.paper_a import claims
+
+    path = tmp_path / "growth.csv"
+    pd.DataFrame({"dataset": ["toy", "toy"], "n_records": [100, 400], "mean_error_sp": [0.3, 0.1]}).to_csv(path,
+                                                                                                          index=False)
+    assert claims.sp_error_falls_with_size(claims.read_growth(path)).verdict == "PASS"
+    pd.read_csv(path).drop(columns="n_records").to_csv(path, index=False)
+    with pytest.raises(ValueError) as exc:  # was: claim A4 evaluated on no curve, silently
+        claims.read_growth(path)
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'n_records' (expected paper A's growth table (CSV)"), msg
+    assert "whose rule paper_a_growth_table rebuilds it" in msg, msg

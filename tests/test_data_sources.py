@@ -107,8 +107,8 @@ def test_availability_rules(mirror, tmp_path):
     cached.parent.mkdir(parents=True)
     cached.write_bytes(PAYLOAD)
     assert sources.availability(not_mirrored, str(mirror), res) == (True, "")  # already in the raw cache
-    ok, why = sources.availability([{"path": str(tmp_path / "nope.csv")}], None, res)
-    assert not ok and "local file" in why
+    with pytest.raises(sources.DataError, match=r"local data file .*nope\.csv does not exist"):
+        sources.availability([{"path": str(tmp_path / "nope.csv")}], None, res)
 
 
 def test_raw_path_layout():

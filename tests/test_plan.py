@@ -45,6 +45,27 @@ def test_availability_follows_the_mirror_and_the_raw_cache(tmp_path):
         DataPlan(_config(tmp_path, str(tmp_path / "nope"))).unavailable()
 
 
+@pytest.mark.parametrize("mirror", [None, "mirror"])
+def test_a_missing_local_file_is_an_error_naming_the_dataset_never_unavailable(tmp_path, mirror):
+    (tmp_path / "mirror" / "a").mkdir(parents=True)
+    (tmp_path / "mirror" / "a" / "a.csv").write_text("x\n", encoding="utf-8")
+    cfg = _config(tmp_path, mirror and str(tmp_path / "mirror"))
+    typo = tmp_path / "my_data" / "mine.cvs"
+    cfg["datasets"]["mine"] = {"files": [{"path": str(typo)}]}
+    with pytest.raises(DataError) as exc:
+        DataPlan(cfg).unavailable()
+    msg = str(exc.value)
+    assert msg.startswith(f"datasets.mine.files[0]: local data file {typo} does not exist"), msg
+    assert "has no url" in msg and "fix its path" in msg, msg
+    typo.parent.mkdir()
+    typo.write_text("x\n", encoding="utf-8")  # the file at its path: available
+    plan = DataPlan(cfg)
+    assert "mine" in plan.available() and "mine" not in plan.unavailable()
+    # a paper dataset with a url that cannot be fetched offline stays unavailable (not an error)
+    if mirror:
+        assert list(plan.unavailable()) == ["b", "big"]
+
+
 def test_names_are_checked_naming_the_key(tmp_path):
     plan = DataPlan(_config(tmp_path))
     assert plan.check_names(["b", "a"], "x.datasets") == ["b", "a"]

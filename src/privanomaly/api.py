@@ -94,7 +94,7 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
     with fewer than 2 rows, one label only or identical rows is an error naming it."""
     from privanomaly.datasets.loaders import label_mask
-    from privanomaly.datasets.prepare import check_degenerate
+    from privanomaly.datasets.prepare import Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
@@ -119,7 +119,13 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     if standardize:
         X, _ = zscore(X)
     y = label_mask(df[label], list(anomaly_values))  # as the pipeline reads labels: 1 matches 1.0 and "1"
-    check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name)
+    # worded for an API user: the arguments of load_csv (the CLI's options) and the CSV, no config keys
+    wording = Wording(
+        subject=f"{path}", stage="in the CSV",
+        labels=f"label={label!r} and anomaly_values={list(anomaly_values)} (the CLI's --label and "
+               "--anomaly-values): the values of the label column that mark an anomaly",
+        columns="features= (the CLI's --features: the feature columns) and the CSV")
+    check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name, wording)
     return Data(X, y, [str(c) for c in cols], df, name)
 
 

@@ -222,6 +222,7 @@ rule paper_b_scenario2:
         true_subspace=PB["scenario2"]["true_subspace"],
         sensitivity=PB["scenario2"]["utility_sensitivity"],
         exact=PB["scenario2"]["exact"],
+        max_subspaces=PB["scenario2"]["max_subspaces"],
         exponent=get_exponent,
     script:
         "../../scripts/paper_b_scenario2.py"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -359,7 +360,25 @@ def build(
     return out, prov
 
 
-def check_degenerate(df: pd.DataFrame, name: str) -> list[str]:
+@dataclass(frozen=True)
+class Wording:
+    """What :func:`check_degenerate`'s messages name: the dataset (``subject``), where its rows stand (``stage``),
+    what to check when one class is missing (``labels``) and when all rows are identical (``columns``)."""
+
+    subject: str
+    stage: str
+    labels: str
+    columns: str
+
+
+def pipeline_wording(name: str) -> Wording:
+    """The pipeline's wording: the config keys of ``datasets.<name>``."""
+    key = f"datasets.{name}"
+    return Wording(key, "after preprocessing", f"{key}.label (column, positive values) and {key}.preprocess.subsample",
+                   f"{key}.preprocess (keep_columns/drop_columns) and the file")
+
+
+def check_degenerate(df: pd.DataFrame, name: str, wording: Wording | None = None) -> list[str]:
     """Stop on a prepared dataset no analysis of either paper can use, naming it; return warnings for one the
     analyses run on but read with care (logged too).
 
@@ -367,29 +386,30 @@ def check_degenerate(df: pd.DataFrame, name: str) -> list[str]:
     (k+1)-NN distances); one label only (paper A selects (β, r) by F1 and paper B tunes r by accuracy against
     the labels, both undefined without both classes); all rows identical (every distance is 0, so every
     radius flags all records or none). Warning: anomalies are the majority (the papers' anomalies are rare).
+    The messages name the config keys of ``datasets.<name>`` unless ``wording`` says otherwise (the Python API).
     """
-    key = f"datasets.{name}"
+    w = wording or pipeline_wording(name)
+    key = w.subject
     n = len(df)
     if n < 2:
-        raise DataError(f"{key}: {n} row(s) after preprocessing; at least 2 are needed (every analysis compares a "
+        raise DataError(f"{key}: {n} row(s) {w.stage}; at least 2 are needed (every analysis compares a "
                         "record with the others)")
     y = df["label"].to_numpy()
     n_anom = int(y.sum())
     if n_anom in (0, n):
         which = "no anomaly (every label is 0)" if n_anom == 0 else "only anomalies (every label is 1)"
-        raise DataError(f"{key}: {which} in {n} rows after preprocessing; the (β, r) selection (F1) and paper B's "
-                        f"r tuning (accuracy) need both classes: check {key}.label (column, positive values) and "
-                        f"{key}.preprocess.subsample")
+        raise DataError(f"{key}: {which} in {n} rows {w.stage}; the (β, r) selection (F1) and paper B's "
+                        f"r tuning (accuracy) need both classes: check {w.labels}")
     X = df.drop(columns="label").to_numpy()
     if X.shape[1] == 0 or bool(np.all(X == X[0])):
-        raise DataError(f"{key}: all {n} rows are identical after preprocessing (every distance is 0, so no "
-                        f"record differs from another); check {key}.preprocess (keep_columns/drop_columns) and the file")
+        raise DataError(f"{key}: all {n} rows are identical {w.stage} (every distance is 0, so no "
+                        f"record differs from another); check {w.columns}")
     warnings = []
     if 2 * n_anom > n:
         warnings.append(f"{key}: anomalies are the majority ({n_anom} of {n} rows have label 1); both papers "
                         "take anomalies to be rare - check the label's positive values")
-    for w in warnings:
-        logging.getLogger("privanomaly").warning(w)  # in the prepare job's log
+    for msg in warnings:
+        logging.getLogger("privanomaly").warning(msg)  # in the prepare job's log
     return warnings
 
 

@@ -155,9 +155,11 @@ def availability(
     """Whether every file of a dataset can be obtained in this run, and if not, why (one line).
 
     With ``mirror`` set, a downloaded file is available when it is in the raw cache or in the mirror.
-    Without a mirror every file is attempted for download (always "available"); local files must exist.
-    Only a file that is genuinely absent makes a dataset unavailable: one that exists but cannot be read (a
-    directory, a symlink loop, permission denied) raises ``DataError`` naming the path (``file_present``).
+    Without a mirror every file is attempted for download (always "available"). A local file (no ``url``)
+    must exist: a missing one raises ``DataError`` (a mistyped path must not drop the dataset silently).
+    Only a downloaded file that is genuinely absent makes a dataset unavailable: one that exists but cannot
+    be read (a directory, a symlink loop, permission denied) raises ``DataError`` naming the path
+    (``file_present``).
     """
     for i, spec in enumerate(files):
         try:
@@ -174,7 +176,12 @@ def _file_availability(spec: Mapping[str, Any], mirror: str | None, resources_di
     rp = raw_path(spec, resources_dir)
     if is_local_file(spec):
         if not file_present(rp, "local data file"):
-            return False, f"local file {rp} does not exist"
+            # a file without url cannot be fetched: its absence is a wrong path, never an offline dataset
+            raise DataError(
+                f"local data file {rp} does not exist (looked for {Path(rp).resolve()}); this file has no url "
+                "to fetch it from: fix its path (absolute, or relative to the directory Snakemake runs in), "
+                "put the file there, or add a url"
+            )
         return True, ""
     if file_present(rp, "raw cache"):
         return True, ""

@@ -70,6 +70,13 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
             path = str(spec.get("path", ""))
             if not path:
                 raise DataError(f"{key}.files[{i}].path: required")
+            sha = spec.get("sha256")
+            if isinstance(sha, (int, float)) and not isinstance(sha, bool):
+                # unquoted in YAML, a sha256 of only digits (or e.g. 1e5...) is read as a number
+                raise DataError(
+                    f"{key}.files[{i}].sha256: {sha!r} is a number, not a sha256 text; YAML reads an unquoted "
+                    "sha256 of digits as a number: write it in quotes, sha256: \"<the 64 hex digits>\""
+                )
             if spec.get("url") and (path.startswith("/") or ".." in path.split("/")):
                 raise DataError(
                     f"{key}.files[{i}].path: a downloaded file needs a relative path inside the mirror layout "

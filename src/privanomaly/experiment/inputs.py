@@ -52,6 +52,20 @@ def read_output(path: str | Path, reader, what: str):
                          "delete it and rerun the workflow, which rebuilds it") from None
 
 
+def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=pd.read_csv) -> pd.DataFrame:
+    """One table of this workflow (written by ``rule``) read with ``reader``, checked to have every column a
+    script reads by name: a missing or unreadable file, or one that lacks a column, is a ``ValueError`` naming the
+    file, the columns and how to rebuild it (never a bare ``KeyError`` inside the library)."""
+    columns = list(columns)
+    df = read_output(path, reader, what)
+    lacks = [c for c in columns if c not in df.columns]
+    if lacks:
+        raise ValueError(f"{path}: no column {', '.join(repr(c) for c in lacks)} (expected {what} with columns "
+                         f"{columns}; it has {list(df.columns)}); the file is damaged - delete it and rerun "
+                         f"the workflow, whose rule {rule} rebuilds it")
+    return df
+
+
 def load_dataset(path: str | Path) -> Dataset:
     """The prepared dataset parquet at ``path`` (``results/data/{dataset}.parquet``) as a :class:`Dataset`."""
     return split_frame(read_output(path, pd.read_parquet, "a prepared dataset (Parquet)"), str(path))

@@ -7,11 +7,13 @@ claims file is generated from this run's numbers and never written by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
+from privanomaly.experiment.inputs import read_table
 from privanomaly.experiment.verdict import PASS, Verdict, number as _fmt, to_frame as _verdict_frame
 from privanomaly.privacy.scope import TUNING_NOTE
 
@@ -60,6 +62,16 @@ def sp_equals_dp_on_normal(summaries: pd.DataFrame, k: int, tol: float) -> Verdi
     return Verdict.check("A3", "SP and DP perform about equally on normal records",
                          f"|mean SP − mean DP error| over normal records ≤ {tol} at every ε (k={k})", "; ".join(ev),
                          None if j.empty else bool((j["diff"] <= tol).all()))
+
+
+#: the columns of the growth table (rule paper_a_growth_table) that claim A4 reads by name
+GROWTH_READ = ("dataset", "n_records", "mean_error_sp")
+
+
+def read_growth(path: str | Path) -> pd.DataFrame:
+    """Paper A's growth table at ``path``; one that lacks a column of :data:`GROWTH_READ` is an error naming the
+    file, the column and how to rebuild it (claim A4 would otherwise be evaluated on no curve)."""
+    return read_table(path, GROWTH_READ, "paper A's growth table (CSV)", "paper_a_growth_table")
 
 
 def sp_error_falls_with_size(growth: pd.DataFrame) -> Verdict:

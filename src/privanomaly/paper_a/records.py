@@ -11,10 +11,15 @@ stands in for the uncapped one); ``cap`` is stored so every consumer knows which
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
-from privanomaly import sp
+from privanomaly import experiment, sp
+
+# the columns of record_table that the records' readers use by name
+RECORD_COLUMNS = ("record", "label", "x_i", "B", "anomaly", "cap")
 
 
 def cap_for(beta: int, eps_min: float) -> int:
@@ -26,6 +31,13 @@ def rec_cap(rec: pd.DataFrame) -> int | None:
     """The cap the ball counts of ``rec`` were computed with (None = exact counts)."""
     c = int(rec["cap"].iloc[0]) if len(rec) else -1
     return None if c < 0 else c
+
+
+def read_records(path: str | Path) -> pd.DataFrame:
+    """The records table of rule ``paper_a_records`` at ``path``; one that lacks a column of
+    :data:`RECORD_COLUMNS` is an error naming the file, the column and how to rebuild it."""
+    return experiment.read_table(path, RECORD_COLUMNS, "the per-record table of a dataset (Parquet)",
+                                 "paper_a_records", reader=pd.read_parquet)
 
 
 def record_table(X: np.ndarray, labels: np.ndarray, beta: int, r: float, *, cap: int | None, workers: int = 1,

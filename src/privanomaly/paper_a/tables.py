@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import experiment, mechanisms
+from privanomaly.paper_a import records
 from privanomaly.privacy import scope
 from privanomaly.registry import Registry
 
@@ -108,7 +109,7 @@ def _table1(inp, p):
         with open(prov_path, encoding="utf-8") as fh:
             prov = json.load(fh)
         choice = experiment.read_choice(choice_path, "beta")
-        rec = pd.read_parquet(rec_path)
+        rec = records.read_records(rec_path)
         row = table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])
         rows.append(dict(row, note=choice.get("note", "")))  # "⚠ edge of grid: ..." (paper_a.selection)
     # Table 1 releases no private output: nothing in it is proven (the (β, r)-anomalies are exact counts)

@@ -8,6 +8,7 @@ q_count(X, k, r, S) >= min_outliers. The rule is a config key.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -18,6 +19,8 @@ from privanomaly import outliers as ol
 
 TRUE_RULES = ("labelled_outlier", "any_outlier")
 EXPONENTS = ("standard", "printed")
+#: default of ``paper_b.scenario2.max_subspaces``: the candidate subspaces one Scenario-2 job may enumerate
+MAX_SUBSPACES = 1000
 
 
 @dataclass(frozen=True)
@@ -94,15 +97,25 @@ def subspace_table(
     true_rule: str,
     min_outliers: int,
     columns: list[str] | None = None,
+    max_subspaces: int = MAX_SUBSPACES,
 ) -> pd.DataFrame:
     """Every candidate subspace of size ``dim``: its q_count, labelled outliers flagged in it, utility, truth.
 
-    utility = q_count / GS^UB_{q_count,|S|}(k) (eq. 51, N-capped upper bound of eq. 18).
+    utility = q_count / GS^UB_{q_count,|S|}(k) (eq. 51, N-capped upper bound of eq. 18). More than
+    ``max_subspaces`` candidates (C(d, dim)) is an error before any is enumerated.
     """
     d = np.asarray(X).shape[1]
     if not 1 <= dim <= d:
         raise ValueError(f"config paper_b.scenario2.subspace_dim: {dim} is not in [1, {d}] (the data has {d} "
                          "columns; the paper's figures use 1)")
+    m = math.comb(d, dim)
+    if m > max_subspaces:  # checked before the enumeration: C(d, dim) grows as d^dim
+        raise ValueError(
+            f"config paper_b.scenario2.subspace_dim: {dim} on data with {d} columns gives C({d}, {dim}) = {m:,} "
+            f"candidate subspaces, more than paper_b.scenario2.max_subspaces = {max_subspaces:,} (each is counted, "
+            "and the exact precision/recall costs O(m^2) quadratures per (eps, h)); use a smaller subspace_dim "
+            "(the paper's figures use 1), fewer columns (the dataset's preprocess.keep_columns or pca), or raise "
+            "paper_b.scenario2.max_subspaces")
     if true_rule not in TRUE_RULES:
         raise ValueError(f"true_subspace.rule: expected one of {TRUE_RULES}, got {true_rule!r}")
     X = np.asarray(X, dtype=float)

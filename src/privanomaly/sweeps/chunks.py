@@ -16,13 +16,26 @@ table (:mod:`.collect`) is byte-identical whatever the chunking.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from privanomaly import experiment
 from privanomaly.privacy import scope
 from privanomaly.sweeps import counts, points
 from privanomaly.sweeps.spec import key_of, parse_r_token
+
+# the columns of count_tables that chunk_rows reads by name
+COUNT_COLUMNS = ("ballkey", "kind", "label", "x_i", "B", "r")
+
+
+def read_counts(path: str | Path) -> pd.DataFrame:
+    """The counts table of rule ``sweep_counts`` at ``path``; one that lacks a column of :data:`COUNT_COLUMNS`
+    is an error naming the file, the column and how to rebuild it."""
+    return experiment.read_table(path, COUNT_COLUMNS, "the ball counts of a sweep's dataset (Parquet)",
+                                 "sweep_counts", reader=pd.read_parquet)
+
 
 def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric: str, cap: int,
                  absent: np.ndarray) -> pd.DataFrame:

@@ -59,3 +59,12 @@ def test_command_line_exits_1_before_snakemake(tmp_path):
 
 def test_make_runs_the_plan_check():
     assert "CONFIGCHECK := $(BIN)/python -m privanomaly.configplan" in (ROOT / "Makefile").read_text()
+
+
+def test_results_dir_that_is_a_file_is_named(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    with pytest.raises(ConfigError) as err:
+        _check(tmp_path, f"results_dir: {afile}\n")
+    assert str(err.value) == (f"invalid configuration:\n  results_dir: '{afile}' is a file, not a directory; "
+                              "set results_dir to a directory")

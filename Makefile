@@ -65,8 +65,9 @@ lock:
 UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
 # Config files are checked first (file:line of a YAML error, an empty file, a duplicate key - Snakemake's own
-# message names none of them): privanomaly.configcheck.
-CONFIGCHECK := $(BIN)/python -m privanomaly.configcheck
+# message names none of them), then the plan's cross-key checks (eps_ref in eps_grid, dataset names, the sweep
+# size cap): privanomaly.configplan (privanomaly.configcheck + the checks common.smk runs at DAG time).
+CONFIGCHECK := $(BIN)/python -m privanomaly.configplan
 
 reproduce: install
 	@$(UNLOCK_IF_IDLE)

@@ -236,6 +236,23 @@ def test_budget_switch_is_not_smooth_and_breaks_dp_on_the_cube():
     assert d == pytest.approx(0.0896, abs=5e-4) and d > delta
 
 
+def test_smooth_mechanism_has_no_unused_work_guard_and_the_switch_uses_its_budget():
+    """GaussianSmooth takes no max_work (it never reached Algorithm 2; the pipeline's guard is applied by
+    paper_b.released_bound); the budget-switch control keeps its budget: 36 units fit 50 (Algorithm 2's
+    17.49 on X), not 20 (the block bound's 25.0)."""
+    from privanomaly.audit.controls import GaussianBudgetSwitch
+    from privanomaly.mechanisms.paper_b import GaussianSmooth
+
+    with pytest.raises(TypeError):
+        GaussianSmooth("paper", max_work=5)
+    assert not hasattr(GaussianSmooth("paper"), "max_work")
+    X, _, k, r = _cube_pair()
+    _, beta = gaussian.smooth_parameters(0.5, 0.01)
+    assert GaussianBudgetSwitch().max_work == 50
+    assert GaussianBudgetSwitch().smooth_bound(X, k, r, beta) == pytest.approx(17.490, abs=1e-3)
+    assert GaussianBudgetSwitch(max_work=20).smooth_bound(X, k, r, beta) == 25.0
+
+
 @pytest.mark.parametrize("method", ["paper", "fast"])
 def test_released_bound_on_the_cube_is_smooth_and_private(method):
     """The fixed release (the configured method run to completion) is beta-smooth on the same pair and its

@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("papers", frozenset({"paper_a", "paper_b"})),
     ("sweeps", frozenset({"sweeps", "honest_tuning", "honest_tuning_plots"})),
     ("report", frozenset({"report"})),
-    ("entry points", frozenset({"api", "__main__"})),
+    ("entry points", frozenset({"api", "__main__", "configplan"})),
 )
 """The library's layers, bottom first: a package may import its own layer (without a cycle) and the layers
 below it, never one above. foundation: atomic I/O, seeding, logs, config checking, the run record and the
@@ -47,7 +47,7 @@ including δ(ε) of the Gaussian); mechanisms (the registry of both papers' mech
 claim, the accountant, public split and private selection, the end-to-end mechanisms); audit (auditors and
 negative controls); experiment (the shared experiment core); papers (``paper_a``, ``paper_b``); sweeps and the
 price of honest tuning (over both papers); report
-(figures, tables and index over the papers' registries); entry points (the Python API and the CLI)."""
+(figures, tables and index over the papers' registries); entry points (the Python API, the CLI and the config check with the plan that make runs)."""
 
 RANK = {pkg: i for i, (_, pkgs) in enumerate(LAYERS) for pkg in pkgs}
 

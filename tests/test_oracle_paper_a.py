@@ -301,6 +301,26 @@ def test_ball_counts_are_exact_at_extreme_scales(scale, metric):
     assert np.array_equal(sp.ball_counts_radii(X, radii, metric=metric, cap=5), want)
 
 
+@pytest.mark.parametrize("t", [2.0**-600, 2.0**-540, 1e-200, 1e-150])
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("cap", [2, 6])
+def test_ball_counts_radii_exact_for_zero_and_tiny_radii_beside_large_ones(t, metric, cap):
+    """One call with r = 0, radii of the data's tiny unit t and radii 2^600 times larger: every row equals the
+    exact counts and the single-radius count (the largest radius's scale alone squared the small ones to 0,
+    putting rows 1e-180 apart within r = 0)."""
+    T = 2.0**600 * t
+    X = np.array([[0.0, 0.0], [t, 0.0], [t, 0.0], [0.0, 3 * t], [T, 0.0]])
+    radii = [0.0, t, 2.5 * t, 3.5 * t, T / 2, 2 * T]
+    want = np.array([np.minimum(O.ball_counts(X, r, metric), cap) for r in radii])
+    if metric == "euclidean":
+        assert want.tolist() == np.minimum([[1, 2, 2, 1, 1], [3, 3, 3, 1, 1], [3, 3, 3, 1, 1], [4, 4, 4, 4, 1],
+                                            [4, 4, 4, 4, 1], [5, 5, 5, 5, 5]], cap).tolist()
+    got = sp.ball_counts_radii(X, radii, metric=metric, cap=cap)
+    assert np.array_equal(got, want), (got, want)
+    assert np.array_equal(got, [sp.ball_counts(X, r, metric=metric, cap=cap) for r in radii])
+    assert np.array_equal(sp.ball_counts_radii(X, [0.0], metric=metric, cap=cap), want[:1])
+
+
 @pytest.mark.parametrize("scale", [2.0**-700, 2.0**600])
 @pytest.mark.parametrize("metric", METRICS)
 def test_radii_read_off_the_data_do_not_depend_on_the_unit(scale, metric):

@@ -136,3 +136,13 @@ def test_record_counts_dedupes_once_with_the_same_result():
         np.testing.assert_array_equal(x_i, dup if cap is None else np.minimum(dup, cap))
         np.testing.assert_array_equal(B, sp.ball_counts(X, 0.5, cap=cap))
         assert x_i.dtype == np.int64 and B.dtype == np.int64
+
+
+def test_radii_share_one_euclidean_search_unless_they_span_more_than_2_to_the_256():
+    """A grid of ordinary radii is one group (one search); r = 0 is in none (its count is the duplicates);
+    a radius 2^256 times the smallest starts a new group."""
+    from privanomaly.sp.balls import _scale_groups
+
+    assert _scale_groups([0.5, 1.0, 4.0, 0.1]) == [[3, 0, 1, 2]]
+    assert _scale_groups([0.0, 1.0, 2.0**255, 2.0**256, 5.0, 0.0]) == [[1, 4, 2], [3]]
+    assert _scale_groups([0.0]) == []

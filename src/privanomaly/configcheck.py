@@ -25,7 +25,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -324,8 +324,11 @@ def merged_config(files: Sequence[str | os.PathLike]) -> dict:
     return config
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m privanomaly.configcheck [--configfile F ...]``: check config.yaml plus overlays, say where."""
+def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | None = None) -> int:
+    """``python -m privanomaly.configcheck [--configfile F ...]``: check config.yaml plus overlays, say where.
+
+    ``plan_check`` (``privanomaly.configplan``, which ``make`` runs) then runs the workflow plan's checks on
+    the merged config; it raises :class:`ConfigError`."""
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("--configfile", nargs="*", default=[], help="overlays, as given to snakemake")
     ap.add_argument("--base", default=str(ROOT / "config.yaml"), help="the workflow's config.yaml")
@@ -333,7 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files = [args.base, *args.configfile]
     try:
-        check_config(merged_config(files), args.schema, files)
+        config = check_config(merged_config(files), args.schema, files)
+        if plan_check is not None:
+            plan_check(config)
     except ConfigError as exc:
         print(f"privanomaly: {exc}", file=sys.stderr)
         return 1

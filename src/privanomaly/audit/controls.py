@@ -95,13 +95,14 @@ class GaussianBudgetSwitch(GaussianSmooth):
     """Theorem 2 with :func:`budget_switch_bound` (a data-dependent choice between two smooth bounds: not DP)."""
 
     def __init__(self, max_work: int = 50):
-        super().__init__("paper", max_work=max_work)
+        super().__init__("paper")
+        self.max_work = max_work  # the budget of the switch: Algorithm 2 within it, else the block bound
         self.bound = "budget_switch"
         self.label = "Gaussian (smooth sensitivity, budget_switch)"
         self.reference = "Theorem 2 with Algorithm 2 within a work budget, else the block bound (NOT smooth)"
 
     def smooth_bound(self, X, k, r, beta) -> float:
-        return budget_switch_bound(X, k, r, beta, self.max_work if self.max_work is not None else 50)
+        return budget_switch_bound(X, k, r, beta, self.max_work)
 
     def claim(self, *, eps, delta=DEFAULT_DELTA, **_) -> Claim:
         return Claim(eps, delta, self.neighbours, proven=False, note="data-dependent choice of bound: not DP")

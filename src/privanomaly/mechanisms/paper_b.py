@@ -127,9 +127,8 @@ class GaussianSmooth(CountGaussian):
     #: the named bounds: a public choice, never made by the data
     BOUNDS = {"paper": "Algorithm 2 (Propositions 1-2, Algorithm 1)", "fast": "the block bound (beyond the paper)"}
 
-    def __init__(self, bound: str, max_work: int | None = None):
+    def __init__(self, bound: str):
         self.bound = bound
-        self.max_work = max_work
         if bound not in self.BOUNDS:
             raise ValueError(f"GaussianSmooth: bound must be one of {sorted(self.BOUNDS)}, got {bound!r}")
         self.label = f"Gaussian (smooth sensitivity, {bound})"
@@ -137,7 +136,9 @@ class GaussianSmooth(CountGaussian):
 
     def smooth_bound(self, X, k, r, beta) -> float:
         """S_beta(X) of this mechanism's named bound: Algorithm 2 to completion, or the block bound with
-        ``exact_max = 0`` (the bounds :func:`privanomaly.paper_b.released_bound.smooth_bound` releases)."""
+        ``exact_max = 0`` (the bounds :func:`privanomaly.paper_b.released_bound.smooth_bound` releases). No work
+        guard here: the pipeline's guard (``paper_b.scenario1.max_work``, ``AlgorithmTooCostly``) is applied
+        where it computes the bound it releases (``released_bound.smooth_bound``), not through this class."""
         if self.bound == "paper":
             return float(ol.algorithm2(X, k, r, beta).value)
         return float(ol.block_smooth_bound(X, k, r, beta, exact_max=0).value)

@@ -31,6 +31,12 @@ def check_config(pb: dict) -> None:
     if grid["min"] > grid["max"]:
         raise ValueError(f"config paper_b.tuning.r_grid: min = {grid['min']} is larger than max = {grid['max']}; "
                          "the candidate radii run from min up to max")
+    methods = pb["scenario1"]["methods"]
+    for i, name in enumerate(pb.get("readings_methods", [])):
+        if name not in methods:
+            raise ValueError(f"config paper_b.readings_methods[{i}]: {name!r} is not in paper_b.scenario1.methods "
+                             f"{methods} (the other readings' Figs. 3-4 draw bounds Scenario 1 computes); "
+                             "add it to paper_b.scenario1.methods or remove it from paper_b.readings_methods")
     fig2 = pb["fig2"]
     if fig2["plot_k"] not in fig2["k_values"]:
         raise ValueError(f"config paper_b.fig2.plot_k: {fig2['plot_k']} is not one of paper_b.fig2.k_values "

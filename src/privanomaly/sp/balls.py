@@ -199,10 +199,31 @@ def _distinct_counts(X, r: float, metric: str, cap, workers: int) -> tuple[np.nd
     return capped_counts(V, V, w, r, metric, cap, workers=workers), inv, w
 
 
+# Radii searched with one Euclidean scale span less than this factor: the smallest one times the scale (that of
+# the largest, in [1/2, 1)) is at least 2^-256, so its square (>= 2^-512) and every square that decides a
+# comparison stay normal floats; a wider grid is searched once per such group.
+_RADII_SPAN = 2.0**256
+
+
+def _scale_groups(radii: list[float]) -> list[list[int]]:
+    """Indices of the positive ``radii``, in groups (ascending) whose largest is < ``_RADII_SPAN`` x smallest."""
+    order = sorted((i for i, r in enumerate(radii) if r > 0), key=lambda i: radii[i])
+    groups: list[list[int]] = []
+    for i in order:
+        if groups and radii[i] < radii[groups[-1][0]] * _RADII_SPAN:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
 def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
     """``ball_counts(X, r, metric=metric, cap=cap)`` at every r of ``radii`` (rows, int64 (len(radii), n)),
     from one search of each distinct row's ``cap`` nearest distinct rows instead of one count per radius:
-    the same integers (same float distances and comparisons), for many radii at about the cost of one."""
+    the same integers, for many radii at about the cost of one. Euclidean: r = 0 counts the exact duplicates
+    (distance 0 iff every coordinate is equal); positive radii are searched with the scale of the largest of
+    their group (:func:`_scale_groups`: one group unless the radii span more than 2^256), so a small radius
+    beside a large one is compared without its square underflowing."""
     _check_metric(metric)
     A = _as_points(X)
     radii = [_check_r(r) for r in np.asarray(radii, dtype=float).reshape(-1)]
@@ -212,12 +233,17 @@ def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers:
     from ._fastballs import capped_counts_radii
 
     U, inv, w = unique_rows(A)
-    if metric == "euclidean" and max(radii, default=0.0) > 0:  # one scale for every radius: the largest one's
-        s = _euclidean_scale(max(radii), U)
-        U, radii = U * s, [r * s for r in radii]
-    elif metric == "euclidean":  # every radius is 0: distance 0 iff every coordinate is equal
-        metric = "chebyshev"
-    return capped_counts_radii(U, U, w, radii, metric, cap, workers=workers)[:, inv]
+    if metric != "euclidean":
+        return capped_counts_radii(U, U, w, radii, metric, cap, workers=workers)[:, inv]
+    out = np.empty((len(radii), U.shape[0]), dtype=np.int64)
+    zero = [i for i, r in enumerate(radii) if r == 0]
+    if zero:  # the distinct rows are the equality classes: a row's ball of radius 0 is its own copies
+        out[zero] = np.minimum(w, cap)
+    for group in _scale_groups(radii):
+        s = _euclidean_scale(max(radii[i] for i in group), U)
+        V = U * s
+        out[group] = capped_counts_radii(V, V, w, [radii[i] * s for i in group], metric, cap, workers=workers)
+    return out[:, inv]
 
 
 def ball_counts_scipy(X, r: float, *, metric: str = "euclidean", workers: int = 1) -> np.ndarray:

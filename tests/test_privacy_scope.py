@@ -137,7 +137,8 @@ def _scenario2(tmp_path, choice: dict, exponent: str = "standard") -> pd.DataFra
     (tmp_path / "choice.json").write_text(json.dumps({"dataset": "toy", **choice}))
     out = {n: str(tmp_path / f"{n}.csv") for n in ("subspaces", "subspaces_md", "sweep", "sweep_md")}
     params = dict(seed=1, k=2, dim=1, eps=[0.5, 1.0], h=[1], n_trials=20, sensitivity=1.0, exact=True,
-                  true_subspace={"rule": "labelled_outlier", "min_outliers": 1}, exponent=exponent)
+                  true_subspace={"rule": "labelled_outlier", "min_outliers": 1}, exponent=exponent,
+                  max_subspaces=1000)
     _run_script("paper_b_scenario2.py", input={"data": str(tmp_path / "toy.parquet"),
                                                "choice": str(tmp_path / "choice.json")},
                 output=out, params=params, wildcards={"pb_dataset": "toy", "pb_reading": ""}, log=tmp_path / "s2.log")

@@ -52,6 +52,16 @@ def read_output(path: str | Path, reader, what: str):
                          "delete it and rerun the workflow, which rebuilds it") from None
 
 
+def _load_json(path: str | Path):
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def read_json(path: str | Path, what: str):
+    """A JSON output of this workflow (:func:`read_output`: missing or damaged is an error naming it)."""
+    return read_output(path, _load_json, what)
+
+
 def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=pd.read_csv) -> pd.DataFrame:
     """One table of this workflow (written by ``rule``) read with ``reader``, checked to have every column a
     script reads by name: a missing or unreadable file, or one that lacks a column, is a ``ValueError`` naming the
@@ -77,11 +87,7 @@ def read_choice(path: str | Path, *keys: str) -> dict:
 
     Checks that ``dataset``, ``r`` and every further key of ``keys`` are there and that r is a finite radius ≥ 0.
     """
-    def load(p):
-        with open(p, encoding="utf-8") as fh:
-            return json.load(fh)
-
-    choice = read_output(path, load, "the JSON of a tuning rule")
+    choice = read_json(path, "the JSON of a tuning rule")
     if not isinstance(choice, dict):
         raise ValueError(f"{path}: expected a JSON object (the output of a tuning rule), got {type(choice).__name__}")
     for key in ("dataset", "r", *keys):

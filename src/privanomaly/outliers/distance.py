@@ -19,11 +19,12 @@ Conventions fixed here and used by the whole :mod:`privanomaly.outliers` package
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 from scipy.spatial import cKDTree
+
+from privanomaly.sp.balls import euclidean_scale
 
 #: relative tolerance of every "distance <= r" test (closed balls robust to rounding)
 RADIUS_RTOL = 1e-9
@@ -80,18 +81,14 @@ def _counts_scaled(Z: np.ndarray, r: float) -> np.ndarray:
     if len(Z) == 0:
         return np.zeros(0, dtype=np.int64)
     rho = r * (1.0 + RADIUS_RTOL)
-    # coordinates and radius times a power of two s with rho s in [1/2, 1): exact, so the same comparisons as
-    # unscaled wherever the squared distances neither underflow nor overflow, and the right ones where they
-    # would (r ~ 1e-200: every pair "within r"; r ~ 1e160: scipy's overflow error). s is lowered where a
-    # coordinate would pass 2^500 (its squares stay finite: scipy raises on an infinite distance)
-    exp = -math.frexp(rho)[1]
-    big = float(np.max(np.abs(Z)))
-    if big > 0:
-        exp = min(exp, 500 - math.frexp(big)[1])
-    s = math.ldexp(1.0, exp)
-    tree = cKDTree(Z * s)
+    # coordinates and radius times a power of two s with rho s in [1/2, 1) (sp.balls.euclidean_scale): exact, so
+    # the same comparisons as unscaled wherever the squared distances neither underflow nor overflow, and the
+    # right ones where they would (r ~ 1e-200: every pair "within r"; r ~ 1e160: scipy's overflow error); s is
+    # lowered where a coordinate would pass 2^500 (its squares stay finite: scipy raises on an infinite distance)
+    s = euclidean_scale(rho, Z, max_exponent=500)
+    Zs = Z * s
     workers = -1 if len(Z) >= PARALLEL_MIN_ROWS else 1
-    counts = tree.query_ball_point(Z * s, rho * s, p=2.0, return_length=True, workers=workers)
+    counts = cKDTree(Zs).query_ball_point(Zs, rho * s, p=2.0, return_length=True, workers=workers)
     return np.asarray(counts, dtype=np.int64) - 1
 
 

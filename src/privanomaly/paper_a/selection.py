@@ -57,7 +57,6 @@ def knn_radius_table(
     return dist[:, betas] / s
 
 
-
 def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
     """Radius flagging about ``fraction`` of records: midpoint between consecutive sorted d_β values.
 

@@ -88,18 +88,12 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
     """One table per input, by suffix: a CSV is a DataFrame, a JSON its parsed object. A list of per-dataset
     files: JSONs give the list of objects; CSVs that all carry a ``dataset`` column (tidy per-dataset tables)
     are concatenated into one, other CSVs give the list of DataFrames (dataset order kept)."""
-    import json
-
     from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
-    from privanomaly.experiment.inputs import read_output
+    from privanomaly.experiment.inputs import read_json, read_output
 
     def read(path: str) -> Any:
         if str(path).endswith(".json"):
-            def load(p):
-                with open(p, encoding="utf-8") as fh:
-                    return json.load(fh)
-
-            return read_output(path, load, "a JSON output of this workflow")
+            return read_json(path, "a JSON output of this workflow")
         return read_output(path, pd.read_csv, "a table of this workflow")
 
     def read_list(paths: Sequence[str]) -> Any:

@@ -9,7 +9,7 @@ Distance semantics (the same in every code path, so all agree bit for bit on the
   manhattan: sum_k |a_k - b_k| <= r       (same order)
   chebyshev: max_k |a_k - b_k| <= r
 The Euclidean test runs on the coordinates and r multiplied by a power of two s with r s in [1/2, 1)
-(:func:`_euclidean_scale`): the same comparisons bit for bit wherever r*r and the squares neither overflow nor
+(:func:`euclidean_scale`): the same comparisons bit for bit wherever r*r and the squares neither overflow nor
 underflow, and the right ones where they would (r ~ 1e-200: r*r = 0 put every pair within r; r ~ 1e200:
 r*r = inf did too); at r = 0 it is "every coordinate equal" (the chebyshev test at 0).
 """
@@ -24,6 +24,7 @@ __all__ = [
     "METRICS",
     "minkowski_p",
     "unit_scale",
+    "euclidean_scale",
     "pairwise_within",
     "unique_rows",
     "duplicate_counts",
@@ -78,37 +79,43 @@ def _check_cap(cap):
     return c
 
 
+def _max_abs(arrays) -> float:
+    """The largest |coordinate| of ``arrays`` (0 when all are empty)."""
+    return max((float(np.max(np.abs(A))) for A in arrays if np.size(A)), default=0.0)
+
+
 def unit_scale(X: np.ndarray) -> float:
     """A power of two s with max |X| s in [1/2, 1) (1 when X is all zero or empty): k-NN distances computed on
     X s and divided by s are the unscaled floats bit for bit wherever those neither under- nor overflow
     (scaling by a power of two is exact), and right where they would (data ~1e-200: squared distances
     underflow to 0; ~1e200: they overflow to inf)."""
-    big = float(np.max(np.abs(X))) if np.size(X) else 0.0
+    big = _max_abs([X])
     return math.ldexp(1.0, -math.frexp(big)[1]) if big > 0 else 1.0
 
 
-def _euclidean_scale(r: float, *arrays: np.ndarray) -> float:
-    """A power of two s with r s in [1/2, 1), lowered where a coordinate times s would pass 2^1000: multiplying
-    coordinates and r by s is exact, so every Euclidean comparison is that of the unscaled float arithmetic
-    wherever it neither overflows nor underflows, and r*r can no longer round to 0 or inf. 1 for r = 0."""
+def euclidean_scale(r: float, *arrays: np.ndarray, max_exponent: int = 1000) -> float:
+    """A power of two s with r s in [1/2, 1), lowered where a coordinate times s would pass 2^max_exponent:
+    multiplying coordinates and r by s is exact, so every Euclidean comparison is that of the unscaled float
+    arithmetic wherever it neither overflows nor underflows, and r*r can no longer round to 0 or inf. 1 for
+    r = 0. (Paper B's degrees use ``max_exponent`` 500: scipy's KD-tree raises on an infinite distance.)"""
     if r == 0:
         return 1.0
     exp = -math.frexp(r)[1]
-    big = max((float(np.max(np.abs(A))) for A in arrays if A.size), default=0.0)
+    big = _max_abs(arrays)
     if big > 0:
-        exp = min(exp, 1000 - math.frexp(big)[1])
+        exp = min(exp, max_exponent - math.frexp(big)[1])
     return math.ldexp(1.0, exp)
 
 
 def _euclidean_args(metric: str, r: float, *arrays: np.ndarray) -> tuple[str, float, list[np.ndarray]]:
     """(metric, r, arrays) as the kernels compare them: Euclidean coordinates and r scaled by
-    :func:`_euclidean_scale`, and r = 0 decided by the chebyshev test (exact: distance 0 iff every coordinate is
+    :func:`euclidean_scale`, and r = 0 decided by the chebyshev test (exact: distance 0 iff every coordinate is
     equal, where squared differences of ~1e-170 would underflow to 0)."""
     if metric != "euclidean":
         return metric, r, list(arrays)
     if r == 0:
         return "chebyshev", r, list(arrays)
-    s = _euclidean_scale(r, *arrays)
+    s = euclidean_scale(r, *arrays)
     return metric, r * s, [A * s for A in arrays]
 
 
@@ -240,7 +247,7 @@ def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers:
     if zero:  # the distinct rows are the equality classes: a row's ball of radius 0 is its own copies
         out[zero] = np.minimum(w, cap)
     for group in _scale_groups(radii):
-        s = _euclidean_scale(max(radii[i] for i in group), U)
+        s = euclidean_scale(max(radii[i] for i in group), U)
         V = U * s
         out[group] = capped_counts_radii(V, V, w, [radii[i] * s for i in group], metric, cap, workers=workers)
     return out[:, inv]

@@ -137,7 +137,7 @@ def recommended_cap(beta, eps, *, tol: float = 2.0**-60) -> int:
     e = float(np.min(np.asarray(eps, dtype=float)))
     if not e > 0:
         raise ValueError(f"eps must be > 0, got {eps!r}")
-    extra = math.ceil(math.log(1.0 / tol) / e) if math.log(1.0 / tol) / e < NO_CAP else NO_CAP
+    extra = math.log(1.0 / tol) / e
     if not extra < NO_CAP:  # no count reaches it: the largest cap an int64 kernel takes, i.e. none
         return NO_CAP
-    return min(NO_CAP, int(np.max(beta)) + max(1, int(extra)))
+    return min(NO_CAP, int(np.max(beta)) + max(1, math.ceil(extra)))

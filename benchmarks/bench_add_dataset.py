@@ -20,11 +20,8 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
@@ -42,16 +39,11 @@ BUDGET_S = 90.0
 
 def timed(copy: Path, *args: str) -> tuple[float, float, str]:
     """Wall and CPU seconds (children: Snakemake and its jobs) of one Snakemake call."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
     cmd = [wf.SNAKEMAKE, *args, "--configfile", ".test/config.yaml", td.USER_OVERLAY, "--config",
            f"data_mirror={MIRROR}"]
-    proc = subprocess.run(cmd, cwd=copy, env=wf.env_for(copy), capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, cpu, proc = wf.timed_run(cmd, copy, wf.env_for(copy))
     if proc.returncode != 0:
         raise SystemExit(f"snakemake failed:\n{proc.stderr[-4000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, proc.stdout + proc.stderr
 
 

@@ -22,12 +22,9 @@ import argparse
 import os
 import platform
 import re
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,20 +102,14 @@ def render(rs: list[dict], note: str) -> str:
 
 
 def run_default() -> tuple[Path, float, float, int]:
-    from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
+    from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for, timed_run
 
     copy = copy_workflow(Path(tempfile.mkdtemp(prefix="bench-runs-")) / "wf")
-    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run([SNAKEMAKE, "--cores", "2", "--config", f"data_mirror={MIRROR}"], cwd=copy,
-                          env=env_for(copy), capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall, cpu, proc = timed_run([SNAKEMAKE, "--cores", "2", "--config", f"data_mirror={MIRROR}"], copy, env_for(copy))
     if proc.returncode != 0:
         raise SystemExit(proc.stdout[-3000:] + proc.stderr[-3000:])
     m = re.findall(r"(\d+) of (\d+) steps \(100%\) done", proc.stdout + proc.stderr)
     jobs = int(m[-1][1]) if m else 0
-    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
     return copy / "results", cpu, wall, jobs
 
 

@@ -27,8 +27,6 @@ import argparse
 import os
 import platform
 import re
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
 
-from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for  # noqa: E402
+from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for, timed_run  # noqa: E402
 
 from privanomaly import runlog, runrecord, seeding  # noqa: E402
 from privanomaly.experiment import split_frame  # noqa: E402
@@ -63,16 +61,9 @@ SWEEP = {
 RESULTS = "bench_results"
 
 
-def cpu_children() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 def snakemake(copy: Path, *args: str) -> tuple[float, float, str]:
     cmd = [SNAKEMAKE, *args, "--cores", "2", "--configfile", "bench.yaml", "--config", f"data_mirror={MIRROR}"]
-    c0, w0 = cpu_children(), time.perf_counter()
-    proc = subprocess.run(cmd, cwd=copy, env=env_for(copy), capture_output=True, text=True)
-    wall, cpu = time.perf_counter() - w0, cpu_children() - c0
+    wall, cpu, proc = timed_run(cmd, copy, env_for(copy))
     if proc.returncode != 0:
         raise SystemExit(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return wall, cpu, proc.stdout + proc.stderr

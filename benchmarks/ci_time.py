@@ -25,7 +25,6 @@ import csv
 import json
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -102,15 +101,10 @@ def measure_dag(out: Path, mirror: Path) -> None:
         env = wf.env_for(copy)
         env["PYTHONPATH"] = os.pathsep.join([str(Path(tmp) / "site"), env["PYTHONPATH"]])
         env["CI_TIME_CPULOG"] = str(log)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic()
-        proc = subprocess.run([wf.SNAKEMAKE, "--cores", "2", "--configfile", ".test/config.yaml", "--config",
-                               f"data_mirror={mirror}"], cwd=copy, env=env, capture_output=True, text=True)
-        wall = time.monotonic() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall, total, proc = wf.timed_run([wf.SNAKEMAKE, "--cores", "2", "--configfile", ".test/config.yaml",
+                                          "--config", f"data_mirror={mirror}"], copy, env)
         if proc.returncode != 0:
             raise SystemExit(f"the .test DAG failed:\n{proc.stderr[-4000:]}")
-        total = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         per_rule: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0])
         for line in log.read_text(encoding="utf-8").splitlines():
             rec = json.loads(line)

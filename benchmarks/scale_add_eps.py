@@ -22,9 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,28 +31,22 @@ import pandas as pd
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
+
+from workflow_copy import SNAKEMAKE, env_for, timed_run  # noqa: E402
 
 from privanomaly import runrecord  # noqa: E402
 from privanomaly.privacy import scope  # noqa: E402
 from privanomaly.sweeps import chunks, partition, spec  # noqa: E402
 
-SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
 OVERLAY = "add_eps_overlay.yaml"
-
-
-def cpu_children() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 
 def snakemake(workdir: Path, target: str, *args: str) -> tuple[float, float, str]:
     """(wall, CPU of Snakemake and its jobs, log) of one run with the scale config and the overlay."""
     cmd = [SNAKEMAKE, target, *args, "--cores", "2", "--configfile", ".scale/config.yaml", OVERLAY]
-    env = {**os.environ, "PYTHONPATH": str(workdir / "src")}
-    c0, w0 = cpu_children(), time.perf_counter()
-    proc = subprocess.run(cmd, cwd=workdir, env=env, capture_output=True, text=True)
-    wall, cpu = time.perf_counter() - w0, cpu_children() - c0
+    wall, cpu, proc = timed_run(cmd, workdir, env_for(workdir))
     if proc.returncode != 0:
         raise SystemExit(f"snakemake {target} {' '.join(args)} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     return wall, cpu, proc.stdout + proc.stderr

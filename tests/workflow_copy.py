@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -130,6 +131,18 @@ def env_for(copy: Path) -> dict[str, str]:
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env.setdefault("MKL_NUM_THREADS", "1")
     return env
+
+
+def timed_run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Run ``cmd`` (output captured): wall seconds, CPU seconds of it and every process it waited for
+    (``getrusage(RUSAGE_CHILDREN)``: Snakemake and all its jobs) and the finished process - the benchmarks'
+    one way to time a run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc
 
 
 @dataclass

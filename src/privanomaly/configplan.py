@@ -23,6 +23,21 @@ from privanomaly.plan import DataPlan
 from privanomaly.sweeps.plan import SweepPlan
 
 
+def check_papers(config: Mapping[str, Any], plan: DataPlan, unavailable: Mapping[str, str]) -> None:
+    """The papers' cross-key checks (dataset names in their lists, paper A's and paper B's grids and options):
+    what ``common.smk`` runs when Snakemake builds the DAG, with the datasets the data mirror leaves
+    ``unavailable``, and :func:`check_plan` before it (none: that depends on the mirror). Each raises
+    ``ValueError`` naming the key."""
+    pa, pb = config["paper_a"], config["paper_b"]
+    plan.check_names(pa["datasets"], "paper_a.datasets")
+    plan.check_names([pa["fig2"]["dataset"]], "paper_a.fig2.dataset")
+    plan.check_names([pa["compiler"]["dataset"]], "paper_a.compiler.dataset")
+    plan.check_names(pa["claims"].get("paper_datasets", []), "paper_a.claims.paper_datasets")
+    pa_plan.check_config(pa, unavailable)
+    pb_plan.check_config(pb)
+    plan.check_names(list(pb["datasets"]), "paper_b.datasets")
+
+
 def check_plan(config: Mapping[str, Any]) -> None:
     """Run the DAG-time checks of ``common.smk`` on the merged, schema-checked ``config``; a failing one
     raises :class:`ConfigError` with its message (which names the key)."""
@@ -30,14 +45,7 @@ def check_plan(config: Mapping[str, Any]) -> None:
         for name, entry in config["datasets"].items():
             check_dataset_entry(name, entry)
         plan = DataPlan(config)
-        pa, pb = config["paper_a"], config["paper_b"]
-        plan.check_names(pa["datasets"], "paper_a.datasets")
-        plan.check_names([pa["fig2"]["dataset"]], "paper_a.fig2.dataset")
-        plan.check_names([pa["compiler"]["dataset"]], "paper_a.compiler.dataset")
-        plan.check_names(pa["claims"].get("paper_datasets", []), "paper_a.claims.paper_datasets")
-        pa_plan.check_config(pa, {})  # which datasets are unavailable depends on the mirror: DAG time
-        pb_plan.check_config(pb)
-        plan.check_names(list(pb["datasets"]), "paper_b.datasets")
+        check_papers(config, plan, {})  # which datasets are unavailable depends on the mirror: DAG time
         SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
                   config.get("sweep_points_per_job"))
     except ConfigError:

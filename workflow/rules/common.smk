@@ -4,6 +4,7 @@ import os
 from os.path import relpath
 from pathlib import Path
 
+from privanomaly.configplan import check_papers
 from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
@@ -104,14 +105,11 @@ def get_data_provenance(wildcards):
 KNN_THREADS = 2 if (workflow.resource_settings.cores or 4) >= 4 else 1
 
 
+# the papers' cross-key checks (the same function make's config check runs before Snakemake)
+check_papers(config, PLAN, PLAN.unavailable())
+
+
 # ---- Paper A: privanomaly.paper_a.workflow_checks ----
-PLAN.check_names(PA["datasets"], "paper_a.datasets")
-PLAN.check_names([PA["fig2"]["dataset"]], "paper_a.fig2.dataset")
-PLAN.check_names([PA["compiler"]["dataset"]], "paper_a.compiler.dataset")
-PLAN.check_names(
-    PA["claims"].get("paper_datasets", []), "paper_a.claims.paper_datasets"
-)
-pa_plan.check_config(PA, PLAN.unavailable())
 # the dataset sets of paper A; the catalogue names them too
 PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
@@ -126,8 +124,6 @@ def get_paper_a_betas(wildcards):
 
 
 # ---- Paper B: privanomaly.paper_b.workflow; {pb_reading} = "" (ours) or a reading's prefix ----
-pb_plan.check_config(PB)
-PLAN.check_names(list(PB["datasets"]), "paper_b.datasets")
 PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
 PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure
 # before any job: a Scenario-1 dataset whose Algorithm 2 is predicted past its work guard

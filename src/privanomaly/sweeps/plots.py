@@ -145,7 +145,7 @@ def sigma_ratio(t: pd.DataFrame):
 
 
 def top_h(t: pd.DataFrame):
-    s = t[(t["part"] == "top_h") & (t["skipped"].fillna("") == "")] if "skipped" in t.columns else t.iloc[0:0]
+    s = t[(t["part"] == "top_h") & (t["skipped"].fillna("") == "")]
     datasets = list(dict.fromkeys(s["dataset"]))
     dims = sorted(s["subspace_dim"].dropna().unique()) if len(s) else []
     fig, axes = _panels(len(datasets) or 1, 2 * max(len(dims), 1))
@@ -168,3 +168,23 @@ def top_h(t: pd.DataFrame):
     return fig
 
 FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "top_h": top_h}
+
+#: the columns of the tidy table (:mod:`.collect`) each figure reads by name, checked by :func:`read_sweep`
+COLUMNS = {
+    "error_vs_eps": ("dataset", "k", "mechanism", "eps", "beta", "r_spec", "error_anomaly"),
+    "gain": ("dataset", "k", "mechanism", "eps", "beta", "r_kind", "r_spec", "error_anomaly", "error_absent_void"),
+    # a paper-B table has its cells' columns (ratio; subspace_dim, h, precision, recall) only when some cell of
+    # that part was computed: the figure draws "no cell" then, so only the columns of every row are required
+    "sigma_ratio": ("dataset", "k", "part", "method", "convention", "eps", "r_kind", "r_spec", "skipped"),
+    "top_h": ("dataset", "k", "part", "eps", "r_spec", "skipped"),
+}
+
+
+def read_sweep(path, figure: str) -> pd.DataFrame:
+    """The tidy table of a sweep at ``path`` for ``figure``: one that lacks a column the figure reads
+    (:data:`COLUMNS`; a figure not listed there is checked for none) is an error naming the file, the columns
+    and the rule that rebuilds it."""
+    from privanomaly.experiment.inputs import read_table
+
+    return read_table(path, COLUMNS.get(figure, ()), f"a sweep's tidy table (Parquet) for its figure {figure}",
+                      "sweep_collect", reader=pd.read_parquet)

@@ -38,6 +38,7 @@ TUNING_NOTE = (
 SEP = "; "
 FITTED_ON_PUBLIC = "public split"
 PREPROCESSING_STEPS = {"standardize": "standardisation", "pca": "PCA"}
+PREPROCESSING_STEP_OF = {v: k for k, v in PREPROCESSING_STEPS.items()}  # "standardisation" -> "standardize"
 
 
 @dataclass(frozen=True)

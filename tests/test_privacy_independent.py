@@ -181,3 +181,21 @@ def test_paper_b_utility_moves_by_at_most_its_du_under_substitution():
                 worst = max(worst, d)
                 assert d <= du
     assert worst >= 4
+
+
+def test_paper_a_claims_say_per_query_and_the_selections_relation():
+    """Paper A's claims hold per query (one answer, Def. 2.2; Claim 5 charges m·ε for m answers within a ball of
+    radius r), and a (β, r) chosen privately protects only the edges that are G_S(k) edges for every candidate
+    (the SP answer at a candidate where the record is not k-sensitive may expose it): both are stated."""
+    from privanomaly.privacy import end_to_end
+
+    X, y = _data()
+    s = public_split.split(len(X), 0.3, np.random.default_rng(5))
+    t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.1], eps_grid=[1.0], k=1, split=s,
+                            selection_share=0.2, rng=np.random.default_rng(2)).set_index("tuning")
+    assert all(text.startswith("ε, k (per query)") for text in t["public_inputs"])
+    assert "the G_S(k) edges of every candidate (β, r)" in t.loc["private_selection", "public_inputs"]
+    assert "the G_S(k) edges of every candidate (β, r)" not in t.loc["public_split", "public_inputs"]
+    e2e = end_to_end.EndToEndSP().claim(eps=1.0)
+    assert e2e.public_inputs[0] == "ε, k (per query)" and scope.CANDIDATES_RELATION in e2e.public_inputs
+    assert scope.paper_a({"beta": 2, "r": 0.5}, None).public_inputs == ("ε, k (per query)",)

@@ -74,7 +74,7 @@ def test_add_to_keeps_columns_and_appends_three_at_the_right():
 def test_sweep_rows_scope():
     a = pd.DataFrame({"mechanism": ["sp", "dp"], "claim_proven": [True, True]})
     out = scope.add_sweep_columns(a, "paper_a", "value", 0.5, {"steps": []})
-    assert out["proven_end_to_end"].tolist() == [True, True] and out["public_inputs"][0] == "ε, k, β (grid); r = 0.5 (config)"
+    assert out["proven_end_to_end"].tolist() == [True, True] and out["public_inputs"][0] == "ε, k (per query), β (grid); r = 0.5 (config)"
     out = scope.add_sweep_columns(a, "paper_a", "fraction", 0.05, {"steps": []})
     assert not out["proven_end_to_end"].any()
     assert not scope.add_sweep_columns(a, "paper_a", "value", 0.5, None)["proven_end_to_end"].any()  # unknown prep

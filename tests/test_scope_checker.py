@@ -66,7 +66,7 @@ def _fake_run(tmp_path: Path, steps: list[dict], rows: list[dict]) -> Path:
 
 def _row(**kw) -> dict:
     base = {"dataset": "toy", "mechanism": "sp", "beta": 5, "k": 1, "eps": 1.0, "r_kind": "value",
-            "public_inputs": "ε, k, β (grid); r = 0.5 (config)", "data_dependent": "", "proven_end_to_end": True}
+            "public_inputs": "ε, k (per query), β (grid); r = 0.5 (config)", "data_dependent": "", "proven_end_to_end": True}
     return {**base, **kw}
 
 

@@ -220,7 +220,7 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     rng = seeding.rng(seed, "api", "paper_a", mechanism)
     answers = mech.sample(x_i, B, beta=int(beta), k=int(k), eps=float(eps), rng=rng, n_trials=1)[0]
     tuned = bool(tuned_on_data) or _was_chosen(data, "beta_r", (int(beta), float(r)))
-    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, ("ε, k (per query)",),
+    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,),
                     f"(β, r) = ({int(beta)}, {float(r):.6g})", tuned,
                     ("the queries: one answer per record of the data (the claim is per query; the answers as a "
                      "whole are indexed by the records themselves)",))

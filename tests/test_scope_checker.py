@@ -114,3 +114,9 @@ def test_growth_table_states_its_scope(tmp_path):
     text = t["data_dependent"].iloc[0]
     assert "by max F1 against the labels" in text and "read off each subsample's (β+1)-NN distances" in text
     assert "standardisation fitted on the data" in text
+
+
+def test_audit_caption_states_the_scope_of_the_audited_claims():
+    text = (ROOT / "workflow/report/privacy_audit.rst").read_text()
+    assert "Every audited claim is for public parameters" in text
+    assert "G_S(k) edges for every candidate (β, r)" in text

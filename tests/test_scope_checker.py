@@ -120,3 +120,24 @@ def test_audit_caption_states_the_scope_of_the_audited_claims():
     text = (ROOT / "workflow/report/privacy_audit.rst").read_text()
     assert "Every audited claim is for public parameters" in text
     assert "G_S(k) edges for every candidate (β, r)" in text
+
+
+@pytest.mark.parametrize("caption, reading, wanted", [
+    ("paper_b_scenario1.rst", "", "holds for a public r; this r was tuned by eq. (53) accuracy against these records' labels"),
+    ("paper_b_scenario1.rst", "paper_r", "holds for a public r; the paper printed this r after tuning it on the same records"),
+    ("paper_b_scenario2.rst", "", "The ε-DP of Algorithm 3 holds for a public r; this r was tuned by eq. (53)"),
+    ("paper_b_scenario2.rst", "paper_r_printed_exponent", "holds for a public r; the paper printed this r"),
+    ("paper_a_table3.rst", "", "Each mechanism's claim holds per query"),
+    ("paper_a_table2.rst", "", "Each mechanism's claim holds per query"),
+    ("privacy_price.rst", "", "PCA'd\nfeatures cannot be refitted"),
+])
+def test_captions_that_state_a_claim_state_its_scope(caption, reading, wanted):
+    """A caption saying "proven" / "ε-DP" says that it holds for public parameters and what was not public."""
+    import jinja2
+    from types import SimpleNamespace as NS
+
+    cfg = scope_checker.merged_config(ROOT)
+    sm = NS(config=cfg, params=NS(plot_params={"reading": reading, "paper_r": 1.1}),
+            wildcards=NS(dataset="synthetic_b1", method="fast", paper="A", sweep="paperAbetaR"))
+    text = jinja2.Template((ROOT / "workflow/report" / caption).read_text()).render(snakemake=sm)
+    assert wanted in text

@@ -19,7 +19,7 @@ def test_claim_is_end_to_end_only_without_data_dependent_choices():
     assert c.proven and c.public_inputs == () and c.data_dependent == () and c.proven_end_to_end
     tuned = c.scoped(["ε, k"], ["(β, r) by max F1 against the labels"])
     assert tuned.proven and not tuned.proven_end_to_end and tuned.epsilon == c.epsilon
-    assert "for public parameters only: (β, r) by max F1 against the labels" in tuned.describe()
+    assert "for public parameters only, and these were read off the data: (β, r) by max F1 against the labels" in tuned.describe()
     assert not Claim(1.0, 0.0, "add_remove", proven=False).proven_end_to_end
     with pytest.raises(ValueError, match="data_dependent must be a sequence"):
         Claim(1.0, 0.0, "add_remove", data_dependent="r tuned")  # a bare string is not a list of choices

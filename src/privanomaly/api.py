@@ -222,8 +222,8 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     tuned = bool(tuned_on_data) or _was_chosen(data, "beta_r", (int(beta), float(r)))
     claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,),
                     f"(β, r) = ({int(beta)}, {float(r):.6g})", tuned,
-                    ("the queries: one answer per record of the data (the claim is per query; the answers as a "
-                     "whole are indexed by the records themselves)",))
+                    ("the queried records: one answer per record of the data (the claim is per query; the answers "
+                     "as a whole are indexed by the records themselves)",))
     return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool), claim,
                    {"beta": int(beta), "r": float(r), "eps": float(eps), "k": int(k), "seed": int(seed)}, tuned)
 

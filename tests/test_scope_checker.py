@@ -131,6 +131,8 @@ def test_audit_caption_states_the_scope_of_the_audited_claims():
     ("paper_a_table2.rst", "", "Each mechanism's claim holds per query"),
     ("privacy_price.rst", "", "PCA'd\nfeatures cannot be refitted"),
     ("sweep_table.rst", "", "an r given as fraction is read off the data's k-NN distances"),
+    ("paper_a_fig2.rst", "", "privacy guarantees only for a public (β, r)"),
+    ("paper_a_fig3.rst", "", "privacy guarantees only for a public (β, r)"),
 ])
 def test_captions_that_state_a_claim_state_its_scope(caption, reading, wanted):
     """A caption saying "proven" / "ε-DP" says that it holds for public parameters and what was not public."""

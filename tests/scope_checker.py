@@ -32,6 +32,10 @@ from privanomaly import mechanisms
 from privanomaly.sp.dlap import rational_rate
 
 PUBLIC_SPLIT = "public split"
+# paper A's mechanisms: (share of ε their noise spends, relation) - Constructions 1-2 and the Laplace count at
+# the rational rate of ε, the noisy threshold at that of ε/2 (paper A Sec. 4-5)
+PAPER_A_SPEND = {"sp": (1.0, "sensitive_k"), "optimal_dp": (1.0, "add_remove"), "compiler": (1.0, "sensitive_k"),
+                 "laplace_count": (1.0, "add_remove"), "laplace_noisy_threshold": (0.5, "add_remove")}
 # paper A's tables of mechanism results at the chosen (β, r) (claims.csv is the claims page, not a release)
 PAPER_A_TABLES = ("table1.csv", "table2.csv", "table3.csv", "parameters.csv", "growth.csv")
 TUNED_WORDS = ("tuned", "F1", "read off", "quantile", "printed")
@@ -217,6 +221,14 @@ def check_run(results: Path, cfg: Mapping) -> tuple[list[str], dict[str, int]]:
                                     f"proven = {own}, but proven_end_to_end = {claimed}")
                 if own is None and claimed:
                     problems.append(f"{rel} row {i} ({ds}): no private release, yet proven end to end")
+        if kind == "sweep" and "claim_eps" in df.columns:
+            for i, row in df.iterrows():
+                share, relation = PAPER_A_SPEND[row["mechanism"]]
+                want = float(rational_rate(share * float(row["eps"])))
+                if not math.isclose(float(row["claim_eps"]), want, rel_tol=0, abs_tol=1e-15) or \
+                        float(row["claim_delta"]) != 0.0 or row["neighbours"] != relation:
+                    problems.append(f"{rel} row {i}: claim ({row['claim_eps']}, {row['claim_delta']}, "
+                                    f"{row['neighbours']}), expected ({want}, 0, {relation})")
         if kind == "price":
             sizes = {ds: int(prov(ds)["rows"]) for ds in df["dataset"].unique()
                      if (results / "data" / f"{ds}.json").exists() and "rows" in prov(ds)}

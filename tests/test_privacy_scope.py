@@ -19,7 +19,7 @@ def test_claim_is_end_to_end_only_without_data_dependent_choices():
     assert c.proven and c.public_inputs == () and c.data_dependent == () and c.proven_end_to_end
     tuned = c.scoped(["ε, k"], ["(β, r) by max F1 against the labels"])
     assert tuned.proven and not tuned.proven_end_to_end and tuned.epsilon == c.epsilon
-    assert "for public parameters only: (β, r) by max F1 against the labels" in tuned.describe()
+    assert "for public parameters only, and these were read off the data: (β, r) by max F1 against the labels" in tuned.describe()
     assert not Claim(1.0, 0.0, "add_remove", proven=False).proven_end_to_end
     with pytest.raises(ValueError, match="data_dependent must be a sequence"):
         Claim(1.0, 0.0, "add_remove", data_dependent="r tuned")  # a bare string is not a list of choices
@@ -74,7 +74,7 @@ def test_add_to_keeps_columns_and_appends_three_at_the_right():
 def test_sweep_rows_scope():
     a = pd.DataFrame({"mechanism": ["sp", "dp"], "claim_proven": [True, True]})
     out = scope.add_sweep_columns(a, "paper_a", "value", 0.5, {"steps": []})
-    assert out["proven_end_to_end"].tolist() == [True, True] and out["public_inputs"][0] == "ε, k, β (grid); r = 0.5 (config)"
+    assert out["proven_end_to_end"].tolist() == [True, True] and out["public_inputs"][0] == "ε, k (per query), β (grid); r = 0.5 (config)"
     out = scope.add_sweep_columns(a, "paper_a", "fraction", 0.05, {"steps": []})
     assert not out["proven_end_to_end"].any()
     assert not scope.add_sweep_columns(a, "paper_a", "value", 0.5, None)["proven_end_to_end"].any()  # unknown prep

@@ -18,7 +18,12 @@ sensitivity, Theorem 1, or a smooth upper bound, Theorem 2)::
     rel = api.release_outlier_count(data, k=3, r=r, eps=0.5, mechanism="gaussian_smooth_fast", seed=7)
 
 Every release draws through a numpy Generator seeded by :mod:`privanomaly.seeding` from ``seed`` and the
-mechanism's name, with the mechanism's exact integer sampler. The same from the shell:
+mechanism's name, with the mechanism's exact integer sampler. ``Release.claim`` carries its scope
+(:mod:`privanomaly.privacy.scope`): parameters tuned on the data (the default assumption, and always so for a
+value :func:`choose_beta_r` / :func:`choose_r` chose on the same ``Data``), features z-scored on the data
+(``load_csv``'s default) and, for paper A, the query set (one answer per record of the data: each answer is
+private per query, paper A Def. 2.2; the whole vector is not, Claim 5) are ``data_dependent``, so
+``claim.proven_end_to_end`` is True only when nothing was read off the released records. The same from the shell:
 ``python -m privanomaly paper-a mine.csv --label class --anomaly-values yes --eps 1`` (``--help``).
 """
 
@@ -33,6 +38,7 @@ import numpy as np
 import pandas as pd
 
 from privanomaly import mechanisms, seeding
+from privanomaly.privacy import scope
 
 # Default candidate grids: those of config.yaml (paper_a.selection, paper_b.tuning)
 BETAS = (1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 50)
@@ -53,6 +59,10 @@ class Data:
     features: list[str]
     frame: pd.DataFrame
     name: str
+    fitted_on_data: tuple[str, ...] = ()
+    """Preprocessing whose statistics are the data's own (``("standardisation",)`` after z-scoring)."""
+    chosen: dict = field(default_factory=dict, compare=False, repr=False)
+    """Parameters :func:`choose_beta_r` / :func:`choose_r` read off these data ({kind: set of values})."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +83,9 @@ class Release:
         m = mechanisms.get(self.mechanism)
         params = ", ".join(f"{k} = {v:g}" if isinstance(v, float) else f"{k} = {v}" for k, v in self.params.items())
         lines = [f"{m.label} ({self.mechanism}; paper {m.paper}: {m.reference})", f"parameters: {params}",
-                 f"claim: {self.claim.describe()}" + (f" - {self.claim.note}" if self.claim.note else "")]
+                 f"claim: {self.claim.describe()}" + (f" - {self.claim.note}" if self.claim.note else ""),
+                 f"proven end to end: {'yes' if self.claim.proven_end_to_end else 'no'}"
+                 + (f" (public inputs: {'; '.join(self.claim.public_inputs)})" if self.claim.public_inputs else "")]
         if isinstance(self.values, np.ndarray) and self.values.dtype == bool:
             lines.append(f"released: {int(self.values.sum())} of {len(self.values)} records answered 'anomaly' "
                          f"(true (β, r)-anomalies: {int(np.sum(self.truth))})")
@@ -126,7 +138,7 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
                "--anomaly-values): the values of the label column that mark an anomaly",
         columns="features= (the CLI's --features: the feature columns) and the CSV")
     check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name, wording)
-    return Data(X, y, [str(c) for c in cols], df, name)
+    return Data(X, y, [str(c) for c in cols], df, name, ("standardisation",) if standardize else ())
 
 
 def _read_csv(path: str | Path) -> pd.DataFrame:
@@ -147,6 +159,23 @@ def _read_csv(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
+def _scoped(claim: mechanisms.Claim, data: Data, public: Sequence[str], params: str, tuned: bool,
+            extra: Sequence[str] = ()) -> mechanisms.Claim:
+    """``claim`` with its scope (:mod:`privanomaly.privacy.scope`): the ``public`` inputs; the parameters
+    (``params``, their text) public unless ``tuned`` on the labels; the preprocessing fitted on ``data``; the
+    ``extra`` data-dependent choices."""
+    prep = scope.preprocessing({"steps": [{"step": scope.PREPROCESSING_STEP_OF[f], "fitted_on": scope.FITTED_ON_DATA}
+                                          for f in data.fitted_on_data]})
+    chosen = scope.Scope((), (f"{params} tuned on the labels of the data",)) if tuned else scope.Scope((params,), ())
+    sc = scope.Scope(tuple(public), tuple(extra)) + chosen + prep
+    return claim.scoped(sc.public_inputs, sc.data_dependent)
+
+
+def _was_chosen(data: Data, kind: str, value) -> bool:
+    """Whether :func:`choose_beta_r` (``kind`` "beta_r") or :func:`choose_r` ("r") returned ``value`` on ``data``."""
+    return value in data.chosen.get(kind, set())
+
+
 def _check_eps(eps: float) -> float:
     """``eps`` as a float; not a finite number > 0 is a ``ValueError`` naming it (before any mechanism runs)."""
     e = float(eps)
@@ -165,13 +194,20 @@ def choose_beta_r(data: Data, betas: Sequence[int] = BETAS, fractions: Sequence[
 
     surface = selection.selection_surface(data.X, data.y, list(betas), list(fractions), p=sp.minkowski_p(metric))
     best = selection.choose(surface)
+    data.chosen.setdefault("beta_r", set()).add((int(best.beta), float(best.r)))
     return best.beta, best.r
 
 
 def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism: str = "sp", k: int = 1,
                       seed: int = 0, metric: str = "euclidean", tuned_on_data: bool = True) -> Release:
     """One run of paper-A ``mechanism`` (a registered name of family ``aiq``) on every record: for each record
-    the randomised answer to "is it a (β, r)-anomaly?" (bool), drawn by the mechanism's exact sampler."""
+    the randomised answer to "is it a (β, r)-anomaly?" (bool), drawn by the mechanism's exact sampler.
+
+    The claim is the mechanism's per query (one answer, paper A Def. 2.2 / Def. 3.2); its scope says what it
+    does not cover: (β, r) tuned on the data (``tuned_on_data``, the default; a (β, r) that
+    :func:`choose_beta_r` chose on ``data`` is tuned whatever it says), z-scores fitted on the data, and the
+    query set - every record of the data, so the vector of answers is not private as a whole (its length and
+    rows are the records; paper A's Claim 5 charges m·ε for m queries within a ball of radius r)."""
     from privanomaly.paper_a.records import record_table
 
     eps = _check_eps(eps)
@@ -183,10 +219,13 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
     rng = seeding.rng(seed, "api", "paper_a", mechanism)
     answers = mech.sample(x_i, B, beta=int(beta), k=int(k), eps=float(eps), rng=rng, n_trials=1)[0]
-    return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool),
-                   mech.claim(eps=float(eps), beta=int(beta), k=int(k)),
-                   {"beta": int(beta), "r": float(r), "eps": float(eps), "k": int(k), "seed": int(seed)},
-                   tuned_on_data)
+    tuned = bool(tuned_on_data) or _was_chosen(data, "beta_r", (int(beta), float(r)))
+    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,),
+                    f"(β, r) = ({int(beta)}, {float(r):.6g})", tuned,
+                    ("the queried records: one answer per record of the data (the claim is per query; the answers "
+                     "as a whole are indexed by the records themselves)",))
+    return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool), claim,
+                   {"beta": int(beta), "r": float(r), "eps": float(eps), "k": int(k), "seed": int(seed)}, tuned)
 
 
 # ------------------------------------------------------------------------------------------- paper B
@@ -196,7 +235,9 @@ def choose_r(data: Data, k: int = 3, r_grid: dict | None = None) -> float:
     from privanomaly.paper_b import tuning
 
     curve = tuning.accuracy_curve(data.X, data.y.astype(np.int64), int(k), tuning.r_grid(r_grid or R_GRID), "full")
-    return tuning.select_r(curve, "smallest").r
+    r = tuning.select_r(curve, "smallest").r
+    data.chosen.setdefault("r", set()).add(float(r))
+    return r
 
 
 def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: float = 0.01,
@@ -207,7 +248,10 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     fast bound / Algorithm 2), exact normal rounded to the public grid 2^-32.
 
     ``max_work`` (as the pipeline's ``paper_b.scenario1.max_work``): data whose shape predicts Algorithm 2
-    (exponential) past it are refused before it starts, naming the fast bound (None: no limit)."""
+    (exponential) past it are refused before it starts, naming the fast bound (None: no limit).
+
+    The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` chose
+    on ``data`` is tuned whatever it says) and z-scores fitted on the data are ``data_dependent``."""
     from privanomaly import outliers
 
     eps = _check_eps(eps)
@@ -224,7 +268,9 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
                              "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
     value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
+    tuned = bool(tuned_on_data) or _was_chosen(data, "r", float(r))
+    claim = _scoped(mech.claim(eps=float(eps), delta=float(delta)), data, ("ε, δ, k, N, d (bounded DP)",),
+                    f"r = {float(r):.6g}", tuned)
     return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),
-                   mech.claim(eps=float(eps), delta=float(delta)),
-                   {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
-                   tuned_on_data)
+                   claim, {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
+                   tuned)

@@ -217,10 +217,10 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         paper = _sp_metrics(m, paper_counts, y[priv], ch.beta, ch.r, k, eps)
         rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps,
                      "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0, "recall_loss": 0.0, "skipped": "",
-                     **_scope_cols(release.scoped(("ε, k", "β and fraction grids (config)"),
+                     **_scope_cols(release.scoped((scope.PAPER_A_PUBLIC, "β and fraction grids (config)"),
                                                   (scope.paper_a_beta_r({"beta": ch.beta, "r": ch.r}) + prep).data_dependent))})
         honest = _sp_metrics(m, honest_counts, y[priv], ch_pub.beta, ch_pub.r, k, eps)
-        pub_inputs = ("ε, k", split_text, f"(β, r) = ({ch_pub.beta}, {ch_pub.r:.6g}) by max F1 on the public split",
+        pub_inputs = (scope.PAPER_A_PUBLIC, split_text, f"(β, r) = ({ch_pub.beta}, {ch_pub.r:.6g}) by max F1 on the public split",
                       *prep_h.public_inputs)
         rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
                      "beta": ch_pub.beta, "r": ch_pub.r, **honest,
@@ -235,12 +235,12 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         acc = Accountant(release.neighbours)
         acc.spend("selection of (β, r)", private_selection.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
         rel_eps = eps - acc.epsilon
-        acc.spend("SP answers", m.claim(eps=rel_eps, beta=max(usable), k=k))
+        acc.spend("SP answer", m.claim(eps=rel_eps, beta=max(usable), k=k))
         p = private_selection.probs(utility, eps_sel, du)
         per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
         expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
-        total = acc.total(("ε, k", split_text, "(β, fraction) grid; r from the public split", f"Δu = {du}",
-                           *prep_h.public_inputs), prep_h.data_dependent)
+        total = acc.total((scope.PAPER_A_PUBLIC, split_text, "(β, fraction) grid; r from the public split",
+                           f"Δu = {du}", scope.CANDIDATES_RELATION, *prep_h.public_inputs), prep_h.data_dependent)
         rows.append({**row, "eps_selection": float(acc.steps[0].claim.epsilon), "eps_release": rel_eps,
                      "beta": float(p @ np.array([b for b, _ in cands])), "r": float(p @ np.array([r for _, r in cands])),
                      **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],

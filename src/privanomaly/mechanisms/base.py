@@ -79,7 +79,7 @@ class Claim:
         kind = "SP" if self.neighbours == "sensitive_k" else "DP"
         text = f"{what}-{kind} on {self.neighbours}" + ("" if self.proven else " (premises not all met: unproven)")
         if self.data_dependent:
-            text += "; for public parameters only: " + "; ".join(self.data_dependent) + " chosen from the data"
+            text += "; for public parameters only, and these were read off the data: " + "; ".join(self.data_dependent)
         return text
 
 

@@ -192,7 +192,23 @@ def _growth_table(inp, p):
     (``paper_a.growth.datasets`` ∩ ``paper_a.missing``) are noted rows."""
     configured = p.get("configured", [])
     missing = [m for m in p.get("missing", {}) if m in configured]
-    return growth_table(experiment.concat(inp["curves"]), missing)
+    df = growth_table(experiment.concat(inp["curves"]), missing)
+    if "choices" not in inp:  # an item without the scope inputs keeps the curve's columns only
+        return df
+    return with_scope(df, growth_scopes(inp), lambda rows: True)  # SP (Construction 1) and DP: proven at ε
+
+
+def growth_scopes(inp) -> dict[str, scope.Scope]:
+    """{dataset: scope} of the growth curves: (β, fraction) chosen on the full data's labels, r re-derived on
+    each subsample from its (β+1)-NN distances (:func:`privanomaly.paper_a.growth.growth_curve`), and the
+    dataset's preprocessing."""
+    out = {}
+    for choice_path, prov_path in zip(inp["choices"], inp["provenance"]):
+        choice = experiment.read_choice(choice_path, "beta")
+        subsample_r = scope.Scope((), (f"r for flagged fraction {choice.get('fraction')} read off each subsample's "
+                                       f"(β+1)-NN distances",))
+        out[choice["dataset"]] = scope.paper_a(choice, scope.read_provenance(prov_path)) + subsample_r
+    return out
 
 
 @FIGURES.register("paper_a.parameters")

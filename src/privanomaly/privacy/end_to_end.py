@@ -31,7 +31,7 @@ from privanomaly.mechanisms.base import Claim, Mechanism
 from privanomaly.outliers.global_sensitivity import gs_upper, kissing_upper
 from privanomaly.sp.mdd import is_anomaly, is_k_sensitive
 
-from . import private_selection
+from . import private_selection, scope
 from .accountant import Accountant
 
 __all__ = ["EndToEndSP", "ExpSelectR", "negative_controls", "compose", "argmax_law"]
@@ -131,7 +131,8 @@ class EndToEndSP(_Audited):
         sel = acc.spend("selection of (β, r)", private_selection.claim(float(SHARE * Fraction(eps)),
                                                                        self.sensitivity(), "add_remove"))
         acc.spend("SP answer", mechanisms.get("sp").claim(eps=float(Fraction(eps) - sel.epsilon_exact), k=self.K))
-        return acc.total(("ε, k", "candidate grid of (β, r)", f"Δu = {self.sensitivity()}"))
+        return acc.total((scope.PAPER_A_PUBLIC, "candidate grid of (β, r)", f"Δu = {self.sensitivity()}",
+                          scope.CANDIDATES_RELATION))
 
     def audit_rows(self, fast: bool = True, eps: float = 1.0, **_) -> list[dict]:
         from privanomaly import mechanisms

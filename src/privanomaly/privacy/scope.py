@@ -24,7 +24,7 @@ import pandas as pd
 from privanomaly.datasets.prepare import FITTED_ON_DATA  # the provenance's ``fitted_on`` of a fitted step
 
 __all__ = ["SCOPE_COLUMNS", "FITTED_ON_DATA", "FITTED_ON_PUBLIC", "Scope", "read_provenance", "preprocessing",
-           "paper_b_r", "paper_a_beta_r", "sweep_r", "paper_b_scenario1", "paper_b_scenario2", "paper_a", "sweep"]
+           "PAPER_A_PUBLIC", "CANDIDATES_RELATION", "paper_b_r", "paper_a_beta_r", "sweep_r", "paper_b_scenario1", "paper_b_scenario2", "paper_a", "sweep"]
 
 SCOPE_COLUMNS = ("public_inputs", "data_dependent", "proven_end_to_end")
 TUNING_NOTE = (
@@ -36,8 +36,14 @@ TUNING_NOTE = (
     "privacy/price_A.csv and privacy/price_B.csv."
 )
 SEP = "; "
+# Paper A's mechanisms answer one anomaly identification query (Def. 2.2) per run: their claims are per query.
+# The answers for many records together are not covered: paper A's Claim 5 charges m·ε for m queries within a
+# ball of radius r, and answering every record makes the query set the data itself.
+PAPER_A_PUBLIC = "ε, k (per query)"
+CANDIDATES_RELATION = "relation: the G_S(k) edges of every candidate (β, r)"
 FITTED_ON_PUBLIC = "public split"
 PREPROCESSING_STEPS = {"standardize": "standardisation", "pca": "PCA"}
+PREPROCESSING_STEP_OF = {v: k for k, v in PREPROCESSING_STEPS.items()}  # "standardisation" -> "standardize"
 
 
 @dataclass(frozen=True)
@@ -155,12 +161,12 @@ def paper_b_scenario2(choice: Mapping, prov: Mapping | None) -> Scope:
 
 def paper_a(choice: Mapping, prov: Mapping | None) -> Scope:
     """Paper A's tables (Construction 1, Theorem 4.4): ε, k public; (β, r) and preprocessing as set."""
-    return Scope(("ε, k",), ()) + paper_a_beta_r(choice) + preprocessing(prov)
+    return Scope((PAPER_A_PUBLIC,), ()) + paper_a_beta_r(choice) + preprocessing(prov)
 
 
 def sweep(kind: str, r_kind: str, r_spec: float, prov: Mapping | None) -> Scope:
     """A sweep row: its grid values are public; r and preprocessing as set."""
-    grid = "ε, k, β (grid)" if kind == "paper_a" else "ε, δ, k, N, d (grid; bounded DP)"
+    grid = f"{PAPER_A_PUBLIC}, β (grid)" if kind == "paper_a" else "ε, δ, k, N, d (grid; bounded DP)"
     return Scope((grid,), ()) + sweep_r(r_kind, r_spec) + preprocessing(prov)
 
 

@@ -61,6 +61,20 @@ def test_laplace_margin():
     assert claims.sp_beats_laplace(det, 0.05).verdict == "FAIL"
 
 
+def test_dp_beats_laplace_is_a_claim_of_table_3():
+    """Section 5: "the DP mechanism outperforms the baseline[s]; furthermore [SP] largely outperforms the baseline[s]"
+    - two claims of Table 3; the first is checked as A10 (F1 against the (β, r)-anomalies, strictly higher)."""
+    assert "A10" in [c.claim_id for c in claims.CLAIMS]
+    det = pd.DataFrame({"dataset": "a", "method": ["SP", "DP", "Laplace (count)", "Laplace (noisy threshold)"],
+                        "precision_br": [0.97, 0.96, 0.97, 0.91], "recall_br": [0.97, 0.73, 0.97, 0.90]})
+    r = next(c for c in claims.CLAIMS if c.claim_id == "A10").evaluate({"detection": det}, {})
+    assert r.verdict == "FAIL" and "DP F1 0.829" in r.evidence and "Laplace (count) 0.97" in r.evidence
+    det.loc[1, ["precision_br", "recall_br"]] = [0.98, 0.98]
+    assert claims.dp_beats_laplace(det).verdict == "PASS"
+    det.loc[1, ["precision_br", "recall_br"]] = [0.97, 0.97]  # a tie does not outperform
+    assert claims.dp_beats_laplace(det).verdict == "FAIL"
+
+
 def test_compiler_claim():
     eps = 1.0
     d = np.array([0, 0, 1, 3])
@@ -93,8 +107,9 @@ def _tables(datasets=("a", "b", "mine")):
                            "mean_error_sp": [0.1, 0.01] * len(datasets)})
     sens = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1)], "k": [1, 5] * len(datasets),
                          "frac_sensitive": [0.5, 0.9] * len(datasets)})
-    det = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1)], "method": ["SP", "Laplace (count)"] * len(datasets),
-                        "precision_br": [0.9, 0.5] * len(datasets), "recall_br": [0.9, 0.5] * len(datasets)})
+    det = pd.DataFrame({"dataset": [d for d in datasets for _ in (0, 1, 2)],
+                        "method": ["SP", "DP", "Laplace (count)"] * len(datasets),
+                        "precision_br": [0.9, 0.8, 0.5] * len(datasets), "recall_br": [0.9, 0.8, 0.5] * len(datasets)})
     d = np.array([0, 2])
     comp = pd.concat([pd.DataFrame({"dataset": n, "eps": 1.0, "delta": d, "input_error": 0.4,
                                     "compiled_error": 0.4 * np.exp(-d / 4)}) for n in datasets], ignore_index=True)
@@ -114,18 +129,18 @@ def test_your_datasets_get_our_numbers_and_no_paper_verdict():
     tables["summaries"].loc[bad, ["median_error", "mean_error"]] = 0.4
     paper, yours, names = claims.evaluate_by_scope(tables, CFG, ["a", "b", "mine"], ["a", "b"])
     assert names == ["mine"]
-    assert [r.verdict for r in paper] == ["PASS"] * 9
+    assert [r.verdict for r in paper] == ["PASS"] * 10
     assert all("mine" not in r.evidence for r in paper)
-    assert [r.id for r in yours] == [f"A{i}" for i in range(1, 10)]
+    assert [r.id for r in yours] == [f"A{i}" for i in range(1, 11)]
     assert all("mine" in r.evidence for r in yours if r.id != "A9")  # A9 is a count over cells
     assert "mine: median 0.4" in yours[0].evidence
     md = claims.to_markdown(paper, "# h", yours, names)
-    assert "**9 of 9 claims PASS**" in md and "## Your datasets (no paper verdict)" in md
+    assert "**10 of 10 claims PASS**" in md and "## Your datasets (no paper verdict)" in md
     assert "### A4 — SP error on anomalies falls as the data grow" in md
     from privanomaly.report import checks
-    assert len(checks.parse(md)) == 9  # the index counts the paper's verdicts only
+    assert len(checks.parse(md)) == 10  # the index counts the paper's verdicts only
     frame = claims.to_frame(paper, yours)
-    assert list(frame["scope"].value_counts().sort_index()) == [9, 9]
+    assert list(frame["scope"].value_counts().sort_index()) == [10, 10]
     assert set(frame[frame["scope"] == "your datasets"]["status"]) == {"no paper verdict"}
 
 

@@ -290,6 +290,24 @@ def test_monotonicity_verdicts():
     assert rows["s2.d.recall"].verdict == "DIFFERS" and "h/2" in rows["s2.d.recall"].reason
 
 
+def test_h_claims_are_judged_on_fig5_only():
+    """Section 6.3 states the h claims for Fig. 5 (Synthetic 2): "The precision decreases as h grows, as shown in
+    Fig. 5", "As Fig. 5 shows, ... smaller h achieved larger recall". Figs. 6-7 (Adult 2, Ionosphere) get our
+    numbers and no MATCH/DIFFERS for them."""
+    sw = pd.DataFrame({"h": [1, 2, 1, 2], "eps": [1, 1, 2, 2], "precision": [0.9, 0.6, 0.95, 0.7],
+                       "recall": [0.45, 0.6, 0.5, 0.7], "precision_exact": [0.9, 0.6, 0.95, 0.7],
+                       "recall_exact": [0.45, 0.6, 0.5, 0.7]})
+    subs = pd.DataFrame({"is_true": [True, True, False], "subspace": ["{1}", "{2}", "{3}"]})
+    paper = {"r": {"synthetic_b2": 0.13, "ionosphere_b": 0.06}}
+    rows = {r.id: r for r in comparison.scenario2_rows({"synthetic_b2": sw, "ionosphere_b": sw},
+                                                       {"synthetic_b2": subs, "ionosphere_b": subs}, {}, paper)}
+    assert rows["s2.synthetic_b2.precision"].verdict == "MATCH" and rows["s2.synthetic_b2.recall"].verdict == "DIFFERS"
+    for col in ("precision", "recall"):
+        r = rows[f"s2.ionosphere_b.{col}"]
+        assert r.verdict == "N/A" and r.expected == "no claim (stated for Fig. 5 only)", r
+        assert "Fig. 5 (Synthetic 2) only" in r.reason and r.evidence.startswith("holds at")
+
+
 def test_fig2_verdicts():
     counts = bounds.kissing_counts_table([1, 3])
     rows = {r.id: r.verdict for r in comparison.fig2_rows(counts, {"d2": [5, 1]})}

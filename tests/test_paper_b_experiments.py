@@ -308,6 +308,15 @@ def test_h_claims_are_judged_on_fig5_only():
         assert "Fig. 5 (Synthetic 2) only" in r.reason and r.evidence.startswith("holds at")
 
 
+def test_timing_claim_quotes_section_7_without_a_bound_the_paper_does_not_print():
+    """Section 7: "the experimental evaluation is performed with relatively small-size datasets ... we need a more
+    efficient algorithm for application to larger size datasets" - the paper states no size limit such as N <= 500."""
+    timing = pd.DataFrame({"dataset": ["a", "b"], "N": [50, 379], "paper_completed": [True, False], "max_work": 10})
+    (row,) = comparison.timing_rows(timing)
+    assert "N <= 500" not in row.claim and "relatively small-size datasets" in row.claim
+    assert row.verdict == "N/A" and "cut on b (N = 379)" in row.evidence
+
+
 def test_fig2_verdicts():
     counts = bounds.kissing_counts_table([1, 3])
     rows = {r.id: r.verdict for r in comparison.fig2_rows(counts, {"d2": [5, 1]})}

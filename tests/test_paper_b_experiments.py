@@ -264,6 +264,18 @@ def test_table_verdicts():
     assert "fnlwgt" in rows[0].reason and rows[0].claim.startswith("Table 1")
 
 
+def test_r_given_as_the_papers_is_no_verdict():
+    """Under the "paper's r" reading r is set to the printed value: equal by construction, so no MATCH (a
+    verdict that cannot fail would count the printed r as reproduced); the tuned r keeps its verdict."""
+    t = pd.DataFrame([{"table": "table2", "dataset": "a", "paper_name": "A", "quantity": "r", "label": "Radius r",
+                       "ours": 0.13, "paper": 0.13}])
+    given = {"a": {"r": 0.13, "accuracy": 0.824, "space": "any_1d", "tp": 1, "fp": 2, "fn": 3, "tn": 4}}
+    (row,) = comparison.table_rows(t, given)
+    assert row.verdict == "N/A" and "an input of this reading, not a result" in row.reason
+    tuned = {"a": {**given["a"], "n_maximisers": 3, "r_maximisers": [0.12, 0.2]}}
+    assert comparison.table_rows(t, tuned)[0].verdict == "MATCH"
+
+
 def test_sigma_claim_verdicts_on_synthetic_numbers():
     eps = [0.5, 0.7, 0.9]
     s1 = pd.DataFrame(

@@ -62,8 +62,11 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
         if t["quantity"] == "r" and choices and t["dataset"] in choices:
             ch = choices[t["dataset"]]
             if "n_maximisers" not in ch:  # a given r (the paper's), not tuned: the "paper's r" reading
-                extra = (f"r set to the paper's printed value; eq. (53) accuracy there {ch['accuracy']:.3f} in space "
-                         f"{ch['space']} (TP {ch['tp']}, FP {ch['fp']}, FN {ch['fn']}, TN {ch['tn']})")
+                # the printed r is this reading's input, not its result: equal by construction, no verdict
+                ok = None
+                extra = (f"r set to the paper's printed value (an input of this reading, not a result); eq. (53) "
+                         f"accuracy there {ch['accuracy']:.3f} in space {ch['space']} (TP {ch['tp']}, FP {ch['fp']}, "
+                         f"FN {ch['fn']}, TN {ch['tn']})")
             else:
                 acc_p = ch.get("accuracy_at_paper_r")
                 extra = (f"ours: accuracy {ch['accuracy']:.3f} in space {ch['space']} "

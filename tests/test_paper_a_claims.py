@@ -64,6 +64,19 @@ def test_growth_and_k():
     assert claims.larger_k_protects_more(sens).verdict == "FAIL"
 
 
+def test_larger_k_needs_more_records_on_fig3s_data_and_no_fewer_elsewhere():
+    """Section 3: a k-sensitive record is (k+1)-sensitive, so the share never falls with k; Figure 3 shows it
+    growing on its 2-D data. A dataset with no record in the band the larger k adds stays flat (synthetic_a on
+    the .test run: 99.0 % at k = 1, 5, 7, 14) - not a failure of the claim; Figure 3's data flat is one."""
+    sens = pd.DataFrame({"dataset": ["mix"] * 3 + ["flat"] * 3, "k": [1, 7, 14] * 2,
+                         "frac_sensitive": [0.981, 0.984, 0.997, 0.99, 0.99, 0.99]})
+    a5 = next(c for c in claims.CLAIMS if c.claim_id == "A5").evaluate({"sens": sens}, {"fig2": {"dataset": "mix"}})
+    assert a5.verdict == "PASS" and "on Figure 3's data (mix)" in a5.expected and "mix (Fig. 3): k=1 98.1%" in a5.evidence
+    assert claims.larger_k_protects_more(sens, "flat").verdict == "FAIL"  # Figure 3's data must grow
+    sens.loc[4, "frac_sensitive"] = 0.98  # fewer protected at a larger k: never allowed
+    assert claims.larger_k_protects_more(sens, "mix").verdict == "FAIL"
+
+
 def test_laplace_margin():
     det = pd.DataFrame({"dataset": ["a"] * 3, "method": ["SP", "Laplace (count)", "Laplace (noisy threshold)"],
                         "precision_br": [0.9, 0.6, 0.5], "recall_br": [0.9, 0.6, 0.5]})
@@ -128,7 +141,7 @@ def _tables(datasets=("a", "b", "mine")):
     return dict(summaries=summ, growth=growth, sens=sens, detection=det, comp=comp, trials=trials)
 
 
-CFG = {"eps_ref": 1.0, "k_main": 1, "eps_grid": [0.5, 1.0],
+CFG = {"eps_ref": 1.0, "k_main": 1, "eps_grid": [0.5, 1.0], "fig2": {"dataset": "a"},
        "claims": {"sp_zero_tol": 0.01, "sp_zero_share": 0.9, "dp_floor_ratio": 0.9, "normal_tol": 1e-3, "sp_vs_dp_ratio": 0.5,
                   "laplace_margin": 0.05, "ci_min_coverage": 0.9}}
 

@@ -115,3 +115,12 @@ def test_catalogue_titles_do_not_state_a_trial_count_as_the_runs():
     for it in items:
         if "trials" in it.title and "1000" in it.title:
             assert "1000 in the paper" in it.title, it.title
+
+
+def test_fig2_and_scenario1_captions_state_k_of_the_run():
+    cfg = copy.deepcopy(CONFIG)
+    cfg["paper_a"]["fig2"]["k"] = 7
+    cfg["paper_b"]["k"] = 4
+    assert "k = 7 (``paper_a.fig2.k``" in render("paper_a_fig2.rst", cfg)
+    text = render("paper_b_scenario1.rst", cfg, {"dataset": "synthetic_b1", "method": "paper"}, {"name": "Synthetic 1"})
+    assert "δ = 0.01 and k = 4" in text and "the paper: 0.01 and 3" in text

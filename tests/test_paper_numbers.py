@@ -124,3 +124,10 @@ def test_fig2_and_scenario1_captions_state_k_of_the_run():
     assert "k = 7 (``paper_a.fig2.k``" in render("paper_a_fig2.rst", cfg)
     text = render("paper_b_scenario1.rst", cfg, {"dataset": "synthetic_b1", "method": "paper"}, {"name": "Synthetic 1"})
     assert "δ = 0.01 and k = 4" in text and "the paper: 0.01 and 3" in text
+
+
+def test_compiler_caption_states_its_dataset_eps_and_k():
+    cfg = copy.deepcopy(CONFIG)
+    cfg["paper_a"]["compiler"] = {"dataset": "mammography", "eps": 2.0, "k": 5}
+    text = render("paper_a_compiler.rst", cfg)
+    assert "on mammography at ε = 2.0 and k = 5" in text

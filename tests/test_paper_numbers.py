@@ -131,3 +131,10 @@ def test_compiler_caption_states_its_dataset_eps_and_k():
     cfg["paper_a"]["compiler"] = {"dataset": "mammography", "eps": 2.0, "k": 5}
     text = render("paper_a_compiler.rst", cfg)
     assert "on mammography at ε = 2.0 and k = 5" in text
+
+
+def test_table3_and_ranked_captions_state_k_of_the_run():
+    cfg = copy.deepcopy(CONFIG)
+    cfg["paper_a"]["k_main"] = 5
+    assert "k = 5 (``paper_a.k_main``)" in render("paper_a_table3.rst", cfg)
+    assert "k = 5 (``paper_a.k_main``; also panel (a))" in render("paper_a_normal_and_ranked.rst", cfg)

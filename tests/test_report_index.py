@@ -257,6 +257,18 @@ def test_index_one_line_per_entry_with_verdicts():
     assert text.count("`paper_a_fig1`") == 1
 
 
+def test_index_counts_the_readings_of_comparison_md_apart():
+    """comparison.md lists each claim once under our choices and again under each of the paper's own readings
+    (ids ``paper_r/...``): the index's counts for the file must be those of its headline, the readings apart."""
+    from privanomaly.experiment.verdict import Verdict
+
+    b = [Verdict("table1.s.r", "r", "MATCH"), Verdict("s1.s.ratio", "ratio", "DIFFERS"),
+         Verdict("paper_r/table1.s.r", "r", "DIFFERS"), Verdict("paper_r/s1.s.ratio", "ratio", "DIFFERS")]
+    text = index.render([], {"B": b}, {"B": "paper_b/comparison.md"})
+    assert ("1 MATCH, 1 DIFFERS (+ under the paper's own readings: 2 DIFFERS) in [`paper_b/comparison.md`]"
+            in text), text
+
+
 def test_checks_for_substitutes_wildcards():
     it = next(i for i in catalogue.load(CATALOGUE) if i.rule == "paper_b_plot_scenario2")
     assert it.checks_for({"dataset": "adult_b2"}) == [r"^s2\.adult_b2\."]

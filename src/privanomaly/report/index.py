@@ -45,6 +45,18 @@ def _item_cell(entry: dict, names: dict[str, str]) -> str:
     return label
 
 
+def _verdicts_cell(checks: list[Verdict], with_ids: bool = True) -> str:
+    """The summary of ``checks`` with the rows of the paper's own readings (ids ``<reading>/<id>``, paper B's
+    comparison.md: the same claims recomputed at the paper's r or exponent) counted apart, so a claim is not counted
+    once per reading and the counts agree with comparison.md's own headline."""
+    ours = [c for c in checks if "/" not in c.id]
+    readings = [c for c in checks if "/" in c.id]
+    if not ours or not readings:
+        return checks_mod.summary(checks, with_ids=with_ids)
+    return (f"{checks_mod.summary(ours, with_ids=with_ids)} (+ under the paper's own readings: "
+            f"{checks_mod.summary(readings, with_ids=False)})")
+
+
 def render(
     entries: list[dict],
     verdicts: dict[str, list[Verdict]],
@@ -79,7 +91,7 @@ def render(
         v = verdicts.get(paper, [])
         src = sources.get(paper)
         where = f" in [`{src}`]({src})" if src else ""
-        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {checks_mod.summary(v, with_ids=False)}{where}")
+        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {_verdicts_cell(v, with_ids=False)}{where}")
     for paper, yours in sorted((your_datasets or {}).items()):
         if yours:
             src = sources.get(paper)
@@ -97,7 +109,7 @@ def render(
         title = e["title"].replace("|", "\\|")
         lines.append(
             f"| {e['paper']} | {_item_cell(e, names)} | {title} | {_files_cell(e['files'])} | `{e['rule']}` | "
-            f"{checks_mod.summary(v).replace('|', '/')} |"
+            f"{_verdicts_cell(v).replace('|', '/')} |"
         )
     if uncovered:
         lines += ["", "Outputs not in the catalogue (add them to `workflow/report/catalogue.yaml`):", ""]

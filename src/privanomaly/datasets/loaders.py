@@ -19,11 +19,13 @@ Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CO
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
+import warnings
 import zipfile
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +74,41 @@ def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str
     )
 
 
-def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _is_gzip(path: Path) -> bool:
+    """``path`` starts with the gzip magic bytes (a gzip'd text file, whatever its name)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == GZIP_MAGIC
+
+
+def _gunzip(path: Path) -> bytes:
+    """The decompressed bytes of a gzip file; a truncated or corrupt one is a DataError naming it."""
     try:
+        return gzip.decompress(path.read_bytes())
+    except (EOFError, OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise DataError(f"{path}: a gzip file that cannot be decompressed (truncated or corrupt: {exc})") from exc
+
+
+def _strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark (files saved as "UTF-8 with BOM")."""
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
+    """The text of ``path`` (decompressed if it is gzip'd) or of its zip ``member``, without a leading BOM."""
+    return _strip_bom(_read_raw_text(path, member, encoding, where))
+
+
+def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) -> str:
+    try:
+        if member is None and _is_gzip(path):
+            data = _gunzip(path)
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise _decode_error(Path(f"{path} (gunzipped)"), exc, encoding, where, data) from exc
         if member is None and not zipfile.is_zipfile(path):
             return path.read_text(encoding=encoding)
         if member is None:
@@ -96,8 +131,9 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
 
 
 def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Any:
+    """What pandas reads: the path itself, or the text of a zip member / a gzip'd file."""
     member = read.get("member")
-    if member is None and not zipfile.is_zipfile(path):
+    if member is None and not zipfile.is_zipfile(path) and not _is_gzip(path):
         return path
     return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8"), where))
 
@@ -114,21 +150,14 @@ def _read_csv(
         skiprows=read.get("skiprows", 0) or None,
         comment=read.get("comment"),
         encoding=read.get("encoding", "utf-8"),
+        index_col=False,  # never take the first column as row labels (pandas does when rows outnumber the names)
         low_memory=False,
     )
     opts.update(kw)
     if names is not None:
         opts["names"] = list(names)
-    try:
-        df = pd.read_csv(_csv_source(path, read, where), **opts)
-    except UnicodeDecodeError as exc:
-        raise _decode_error(path, exc, opts["encoding"], where) from exc
-    except pd.errors.EmptyDataError as exc:
-        raise DataError(f"{path}: no data (the file is empty or has only blank lines)") from exc
-    except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
-        raise DataError(
-            f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
-        ) from exc
+    what = f"{where}read.names ({len(names)} names)" if names is not None else "the header"
+    df = _parse(lambda: _csv_source(path, read, where), opts, path, where, what)
     if opts["header"] == 0 and names is None:
         # pandas silently renames duplicated header names (a, a -> a, a.1): refuse them instead
         raw = pd.read_csv(_csv_source(path, read, where), **{**opts, "header": None, "nrows": 1, "dtype": str})
@@ -142,7 +171,97 @@ def _read_csv(
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
+    if _has_padded_cells(df):
+        expected = (f"{where}read.names gives" if names is not None
+                    else "the header has" if opts["header"] == 0 else "the first row has")
+        _check_short_rows(_csv_source(path, read, where), opts, df.shape[1], path, expected, where)
     return df
+
+
+def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where: str, what: str) -> pd.DataFrame:
+    """``pd.read_csv(source(), **opts)``; every parser failure is a DataError naming ``path``."""
+    try:
+        with warnings.catch_warnings():
+            # with index_col=False pandas would cut the surplus fields off with a mere warning
+            warnings.filterwarnings("error", message="Length of header or names", category=pd.errors.ParserWarning)
+            return pd.read_csv(source(), **opts)
+    except pd.errors.ParserWarning as exc:
+        raise DataError(
+            f"{path}: the rows have more fields than {what}; every row needs as many fields as the header "
+            f"(a column name is missing: complete the header or give {where}read.names)"
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
+    except pd.errors.EmptyDataError as exc:
+        raise DataError(f"{path}: no data (the file is empty or has only blank lines)") from exc
+    except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
+        raise DataError(
+            f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
+        ) from exc
+    except (EOFError, OSError, zlib.error) as exc:  # a compressed file (by its name) that is damaged
+        raise DataError(f"{path}: cannot be read ({exc}); replace it with a good copy") from exc
+
+
+def _has_padded_cells(df: pd.DataFrame) -> bool:
+    """Whether the last column has empty cells: where pandas pads a row that has too few fields."""
+    if df.shape[1] < 2 or len(df) == 0:
+        return False
+    last = df.iloc[:, -1]
+    if last.isna().any():
+        return True
+    return not pd.api.types.is_numeric_dtype(last) and bool((last.astype("string") == "").any())
+
+
+_PANDAS_COMPRESSED = (".bz2", ".xz", ".zst", ".tar", ".tgz")  # pandas decompresses these by name (gzip: see _is_gzip)
+
+
+def _check_short_rows(
+    source: Any, opts: Mapping[str, Any], n_fields: int, path: Path, expected: str, where: str = "", line0: int = 0
+) -> None:
+    """Raise naming the first line with fewer fields than ``n_fields``: pandas fills such a row with missing
+    values, so a truncated file or a row that lost a field would pass as missing data.
+
+    The fields are counted by pyarrow's CSV parser (the same quoting; whitespace-only lines are blank, as for
+    pandas); ``line0`` lines precede ``source`` in the file (the APS preamble). Not checked: rows skipped by
+    a list or callable, ``read.comment`` (pyarrow has no comments), files pandas decompresses by their name.
+    """
+    import pyarrow.csv as pacsv
+
+    skip = opts.get("skiprows") or 0
+    if (not isinstance(skip, int) or opts.get("comment")
+            or (isinstance(source, Path) and source.suffix.lower() in _PANDAS_COMPRESSED)):
+        return
+    if isinstance(source, Path):
+        data, encoding = source.read_bytes(), opts.get("encoding", "utf-8")
+    else:
+        data, encoding = source.getvalue().encode("utf-8"), "utf-8"
+    short: list[tuple[int, int]] = []
+
+    def on_invalid(row: Any) -> str:
+        if not short and row.text.strip() and row.actual_columns < row.expected_columns:
+            short.append((row.number, row.actual_columns))
+        return "skip"
+
+    pacsv.read_csv(
+        io.BytesIO(data),
+        read_options=pacsv.ReadOptions(
+            skip_rows=skip, column_names=[f"c{i}" for i in range(n_fields)],
+            skip_rows_after_names=1 if opts.get("header") == 0 else 0, use_threads=False, encoding=encoding,
+        ),
+        parse_options=pacsv.ParseOptions(delimiter=opts.get("sep", ","), newlines_in_values=True,
+                                         invalid_row_handler=on_invalid),
+        convert_options=pacsv.ConvertOptions(include_columns=["c0"]),
+    )
+    if short:
+        line, fields = short[0]
+        first = line - skip - (1 if opts.get("header") == 0 else 0) == 1
+        hint = f"; if it is a line of text before the data, skip it with {where}read.skiprows" if first else ""
+        if "read.names" in expected:
+            hint += f"; or {where}read.names lists more columns than the file has"
+        raise DataError(
+            f"{path}: line {line + line0} has {fields} field(s) where {expected} {n_fields}: the file is truncated "
+            f"or the row lost a field (an empty value still needs its separator, e.g. `1,,3`){hint}"
+        )
 
 
 def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFrame:
@@ -151,18 +270,19 @@ def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFr
     text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"), where)
     max_pre = int(read.get("max_preamble_lines", 100))
     lines = text.split("\n", max_pre + 1)
-    header = next((i for i, line in enumerate(lines[: max_pre + 1]) if line.startswith(prefix)), None)
+    header = next(
+        (i for i, line in enumerate(lines[: max_pre + 1]) if line.lstrip().replace('"', "").startswith(prefix)), None
+    )
     if header is None:
         raise DataError(
             f"{path}: no header line starting with {prefix!r} in the first {max_pre + 1} lines (is this the APS csv?)"
         )
-    df = pd.read_csv(
-        io.StringIO("\n".join(lines[header:])),
-        sep=",",
-        na_values=list(read.get("na_values", ["na"])),
-        keep_default_na=False,
-        low_memory=False,
-    )
+    body = "\n".join(lines[header:])
+    opts = dict(sep=",", header=0, na_values=list(read.get("na_values", ["na"])), keep_default_na=False,
+                index_col=False, skipinitialspace=False, encoding="utf-8", low_memory=False)
+    df = _parse(lambda: io.StringIO(body), opts, path, where, "the header")
+    if _has_padded_cells(df):
+        _check_short_rows(io.StringIO(body), opts, df.shape[1], path, "the header has", where, line0=header)
     df.attrs["preamble_lines"] = header
     return df
 
@@ -283,11 +403,14 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
     return text.isin([str(w).strip() for w in wanted]).fillna(False).to_numpy(dtype=bool)
 
 
-def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> tuple[pd.DataFrame, np.ndarray]:
+def split_label(
+    df: pd.DataFrame, label: Mapping[str, Any], where: str = "", source: str = ""
+) -> tuple[pd.DataFrame, np.ndarray]:
     """Separate the label column; return (other columns, int8 labels with 1 = anomaly/outlier).
 
     ``label.anomaly_values`` are the raw values meaning anomaly; with ``label.normal_values`` any other value
     is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
+    ``source`` (the raw file) is named in the message about a row without a label.
     """
     col = label["column"]
     if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
@@ -298,7 +421,10 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
         raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
     raw = df[name]
     if raw.isna().any():
-        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} rows have no label")
+        first = int(np.flatnonzero(raw.isna().to_numpy())[0]) + 1
+        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} row(s) have no label (the first: data "
+                        f"row {first}{' of ' + source if source else ''}, 1-based, header not counted); give every "
+                        "row its label, or remove the rows without one")
     is_anom = label_mask(raw, label["anomaly_values"])
     if label.get("normal_values") is not None:
         is_norm = label_mask(raw, label["normal_values"])

@@ -326,7 +326,7 @@ def build(
             path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
         raw_rows = len(table)
-        features, y = loaders.split_label(table, entry["label"], where)
+        features, y = loaders.split_label(table, entry["label"], where, str(path))
         label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
         for key in ("keep_columns", "drop_columns"):
             if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):

@@ -1,0 +1,216 @@
+"""Faults in raw text files (a user's CSV, UCI .data, the APS csv): every one is read as the intact file would
+be, or is a DataError naming the file, the row and what was expected - never rows or columns lost silently.
+
+Each file is written here byte for byte; the expected values come from the text itself, not from the loader.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privanomaly.datasets import DataError, build, load_table
+
+# status first: a row that loses its last field keeps its label, so only the field count can catch it
+GOOD = "status,a,b\nok,0.1,1.0\nok,0.2,1.5\nfaulty,5.0,9.0\nok,0.3,1.2\n"
+GOOD_X = [[0.1, 1.0], [0.2, 1.5], [5.0, 9.0], [0.3, 1.2]]
+GOOD_Y = [0, 0, 1, 0]
+
+
+def entry(path: Path, fmt: str = "csv", **over) -> dict:
+    e = {
+        "files": [{"path": str(path)}],
+        "format": fmt,
+        "label": {"column": "status", "anomaly_values": ["faulty"], "normal_values": ["ok"]},
+        "preprocess": {"missing": "drop", "standardize": False},
+    }
+    e.update(over)
+    return e
+
+
+def write(tmp: Path, name: str, data: str | bytes) -> Path:
+    p = tmp / name
+    p.write_bytes(data.encode() if isinstance(data, str) else data)
+    return p
+
+
+def prepared(path: Path, **over) -> tuple[list, list, list]:
+    table, _ = build("mydata", entry(path, **over), [str(path)], 1)
+    X = table.drop(columns="label")
+    return X.to_numpy().tolist(), table["label"].tolist(), list(X.columns)
+
+
+# ------------------------------------------------------------------ rows with fewer fields than the header
+
+
+@pytest.mark.parametrize("missing", ["drop", "impute_median", "error"])
+def test_a_row_that_lost_a_field_is_an_error_naming_it(tmp_path, missing):
+    """pandas pads a short row with missing values: dropped or imputed, a damaged row would pass as data."""
+    path = write(tmp_path, "d.csv", GOOD.replace("ok,0.2,1.5", "ok,0.2"))
+    with pytest.raises(DataError) as exc:
+        prepared(path, preprocess={"missing": missing, "standardize": False})
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: line 3 has 2 field(s) where the header has 3: the file is truncated")
+
+
+def test_a_file_cut_mid_row_is_an_error(tmp_path):
+    path = write(tmp_path, "d.csv", GOOD[: GOOD.rindex(",")])  # the last row ends after "ok,0.3"
+    with pytest.raises(DataError, match=re.escape(f"{path}: line 5 has 2 field(s) where the header has 3")):
+        prepared(path, preprocess={"missing": "impute_median", "standardize": False})
+
+
+def test_an_empty_value_with_its_separator_is_missing_not_short(tmp_path):
+    path = write(tmp_path, "d.csv", GOOD.replace("ok,0.2,1.5", "ok,0.2,"))
+    X, y, _ = prepared(path, preprocess={"missing": "impute_median", "standardize": False})
+    assert X[1] == [0.2, 1.2] and y == GOOD_Y  # the median of 1.0, 9.0, 1.2
+
+
+def test_uci_title_line_before_the_data_names_skiprows(tmp_path):
+    """UCI adult.test starts with `|1x3 Cross validator`: a clear error, and skiprows reads the rest."""
+    text = "|1x3 Cross validator\n0.1, 1.0, ok\n0.2, 1.5, ok\n5.0, 9.0, faulty.\n"
+    path = write(tmp_path, "adult.test", text)
+    read = {"names": ["a", "b", "status"]}
+    with pytest.raises(DataError) as exc:
+        prepared(path, fmt="uci_data", read=read)
+    assert str(exc.value).startswith(f"{path}: line 1 has 1 field(s) where datasets.mydata.read.names gives 3")
+    assert "datasets.mydata.read.skiprows" in str(exc.value)
+    X, y, _ = prepared(path, fmt="uci_data", read={**read, "skiprows": 1},
+                       label={"column": "status", "anomaly_values": ["faulty."], "normal_values": ["ok"]})
+    assert X == [[0.1, 1.0], [0.2, 1.5], [5.0, 9.0]] and y == [0, 0, 1]
+
+
+def test_aps_row_that_lost_a_field_is_an_error_naming_it(tmp_path):
+    text = "preamble\n\nclass,aa_000,ab_000\nneg,1,na\npos,5,7\nneg,2\nneg,3,4\n"
+    path = write(tmp_path, "aps.csv", text)
+    with pytest.raises(DataError, match=re.escape(f"{path}: line 6 has 2 field(s) where the header has 3")):
+        prepared(path, fmt="aps_csv", label={"column": "class", "anomaly_values": ["pos"], "normal_values": ["neg"]},
+                 preprocess={"missing": "impute_median", "standardize": False})
+
+
+def test_aps_ragged_row_is_a_data_error_naming_the_file(tmp_path):
+    path = write(tmp_path, "aps.csv", "preamble\nclass,aa_000\nneg,1\npos,5,7\n")
+    with pytest.raises(DataError, match=re.escape(f"{path}: malformed CSV")):
+        load_table(path, "aps_csv", {}, "class")
+
+
+# ------------------------------------------------------------------ rows with more fields than the header
+
+
+def test_header_missing_a_name_is_an_error_not_a_lost_column(tmp_path):
+    """pandas takes the surplus first field as row labels: column `status` would vanish and `a` hold b's values."""
+    path = write(tmp_path, "d.csv", GOOD.replace("status,a,b", "a,b"))
+    with pytest.raises(DataError) as exc:
+        load_table(path, "csv", {}, "b", where="datasets.mydata.")
+    assert str(exc.value).startswith(f"{path}: the rows have more fields than the header")
+    assert "datasets.mydata.read.names" in str(exc.value)
+
+
+def test_read_names_one_short_is_an_error_not_a_lost_column(tmp_path):
+    path = write(tmp_path, "d.data", "39, 1.0, ok\n50, 1.5, ok\n38, 9.0, faulty\n")
+    with pytest.raises(DataError, match=r"more fields than datasets\.mydata\.read\.names \(2 names\)"):
+        prepared(path, fmt="uci_data", read={"names": ["b", "status"]})
+
+
+def test_a_separator_closing_every_line_is_read_as_the_intact_file(tmp_path):
+    path = write(tmp_path, "d.csv", GOOD.replace("\n", ",\n").replace("status,a,b,", "status,a,b"))
+    X, y, cols = prepared(path)
+    assert (X, y, cols) == (GOOD_X, GOOD_Y, ["a", "b"])
+
+
+# ------------------------------------------------------------------ encodings, line ends, compression
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("crlf.csv", GOOD.replace("\n", "\r\n").encode()),
+        ("bom.csv", b"\xef\xbb\xbf" + GOOD.encode()),
+        ("blank_lines.csv", (GOOD + "\n\n\n").encode()),
+        ("gzipped.csv", gzip.compress(GOOD.encode(), mtime=0)),  # gzip'd, but not named .gz
+        ("gzipped.csv.gz", gzip.compress(GOOD.encode(), mtime=0)),
+        ("gzipped_bom_crlf.txt", gzip.compress(b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode(), mtime=0)),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_csv_variants_read_as_the_plain_file(tmp_path, name, data):
+    X, y, cols = prepared(write(tmp_path, name, data))
+    assert (X, y, cols) == (GOOD_X, GOOD_Y, ["a", "b"])
+
+
+def test_truncated_gzip_is_a_data_error_naming_it(tmp_path):
+    data = gzip.compress((GOOD * 200).encode(), mtime=0)
+    path = write(tmp_path, "d.csv", data[: len(data) // 2])
+    with pytest.raises(DataError, match=re.escape(f"{path}: a gzip file that cannot be decompressed (truncated")):
+        prepared(path)
+
+
+APS_TEXT = (
+    "This file is part of APS Failure and Operational Data for Scania Trucks.\n\n"
+    "Copyright (c) <2016> <Scania CV AB>\n\n" + "licence text\n" * 15 + "-" * 72 + "\n"
+    "class,aa_000,ab_000,ac_000\nneg,76698,na,2130706438\npos,33058,na,0\nneg,41040,228,100\nneg,12,0,70\n"
+)
+
+
+@pytest.mark.parametrize(
+    "name, data, preamble",
+    [
+        ("plain.csv", APS_TEXT.encode(), 20),
+        ("crlf.csv", APS_TEXT.replace("\n", "\r\n").encode(), 20),
+        ("gzipped.csv", gzip.compress(APS_TEXT.encode(), mtime=0), 20),
+        ("no_preamble_bom.csv", b"\xef\xbb\xbf" + APS_TEXT[APS_TEXT.index("class,"):].encode(), 0),
+        ("quoted_header.csv", APS_TEXT.replace("class,aa_000,ab_000,ac_000", '"class","aa_000","ab_000","ac_000"')
+         .encode(), 20),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
+def test_aps_variants_read_as_the_plain_file(tmp_path, name, data, preamble):
+    path = write(tmp_path, name, data)
+    raw = load_table(path, "aps_csv", {}, "class")
+    assert raw.attrs["preamble_lines"] == preamble
+    assert list(raw.columns) == ["class", "aa_000", "ab_000", "ac_000"]
+    assert raw["class"].tolist() == ["neg", "pos", "neg", "neg"]
+    expected = np.array([[76698, np.nan, 2130706438], [33058, np.nan, 0], [41040, 228, 100], [12, 0, 70]])
+    np.testing.assert_array_equal(raw[["aa_000", "ab_000", "ac_000"]].to_numpy(dtype=float), expected)
+
+
+def test_zip_member_with_bom_reads_its_header(tmp_path):
+    path = tmp_path / "d.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("d.csv", b"\xef\xbb\xbf" + GOOD.encode())
+    X, y, cols = prepared(path, fmt="zip_csv", read={"member": "d.csv"})
+    assert (X, y, cols) == (GOOD_X, GOOD_Y, ["a", "b"])
+
+
+# ------------------------------------------------------------------ labels
+
+
+def test_row_without_label_names_the_file_and_row(tmp_path):
+    path = write(tmp_path, "d.csv", "a,b,status\n0.1,1.0,ok\n0.2,1.5,\n5.0,9.0,faulty\n")
+    with pytest.raises(DataError) as exc:
+        prepared(path)
+    assert str(exc.value) == (
+        f"datasets.mydata.label.column 'status': 1 row(s) have no label (the first: data row 2 of {path}, 1-based, "
+        "header not counted); give every row its label, or remove the rows without one"
+    )
+
+
+def test_pandas_reads_the_fixture_as_we_say():
+    """The fixtures above mean what the tests say: pandas itself pads the short row with a missing value."""
+    df = pd.read_csv(io.StringIO(GOOD.replace("ok,0.2,1.5", "ok,0.2")))
+    assert df["b"].isna().tolist() == [False, True, False, False]
+
+
+def test_quoted_separators_newlines_and_blank_lines_are_not_short_rows(tmp_path):
+    """The field count follows CSV quoting: `"x, y"` is one field, a quoted value may span lines."""
+    text = 'status,a,note\nok,0.1,"x, y"\nok,0.2,\n   \nfaulty,5.0,"two\nlines"\nok,0.3,\n'
+    path = write(tmp_path, "d.csv", text.encode("latin-1"))
+    X, y, cols = prepared(path, read={"encoding": "latin-1"},
+                          preprocess={"missing": "impute_median", "standardize": False, "drop_columns": ["note"]})
+    assert (X, y, cols) == ([[0.1], [0.2], [5.0], [0.3]], GOOD_Y, ["a"])

@@ -214,3 +214,69 @@ def test_quoted_separators_newlines_and_blank_lines_are_not_short_rows(tmp_path)
     X, y, cols = prepared(path, read={"encoding": "latin-1"},
                           preprocess={"missing": "impute_median", "standardize": False, "drop_columns": ["note"]})
     assert (X, y, cols) == ([[0.1], [0.2], [5.0], [0.3]], GOOD_Y, ["a"])
+
+
+# ------------------------------------------------------------------ columns without a name
+
+
+def test_unnamed_column_is_an_error_unless_dropped(tmp_path):
+    """pandas' to_csv writes the row index under an empty header name: it is not a feature unless asked."""
+    path = write(tmp_path, "d.csv", ",status,a,b\n0,ok,0.1,1.0\n1,ok,0.2,1.5\n2,faulty,5.0,9.0\n3,ok,0.3,1.2\n")
+    with pytest.raises(DataError) as exc:
+        prepared(path)
+    assert str(exc.value).startswith(f"{path}: column(s) ['Unnamed: 0'] have no name in the header")
+    assert "datasets.mydata.preprocess.drop_columns: ['Unnamed: 0']" in str(exc.value)
+    X, y, cols = prepared(path, preprocess={"missing": "error", "standardize": False, "drop_columns": ["Unnamed: 0"]})
+    assert (X, y, cols) == (GOOD_X, GOOD_Y, ["a", "b"])
+
+
+# ------------------------------------------------------------------ array formats
+
+
+ARR_X = np.array([[0.1, 1.0], [0.2, 1.5], [5.0, 9.0], [0.3, 1.2]])
+ARR_Y = np.array([0, 0, 1, 0])
+
+
+def array_entry(path: Path, fmt: str) -> dict:
+    return entry(path, fmt=fmt, label={"column": "y", "anomaly_values": [1], "normal_values": [0]},
+                 preprocess={"standardize": False})
+
+
+def test_npy_instead_of_npz_is_a_data_error(tmp_path):
+    path = tmp_path / "d.npy"
+    np.save(path, ARR_X)
+    with pytest.raises(DataError, match=re.escape(f"{path}: is a single NumPy array (.npy, shape (4, 2)), not an .npz")):
+        build("mydata", array_entry(path, "npz"), [str(path)], 1)
+
+
+def test_complex_features_are_refused_not_cut_to_their_real_part(tmp_path):
+    path = tmp_path / "d.npz"
+    np.savez(path, X=ARR_X + 1j, y=ARR_Y)
+    with pytest.raises(DataError, match=re.escape(f"{path}: the feature array has complex dtype complex128")):
+        build("mydata", array_entry(path, "npz"), [str(path)], 1)
+
+
+def test_sparse_mat_is_read_as_its_dense_values(tmp_path):
+    import scipy.io
+    import scipy.sparse
+
+    path = tmp_path / "d.mat"
+    scipy.io.savemat(path, {"X": scipy.sparse.csc_matrix(ARR_X), "y": ARR_Y.reshape(-1, 1).astype(float)})
+    table, _ = build("mydata", array_entry(path, "mat"), [str(path)], 1)
+    assert table.drop(columns="label").to_numpy().tolist() == ARR_X.tolist()
+    assert table["label"].tolist() == ARR_Y.tolist()
+
+
+def test_parquet_column_saved_as_the_index_is_kept(tmp_path):
+    path = tmp_path / "d.parquet"
+    pd.DataFrame({"a": ARR_X[:, 0], "b": ARR_X[:, 1], "y": ARR_Y}).set_index("a").to_parquet(path)
+    table, _ = build("mydata", array_entry(path, "parquet"), [str(path)], 1)
+    assert list(table.columns) == ["a", "b", "label"]
+    assert table.drop(columns="label").to_numpy().tolist() == ARR_X.tolist()
+
+
+def test_parquet_unnamed_row_labels_are_not_a_column(tmp_path):
+    path = tmp_path / "d.parquet"
+    pd.DataFrame({"a": ARR_X[:, 0], "b": ARR_X[:, 1], "y": ARR_Y}, index=[10, 11, 12, 13]).to_parquet(path)
+    table, _ = build("mydata", array_entry(path, "parquet"), [str(path)], 1)
+    assert list(table.columns) == ["a", "b", "label"] and table.index.tolist() == [0, 1, 2, 3]

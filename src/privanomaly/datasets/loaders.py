@@ -292,6 +292,8 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
     y = np.asarray(y).reshape(-1) if np.asarray(y).ndim > 1 and min(np.asarray(y).shape) == 1 else np.asarray(y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
         raise DataError(f"{path}: expected X (n x d) and {label_key} (n), got shapes {X.shape} and {y.shape}")
+    if np.iscomplexobj(X):  # float64 would keep the real part only
+        raise DataError(f"{path}: the feature array has complex dtype {X.dtype}, expected real numbers")
     if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
         raise DataError(f"{path}: the feature array has dtype {X.dtype}, expected numbers")
     df = pd.DataFrame(X.astype(np.float64), columns=[f"x{i}" for i in range(X.shape[1])])
@@ -302,7 +304,13 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
 def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
     """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
     try:
-        with np.load(path, allow_pickle=False) as d:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):  # a .npy file: one bare array
+            raise DataError(
+                f"{path}: is a single NumPy array (.npy, shape {loaded.shape}), not an .npz archive of the arrays "
+                f"{fkey!r} and {lkey!r}; save both with np.savez(path, {fkey}=X, {lkey}=y)"
+            )
+        with loaded as d:
             keys = list(d.keys())
             _check_array_keys(path, keys, fkey, lkey, where, "array")
             arrays = {}
@@ -370,7 +378,11 @@ def load_table(
         except (ValueError, EOFError, OSError, TypeError) as exc:
             raise DataError(f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); {fix}") from exc
         _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable")
-        return _read_arrays(d[fkey], d[lkey], lkey, path)
+        import scipy.sparse
+
+        # MATLAB saves sparse matrices as such: the dense values are the data
+        X, y = (d[k].toarray() if scipy.sparse.issparse(d[k]) else d[k] for k in (fkey, lkey))
+        return _read_arrays(X, y, lkey, path)
     if fmt == "csv":
         return _read_csv(path, read, header=True, na_values=[], where=where)
     if fmt == "zip_csv":
@@ -383,9 +395,13 @@ def load_table(
         return _read_aps(path, read, where)
     if fmt == "parquet":
         try:
-            return pd.read_parquet(path)
+            df = pd.read_parquet(path)
         except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
             raise DataError(f"{path}: not a valid Parquet file ({exc}); {fix}") from exc
+        # pandas restores a column saved as the frame's index (df.set_index("a").to_parquet) as the index:
+        # a named index is a column of the data; unnamed row labels are not
+        named = [n for n in df.index.names if n is not None]
+        return (df.reset_index(level=named) if named else df).reset_index(drop=True)
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 

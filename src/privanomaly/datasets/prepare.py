@@ -24,6 +24,7 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,9 @@ FITTED_ON_DATA = "all records (the released data included)"
 
 from . import loaders, sources, synthetic
 from .validation import DataError, is_local_file
+
+# the name pandas gives a column whose header field is empty
+UNNAMED = re.compile(r"Unnamed: \d+")
 
 PREPROCESS_DEFAULTS: dict[str, Any] = {
     "missing": "error",
@@ -149,13 +153,20 @@ def select_columns(
         raise DataError(f"{where}preprocess: no feature column left after keep_columns/drop_columns")
     if "label" in df.columns:
         raise DataError(f"{where}preprocess: a feature column is named 'label' (reserved); add it to drop_columns")
+    unnamed = [c for c in df.columns if UNNAMED.fullmatch(c)]
+    if unnamed:
+        raise DataError(
+            f"{source + ': ' if source else ''}column(s) {unnamed} have no name in the header (pandas names an empty "
+            f"header field 'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
+            f"drop it with {where}preprocess.drop_columns: {unnamed}, or name it in the header to keep it"
+        )
     for c in df.columns:
         i = _first_non_numeric(df[c])
         if i is not None:
             row = int(rows[i]) if rows is not None else i
             raise DataError(
                 f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
-                f"{df[c].iloc[i]!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
+                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
                 f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
             )
     step = {

@@ -280,3 +280,14 @@ def test_parquet_unnamed_row_labels_are_not_a_column(tmp_path):
     pd.DataFrame({"a": ARR_X[:, 0], "b": ARR_X[:, 1], "y": ARR_Y}, index=[10, 11, 12, 13]).to_parquet(path)
     table, _ = build("mydata", array_entry(path, "parquet"), [str(path)], 1)
     assert list(table.columns) == ["a", "b", "label"] and table.index.tolist() == [0, 1, 2, 3]
+
+
+def test_damaged_zip_member_is_a_data_error_naming_the_zip(tmp_path):
+    path = tmp_path / "aps.zip"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as zf:
+        zf.writestr("aps_failure_training_set.csv", APS_TEXT * 20)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x01  # one flipped bit inside the stored member: its CRC-32 no longer matches
+    path.write_bytes(bytes(data))
+    with pytest.raises(DataError, match=re.escape(f"{path}: member 'aps_failure_training_set.csv' of the zip is damaged")):
+        load_table(path, "aps_csv", {"member": "aps_failure_training_set.csv"}, "class")

@@ -121,7 +121,11 @@ def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) ->
                             f"it (format zip_csv), or {where}format to the file's format")
         zf, name = _zip_member(path, member)
         with zf:
-            data = zf.read(name)
+            try:
+                data = zf.read(name)
+            except (zipfile.BadZipFile, EOFError, zlib.error) as exc:  # e.g. "Bad CRC-32": damaged bytes
+                raise DataError(f"{path}: member {name!r} of the zip is damaged (truncated or corrupt: {exc}); "
+                                "replace the zip with a good copy") from exc
         try:
             return data.decode(encoding)
         except UnicodeDecodeError as exc:

@@ -291,3 +291,21 @@ def test_damaged_zip_member_is_a_data_error_naming_the_zip(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(DataError, match=re.escape(f"{path}: member 'aps_failure_training_set.csv' of the zip is damaged")):
         load_table(path, "aps_csv", {"member": "aps_failure_training_set.csv"}, "class")
+
+
+# ------------------------------------------------------------------ the Python API reads CSVs the same way
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a,b,status\n0.1,1.0,0,1\n0.2,1.5,0,1\n5.0,9.0,1,1\n", "the rows have more fields than the header"),
+        ("status,a,b\n0,0.1,1.0\n0,0.2\n1,5.0,9.0\n", "line 3 has 2 field(s) where the header has 3"),
+    ],
+)
+def test_api_load_csv_refuses_rows_that_do_not_match_the_header(tmp_path, text, expected):
+    from privanomaly import api
+
+    path = write(tmp_path, "d.csv", text)
+    with pytest.raises(ValueError, match=re.escape(f"{path}: {expected}")):
+        api.load_csv(path, label="status", anomaly_values=[1], standardize=False)

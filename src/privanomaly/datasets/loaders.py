@@ -182,6 +182,12 @@ def _read_csv(
     return df
 
 
+def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "") -> pd.DataFrame:
+    """A delimited file with a header row, read exactly as format ``csv`` reads it (gzip by content, BOM, a row
+    with more or fewer fields than the header is a DataError naming its line); the Python API's reader."""
+    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where)
+
+
 def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where: str, what: str) -> pd.DataFrame:
     """``pd.read_csv(source(), **opts)``; every parser failure is a DataError naming ``path``."""
     try:
@@ -192,16 +198,18 @@ def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where
     except pd.errors.ParserWarning as exc:
         raise DataError(
             f"{path}: the rows have more fields than {what}; every row needs as many fields as the header "
-            f"(a column name is missing: complete the header or give {where}read.names)"
+            f"(a column name is missing: complete the header{f' or give {where}read.names' if where else ''})"
         ) from exc
     except UnicodeDecodeError as exc:
         raise _decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
     except pd.errors.EmptyDataError as exc:
-        raise DataError(f"{path}: no data (the file is empty or has only blank lines)") from exc
+        raise DataError(f"{path}: the file is empty (no header, no rows)") from exc
     except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
         raise DataError(
             f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
         ) from exc
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise  # the caller names these (the pipeline checks them before: sources.file_present)
     except (EOFError, OSError, zlib.error) as exc:  # a compressed file (by its name) that is damaged
         raise DataError(f"{path}: cannot be read ({exc}); replace it with a good copy") from exc
 

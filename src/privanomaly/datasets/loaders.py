@@ -14,6 +14,11 @@ Formats (``datasets.<name>.format``):
                  starts with ``class,``, ``na`` = missing; read directly or from the UCI zip (``read.member``).
 * ``zip_csv``  — a ``csv`` inside a zip archive (``read.member`` required).
 
+Text files (``csv``, ``uci_data``, ``aps_csv``) may be gzip'd (recognised by their first bytes, whatever their
+name) and start with a UTF-8 byte-order mark. Every row must have as many fields as the header (or
+``read.names``, or the first row): a row with fewer or more is an error naming its line, never padded with
+missing values or read with a column shifted into the row labels.
+
 Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CONVENTIONS.md).
 """
 

@@ -309,3 +309,13 @@ def test_api_load_csv_refuses_rows_that_do_not_match_the_header(tmp_path, text, 
     path = write(tmp_path, "d.csv", text)
     with pytest.raises(ValueError, match=re.escape(f"{path}: {expected}")):
         api.load_csv(path, label="status", anomaly_values=[1], standardize=False)
+
+
+def test_unexpected_missing_marker_names_its_cell(tmp_path):
+    path = write(tmp_path, "d.csv", GOOD.replace("ok,0.3,1.2", "ok,NA,1.2"))
+    with pytest.raises(DataError) as exc:
+        prepared(path, preprocess={"missing": "error", "standardize": False})
+    assert str(exc.value) == (
+        f"datasets.mydata.preprocess.missing: 1 missing values (columns ['a']), the first in column 'a', data row 4 "
+        f"of {path} (1-based, header not counted); set preprocess.missing to 'drop' or 'impute_median'"
+    )

@@ -61,12 +61,14 @@ def preprocess_options(pre: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def handle_missing(
-    df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = "", drop: Sequence[str] = ()
+    df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = "", drop: Sequence[str] = (),
+    source: str = "",
 ):
     """Step 1. Return (df, y, rows, step record).
 
     ``drop`` (``preprocess.drop_columns``) are columns removed in step 2 anyway: ``impute_median`` leaves them
-    alone. Rows are never all dropped silently: ``drop`` leaving no row, or no anomaly, is an error.
+    alone. Rows are never all dropped silently: ``drop`` leaving no row, or no anomaly, is an error. Under
+    ``error`` the message names the first missing cell (its data row in ``source``, as ``select_columns`` does).
     """
     na = df.isna()
     n_cells = int(na.to_numpy().sum())
@@ -75,8 +77,11 @@ def handle_missing(
         return df, y, rows, step
     if mode == "error":
         cols = [str(c) for c in df.columns[na.any().to_numpy()]][:10]
+        i = int(np.flatnonzero(na.to_numpy().any(axis=1))[0])
+        col = str(df.columns[int(np.flatnonzero(na.iloc[i].to_numpy())[0])])
         raise DataError(
-            f"{where}preprocess.missing: {n_cells} missing values (columns {cols}); "
+            f"{where}preprocess.missing: {n_cells} missing values (columns {cols}), the first in column {col!r}, "
+            f"data row {int(rows[i]) + 1}{' of ' + source if source else ''} (1-based, header not counted); "
             f"set preprocess.missing to 'drop' or 'impute_median'"
         )
     all_missing = [str(c) for c in df.columns if na[c].all()]
@@ -257,7 +262,7 @@ def preprocess(
     if len(features) == 0:
         raise DataError(f"{where[:-1]}: the data has no rows{' (' + source + ')' if source else ''}")
     df, y, rows, step = handle_missing(
-        features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"]
+        features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"], source
     )
     steps.append(step)
     df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)

@@ -319,3 +319,16 @@ def test_unexpected_missing_marker_names_its_cell(tmp_path):
         f"datasets.mydata.preprocess.missing: 1 missing values (columns ['a']), the first in column 'a', data row 4 "
         f"of {path} (1-based, header not counted); set preprocess.missing to 'drop' or 'impute_median'"
     )
+
+
+@pytest.mark.parametrize("words", [("yes", "no"), ("on", "off"), ("Yes", "No"), ("true", "false")])
+def test_label_words_yaml_reads_as_booleans_still_match_the_text(tmp_path, words):
+    """`anomaly_values: [yes]` arrives from YAML as True: it still means the text `yes` of the file."""
+    import yaml
+
+    anomaly, normal = words
+    path = write(tmp_path, "d.csv", GOOD.replace("faulty", anomaly).replace("ok", normal))
+    label = yaml.safe_load(f"{{column: status, anomaly_values: [{anomaly}], normal_values: [{normal}]}}")
+    assert label["anomaly_values"] == [True] and label["normal_values"] == [False]
+    X, y, _ = prepared(path, label=label)
+    assert (X, y) == (GOOD_X, GOOD_Y)

@@ -422,8 +422,19 @@ def load_table(
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 
+# YAML 1.1 (the config's loader) reads these words as booleans: `anomaly_values: [yes]` arrives as True
+YAML_BOOL_WORDS = {
+    True: ("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"),
+    False: ("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"),
+}
+
+
 def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
-    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text)."""
+    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text).
+
+    A boolean in ``wanted`` is what YAML made of a word such as ``yes``/``no``/``on``/``off``/``true``: it
+    matches each of those words in a text column (and True/False in a boolean one).
+    """
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         nums = []
         for w in wanted:
@@ -432,8 +443,12 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
             except (TypeError, ValueError):
                 continue
         return np.isin(values.to_numpy(dtype=np.float64), np.asarray(nums, dtype=np.float64))
+    texts = [str(w).strip() for w in wanted]
+    for flag in (True, False):
+        if any(isinstance(w, (bool, np.bool_)) and bool(w) is flag for w in wanted):
+            texts += YAML_BOOL_WORDS[flag]
     text = values.astype("string").str.strip()
-    return text.isin([str(w).strip() for w in wanted]).fillna(False).to_numpy(dtype=bool)
+    return text.isin(texts).fillna(False).to_numpy(dtype=bool)
 
 
 def split_label(

@@ -332,3 +332,19 @@ def test_label_words_yaml_reads_as_booleans_still_match_the_text(tmp_path, words
     assert label["anomaly_values"] == [True] and label["normal_values"] == [False]
     X, y, _ = prepared(path, label=label)
     assert (X, y) == (GOOD_X, GOOD_Y)
+
+
+# ------------------------------------------------------------------ an all-constant column
+
+
+@pytest.mark.parametrize("value", ["0.3", "7.77", "1e300"])
+def test_constant_column_is_standardised_to_zero_and_recorded(tmp_path, value):
+    """Its float std is not always 0 (n copies of 0.3 do not average to 0.3): equal values make it constant."""
+    rows = "".join(f"{'faulty' if i == 2 else 'ok'},{value},{i * 0.5}\n" for i in range(3773))
+    path = write(tmp_path, "d.csv", "status,c,b\n" + rows)
+    table, prov = build("mydata", entry(path, preprocess={"standardize": True}), [str(path)], 1)
+    assert (table["c"] == 0.0).all()
+    step = next(s for s in prov["steps"] if s["step"] == "standardize")
+    assert step["constant_columns_set_to_0"] == ["c"]
+    b = np.arange(3773) * 0.5
+    np.testing.assert_allclose(table["b"], (b - b.mean()) / b.std(), rtol=0, atol=1e-12)

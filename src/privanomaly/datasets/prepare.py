@@ -206,17 +206,19 @@ def check_finite(X: np.ndarray, columns: Sequence[str], step: str, where: str = 
 def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
     """Step 3. z-score every column (ddof = 0); constant columns are set to 0.
 
-    Overflow is not hidden: a column whose mean or variance overflows gives non-finite values, which the
-    caller rejects (``check_finite``), instead of a RuntimeWarning and a column of zeros.
+    A column is constant when all its values are equal (exactly: its float std need not be 0 - the mean of
+    n copies of 0.3 is not 0.3 - and would turn the column into a constant -1 or 1). Overflow is not hidden:
+    another column whose mean or variance overflows gives non-finite values, which the caller rejects
+    (``check_finite``), instead of a RuntimeWarning and a column of zeros.
     """
+    const = (X == X[:1]).all(axis=0) if len(X) else np.ones(X.shape[1], dtype=bool)
     with np.errstate(over="ignore", invalid="ignore"):
         mean = X.mean(axis=0)
         std = X.std(axis=0)
-        const = std == 0
-        Z = (X - mean) / np.where(const, 1.0, std)
+        Z = (X - mean) / np.where(const | (std == 0), 1.0, std)
     Z[:, const] = 0.0
     # an overflowed mean or variance (inf) would silently turn the column into zeros: mark it non-finite
-    Z[:, ~(np.isfinite(mean) & np.isfinite(std))] = np.nan
+    Z[:, ~(np.isfinite(mean) & np.isfinite(std)) & ~const] = np.nan
     return Z, {"step": "standardize", "ddof": 0, "constant_columns_set_to_0": np.flatnonzero(const).tolist()}
 
 

@@ -348,3 +348,9 @@ def test_constant_column_is_standardised_to_zero_and_recorded(tmp_path, value):
     assert step["constant_columns_set_to_0"] == ["c"]
     b = np.arange(3773) * 0.5
     np.testing.assert_allclose(table["b"], (b - b.mean()) / b.std(), rtol=0, atol=1e-12)
+
+
+def test_pca_with_more_components_than_rows_names_the_key(tmp_path):
+    path = write(tmp_path, "d.csv", "status,a,b,c\nok,1,2,3\nfaulty,4,5,7\n")
+    with pytest.raises(DataError, match=re.escape("datasets.mydata.preprocess.pca: 3 components asked, data has 2 rows")):
+        prepared(path, preprocess={"standardize": True, "pca": 3})

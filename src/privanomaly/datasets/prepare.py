@@ -228,6 +228,9 @@ def pca(X: np.ndarray, n_components: int, where: str = "") -> tuple[np.ndarray, 
 
     if n_components > X.shape[1]:
         raise DataError(f"{where}preprocess.pca: {n_components} components asked, data has {X.shape[1]} columns")
+    if n_components > X.shape[0]:
+        raise DataError(f"{where}preprocess.pca: {n_components} components asked, data has {X.shape[0]} rows "
+                        f"(PCA finds at most as many components as rows)")
     model = PCA(n_components=n_components, svd_solver="full")
     P = model.fit_transform(X)
     return P, {

@@ -354,3 +354,17 @@ def test_pca_with_more_components_than_rows_names_the_key(tmp_path):
     path = write(tmp_path, "d.csv", "status,a,b,c\nok,1,2,3\nfaulty,4,5,7\n")
     with pytest.raises(DataError, match=re.escape("datasets.mydata.preprocess.pca: 3 components asked, data has 2 rows")):
         prepared(path, preprocess={"standardize": True, "pca": 3})
+
+
+@pytest.mark.parametrize("sep", [r"\s+", " ", "\t"])
+def test_short_row_in_a_whitespace_or_tab_separated_file(tmp_path, sep):
+    """UCI files separated by runs of blanks (`read.sep: '\\s+'`) or tabs: a lost field is caught there too."""
+    gap = "\t" if sep == "\t" else "  "
+    text = f"0.1{gap}1.0{gap}ok\n0.2{gap}ok\n5.0{gap}9.0{gap}faulty\n"
+    path = write(tmp_path, "d.data", text)
+    with pytest.raises(DataError, match=re.escape(f"{path}: line 2 has 2 field(s) where the first row has 3")):
+        prepared(path, fmt="uci_data", read={"sep": sep}, label={"column": 2, "anomaly_values": ["faulty"]},
+                 preprocess={"missing": "impute_median", "standardize": False})
+    X, y, _ = prepared(write(tmp_path, "ok.data", text.replace(f"0.2{gap}ok", f"0.2{gap}1.5{gap}ok")), fmt="uci_data",
+                       read={"sep": sep}, label={"column": 2, "anomaly_values": ["faulty"]})
+    assert (X, y) == ([[0.1, 1.0], [0.2, 1.5], [5.0, 9.0]], [0, 0, 1])

@@ -27,6 +27,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import re
 import warnings
 import zipfile
 import zlib
@@ -244,14 +245,16 @@ def _check_short_rows(
     """
     import pyarrow.csv as pacsv
 
-    skip = opts.get("skiprows") or 0
-    if (not isinstance(skip, int) or opts.get("comment")
+    skip, sep = opts.get("skiprows") or 0, opts.get("sep", ",")
+    if (not isinstance(skip, int) or opts.get("comment") or (len(sep) != 1 and sep != r"\s+")
             or (isinstance(source, Path) and source.suffix.lower() in _PANDAS_COMPRESSED)):
-        return
-    if isinstance(source, Path):
-        data, encoding = source.read_bytes(), opts.get("encoding", "utf-8")
-    else:
-        data, encoding = source.getvalue().encode("utf-8"), "utf-8"
+        return  # a regular-expression separator other than whitespace is not matched here either
+    text = source.read_text(encoding=opts.get("encoding", "utf-8")) if isinstance(source, Path) else source.getvalue()
+    if sep == r"\s+":  # runs of whitespace separate fields, leading and trailing ones none
+        text, sep = re.sub(r"(?m)^[ \t]+|[ \t]+(?=\r?$)", "", re.sub(r"[ \t\f\v]+", " ", text)), " "
+    elif sep == " " and opts.get("skipinitialspace"):  # pandas skips the blanks after a blank: runs are one
+        text = re.sub(r"(?m)^ +", "", re.sub(" +", " ", text))
+    data = text.encode("utf-8")
     short: list[tuple[int, int]] = []
 
     def on_invalid(row: Any) -> str:
@@ -263,9 +266,9 @@ def _check_short_rows(
         io.BytesIO(data),
         read_options=pacsv.ReadOptions(
             skip_rows=skip, column_names=[f"c{i}" for i in range(n_fields)],
-            skip_rows_after_names=1 if opts.get("header") == 0 else 0, use_threads=False, encoding=encoding,
+            skip_rows_after_names=1 if opts.get("header") == 0 else 0, use_threads=False,
         ),
-        parse_options=pacsv.ParseOptions(delimiter=opts.get("sep", ","), newlines_in_values=True,
+        parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True,
                                          invalid_row_handler=on_invalid),
         convert_options=pacsv.ConvertOptions(include_columns=["c0"]),
     )

@@ -368,3 +368,12 @@ def test_short_row_in_a_whitespace_or_tab_separated_file(tmp_path, sep):
     X, y, _ = prepared(write(tmp_path, "ok.data", text.replace(f"0.2{gap}ok", f"0.2{gap}1.5{gap}ok")), fmt="uci_data",
                        read={"sep": sep}, label={"column": 2, "anomaly_values": ["faulty"]})
     assert (X, y) == ([[0.1, 1.0], [0.2, 1.5], [5.0, 9.0]], [0, 0, 1])
+
+
+@pytest.mark.parametrize("sep, text", [("::", "0.1::1.0::ok\n0.2::1.5::ok\n5.0::9.0::faulty\n"),
+                                        (r"\s*;\s*", "0.1 ; 1.0;ok\n0.2;1.5 ;ok\n5.0; 9.0;faulty\n")])
+def test_multi_character_separator_is_read(tmp_path, sep, text):
+    """pandas splits these with its python engine only (the C engine's options made it a bare ValueError)."""
+    X, y, _ = prepared(write(tmp_path, "d.data", text), fmt="uci_data", read={"sep": sep},
+                       label={"column": 2, "anomaly_values": ["faulty"], "normal_values": ["ok"]})
+    assert (X, y) == ([[0.1, 1.0], [0.2, 1.5], [5.0, 9.0]], [0, 0, 1])

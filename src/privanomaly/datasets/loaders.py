@@ -164,6 +164,9 @@ def _read_csv(
         low_memory=False,
     )
     opts.update(kw)
+    if len(opts["sep"]) > 1 and opts["sep"] != r"\s+":  # "::", a regex: only pandas' python engine splits these
+        opts["engine"] = "python"
+        del opts["low_memory"]
     if names is not None:
         opts["names"] = list(names)
     what = f"{where}read.names ({len(names)} names)" if names is not None else "the header"

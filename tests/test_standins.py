@@ -173,3 +173,15 @@ def test_annotate_and_figure_note():
 def test_unknown_generator(tmp_path):
     with pytest.raises(ValueError, match="unknown stand-in generator"):
         standins.write_standin("kdd", tmp_path / "x", SEED)
+
+
+def test_isolation_refuses_normal_dirs_written_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    notes = {"aps": "stand-in data: x"}
+    with pytest.raises(ValueError, match="results_dir"):
+        standins.check_isolation(notes, str(tmp_path / "results"), ".scale/resources")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "res_link").symlink_to(tmp_path / "resources", target_is_directory=True)
+    with pytest.raises(ValueError, match="resources_dir"):
+        standins.check_isolation(notes, ".scale/results", "res_link")
+    standins.check_isolation(notes, str(tmp_path / "elsewhere"), ".scale/resources")

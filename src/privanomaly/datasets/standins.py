@@ -212,7 +212,7 @@ def check_isolation(notes: dict[str, str], results_dir: str, resources_dir: str)
     if not notes:
         return
     for key, value, normal in (("results_dir", results_dir, "results"), ("resources_dir", resources_dir, "resources")):
-        if os.path.normpath(value) == normal:
+        if os.path.realpath(value) == os.path.realpath(normal):  # also written absolute, or through a link
             raise ValueError(
                 f"{key}: {value!r} is the directory of a normal run, but datasets {sorted(notes)} are stand-ins "
                 f"(datasets.<name>.stand_in); use the scale overlay (--configfile .scale/config.yaml), whose "

@@ -377,3 +377,10 @@ def test_multi_character_separator_is_read(tmp_path, sep, text):
     X, y, _ = prepared(write(tmp_path, "d.data", text), fmt="uci_data", read={"sep": sep},
                        label={"column": 2, "anomaly_values": ["faulty"], "normal_values": ["ok"]})
     assert (X, y) == ([[0.1, 1.0], [0.2, 1.5], [5.0, 9.0]], [0, 0, 1])
+
+
+def test_boolean_label_array_matches_1_and_0(tmp_path):
+    path = tmp_path / "d.npz"
+    np.savez(path, X=ARR_X, y=ARR_Y.astype(bool))
+    table, _ = build("mydata", array_entry(path, "npz"), [str(path)], 1)
+    assert table["label"].tolist() == ARR_Y.tolist()

@@ -454,7 +454,7 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
         if any(isinstance(w, (bool, np.bool_)) and bool(w) is flag for w in wanted):
             texts += YAML_BOOL_WORDS[flag]
     text = values.astype("string").str.strip()
-    mask = text.isin(texts).fillna(False).to_numpy(dtype=bool)
+    mask = text.isin(texts).fillna(False).to_numpy(dtype=bool, copy=True)
     if pd.api.types.is_bool_dtype(values):  # a boolean label (e.g. an npz's y.astype(bool)): True is 1, False 0
         mask |= label_mask(values.astype(np.int8), [w for w in wanted if not isinstance(w, str)])
     return mask

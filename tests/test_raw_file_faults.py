@@ -384,3 +384,16 @@ def test_boolean_label_array_matches_1_and_0(tmp_path):
     np.savez(path, X=ARR_X, y=ARR_Y.astype(bool))
     table, _ = build("mydata", array_entry(path, "npz"), [str(path)], 1)
     assert table["label"].tolist() == ARR_Y.tolist()
+
+
+def test_parquet_datetime_column_is_not_a_feature_unless_converted(tmp_path):
+    """pd.to_numeric turns timestamps into nanoseconds: a date column would have become a feature of ~1e18."""
+    path = tmp_path / "d.parquet"
+    frame = pd.DataFrame({"t": pd.date_range("2020-01-01", periods=4), "a": ARR_X[:, 0], "y": ARR_Y})
+    frame.to_parquet(path)
+    with pytest.raises(DataError, match=re.escape(f"{path}: column 't', data row 1 (1-based, header not counted)")):
+        build("mydata", array_entry(path, "parquet"), [str(path)], 1)
+    e = array_entry(path, "parquet")
+    e["preprocess"]["drop_columns"] = ["t"]
+    table, _ = build("mydata", e, [str(path)], 1)
+    assert table["a"].tolist() == ARR_X[:, 0].tolist()

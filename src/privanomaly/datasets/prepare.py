@@ -120,8 +120,9 @@ def handle_missing(
 
 def _first_non_numeric(col: pd.Series) -> int | None:
     """Position of the first cell of ``col`` that is present but not a number (None if every cell is)."""
-    if pd.api.types.is_bool_dtype(col):
-        return 0 if len(col) else None
+    if pd.api.types.is_bool_dtype(col) or pd.api.types.is_datetime64_any_dtype(col) \
+            or pd.api.types.is_timedelta64_dtype(col) or isinstance(col.dtype, pd.PeriodDtype):
+        return 0 if len(col) else None  # a date or time is not a measurement (pd.to_numeric would give ns)
     if pd.api.types.is_numeric_dtype(col):
         return None
     coerced = pd.to_numeric(col, errors="coerce")

@@ -397,3 +397,16 @@ def test_parquet_datetime_column_is_not_a_feature_unless_converted(tmp_path):
     e["preprocess"]["drop_columns"] = ["t"]
     table, _ = build("mydata", e, [str(path)], 1)
     assert table["a"].tolist() == ARR_X[:, 0].tolist()
+
+
+def test_mat_v73_is_a_clear_error_naming_the_file_and_key(tmp_path):
+    """A v7.3 .mat is HDF5 behind MATLAB's 128-byte header (version 0x0200): named, with how to convert it."""
+    import struct
+
+    head = b"MATLAB 7.3 MAT-file, Platform: GLNXA64, Created on: Mon Jan  1 00:00:00 2024 HDF5 schema 1.00 ."
+    head = head.ljust(116, b" ") + b"\0" * 8 + struct.pack("<H", 0x0200) + b"IM"
+    path = write(tmp_path, "d.mat", head.ljust(512, b"\0") + b"\x89HDF\r\n\x1a\n" + b"\0" * 64)
+    with pytest.raises(DataError) as exc:
+        build("mydata", array_entry(path, "mat"), [str(path)], 1)
+    assert str(exc.value).startswith(f"{path}: a MATLAB v7.3 (HDF5) file, which datasets.mydata.format: mat cannot read")
+    assert "datasets.mydata.format: npz" in str(exc.value)

@@ -397,7 +397,11 @@ def load_table(
         try:
             d = scipy.io.loadmat(path)
         except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
-            raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
+            raise DataError(
+                f"{path}: a MATLAB v7.3 (HDF5) file, which {where}format: mat cannot read (scipy reads v4-v7); "
+                f"save it again as v7 (MATLAB: save(file, 'X', 'y', '-v7')), or as an .npz of X and y with "
+                f"{where}format: npz"
+            ) from exc
         except (ValueError, EOFError, OSError, TypeError) as exc:
             raise DataError(f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); {fix}") from exc
         _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable")

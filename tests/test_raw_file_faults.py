@@ -118,9 +118,11 @@ def test_read_names_one_short_is_an_error_not_a_lost_column(tmp_path):
         prepared(path, fmt="uci_data", read={"names": ["b", "status"]})
 
 
-def test_a_separator_closing_every_line_is_read_as_the_intact_file(tmp_path):
-    path = write(tmp_path, "d.csv", GOOD.replace("\n", ",\n").replace("status,a,b,", "status,a,b"))
-    X, y, cols = prepared(path)
+@pytest.mark.parametrize("header_too", [False, True])
+def test_a_separator_closing_every_line_is_read_as_the_intact_file(tmp_path, header_too):
+    text = GOOD.replace("\n", ",\n")
+    path = write(tmp_path, "d.csv", text if header_too else text.replace("status,a,b,", "status,a,b"))
+    X, y, cols = prepared(path, preprocess={"missing": "error", "standardize": False})
     assert (X, y, cols) == (GOOD_X, GOOD_Y, ["a", "b"])
 
 

@@ -184,6 +184,9 @@ def _read_csv(
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
+    if (opts["header"] == 0 and names is None and df.shape[1] > 1 and re.fullmatch(r"Unnamed: \d+", df.columns[-1])
+            and df.iloc[:, -1].isna().all()):
+        df = df.iloc[:, :-1]  # the header and every row end with a separator: an empty field, not a column
     if _has_padded_cells(df):
         expected = (f"{where}read.names gives" if names is not None
                     else "the header has" if opts["header"] == 0 else "the first row has")

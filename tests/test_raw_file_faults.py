@@ -412,3 +412,13 @@ def test_mat_v73_is_a_clear_error_naming_the_file_and_key(tmp_path):
         build("mydata", array_entry(path, "mat"), [str(path)], 1)
     assert str(exc.value).startswith(f"{path}: a MATLAB v7.3 (HDF5) file, which datasets.mydata.format: mat cannot read")
     assert "datasets.mydata.format: npz" in str(exc.value)
+
+
+def test_excel_workbook_given_as_csv_says_so(tmp_path):
+    path = tmp_path / "d.csv"
+    with zipfile.ZipFile(path, "w") as zf:  # the parts every .xlsx has
+        zf.writestr("[Content_Types].xml", "<Types/>")
+        zf.writestr("xl/workbook.xml", "<workbook/>")
+        zf.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+    with pytest.raises(DataError, match=re.escape(f"{path}: is an Excel workbook (.xlsx), not text")):
+        prepared(path)

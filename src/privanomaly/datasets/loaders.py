@@ -123,6 +123,9 @@ def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) ->
             if names and all(n.endswith(".npy") for n in names):  # np.savez writes <array>.npy members
                 raise DataError(f"{path}: is a NumPy .npz archive (arrays {[n[:-4] for n in names][:6]}), not "
                                 f"text; set {where}format: npz")
+            if "xl/workbook.xml" in names:  # an .xlsx is a zip of XML parts
+                raise DataError(f"{path}: is an Excel workbook (.xlsx), not text; save its sheet as CSV (UTF-8) "
+                                f"and point {where}files[0].path at that file")
             raise DataError(f"{path}: is a zip archive ({names[:6]}); set {where}read.member to the file inside "
                             f"it (format zip_csv), or {where}format to the file's format")
         zf, name = _zip_member(path, member)

@@ -422,3 +422,11 @@ def test_excel_workbook_given_as_csv_says_so(tmp_path):
         zf.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
     with pytest.raises(DataError, match=re.escape(f"{path}: is an Excel workbook (.xlsx), not text")):
         prepared(path)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "aps_csv", "npz"])
+def test_html_page_in_place_of_the_file_says_so(tmp_path, fmt):
+    """A login/error page or a repository's viewer page saved as the data file."""
+    path = write(tmp_path, "d.csv", "\n\n<!DOCTYPE html>\n<html lang=\"en\">\n<head><title>Sign in</title></head>\n")
+    with pytest.raises(DataError, match=re.escape(f"{path}: is an HTML page, not the data file")):
+        prepared(path, fmt=fmt)

@@ -97,6 +97,14 @@ def _gunzip(path: Path) -> bytes:
         raise DataError(f"{path}: a gzip file that cannot be decompressed (truncated or corrupt: {exc})") from exc
 
 
+def _is_html(path: Path) -> bool:
+    """``path`` starts (after blanks and a BOM) like an HTML page: what a web server sends for a login or
+    error page, or a repository's viewer page saved instead of the raw file."""
+    with open(path, "rb") as fh:
+        head = fh.read(1024).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<!doctype html", b"<html"))
+
+
 def _strip_bom(text: str) -> str:
     """``text`` without a leading byte-order mark (files saved as "UTF-8 with BOM")."""
     return text[1:] if text.startswith("\ufeff") else text
@@ -393,6 +401,9 @@ def load_table(
         raise DataError(f"{path}: file not found")
     if path.stat().st_size == 0:
         raise DataError(f"{path}: the file is empty (0 bytes); {fix}")
+    if _is_html(path):
+        raise DataError(f"{path}: is an HTML page, not the data file (a login, error or viewer page saved in its "
+                        f"place?); {fix}")
     if fmt in ("npz", "mat"):
         fkey = read.get("features_key", "X")
         lkey = str(label_column)

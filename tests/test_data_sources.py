@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -142,3 +143,38 @@ def test_unmirrored_entries_pin_the_manifest_hashes():
     assert files["aps"]["sha256"] == "5504d0402f54faaf97ac0ca085a621645763f5cfea2eb29c592b057d43d4db89"
     assert files["creditcard"]["url"].startswith("https://storage.googleapis.com/download.tensorflow.org/")
     assert files["aps"]["url"] == "https://archive.ics.uci.edu/static/public/421/aps+failure+at+scania+trucks.zip"
+
+
+def _serve_once(body: bytes, announced: int) -> str:
+    """A one-request HTTP server on localhost that announces ``announced`` bytes, sends ``body`` and hangs up."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+
+    def serve():
+        conn, _ = srv.accept()
+        conn.recv(65536)
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % announced + body)
+        conn.close()
+        srv.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return f"http://127.0.0.1:{srv.getsockname()[1]}/served.csv"
+
+
+def test_download_cut_short_is_refused_even_without_a_sha256(tmp_path):
+    """A connection closed early ends the body without an error: a file without a pinned sha256 would be kept."""
+    dest = tmp_path / "raw" / "served.csv"
+    url = _serve_once(PAYLOAD[:10], announced=len(PAYLOAD))
+    with pytest.raises(DataError, match=re.escape(f"{url}: download incomplete (10 of {len(PAYLOAD)} bytes")):
+        sources.download_url(url, dest, None, timeout=10)
+    assert not dest.exists() and leftovers(dest.parent) == []
+
+
+def test_download_of_the_announced_length_is_kept(tmp_path):
+    dest = tmp_path / "raw" / "served.csv"
+    sources.download_url(_serve_once(PAYLOAD, announced=len(PAYLOAD)), dest, None, timeout=10)
+    assert dest.read_bytes() == PAYLOAD

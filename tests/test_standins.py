@@ -86,6 +86,35 @@ def test_aps_format(tmp_path):
     assert values[standins.APS_CONSTANT].nunique() == 1
 
 
+# The header of the real aps_failure_{training,test}_set.csv (UCI 421), as public loaders of the data list it:
+# single counters are xx_000 except the irregular `am_0` and `ec_00`; seven 10-bin histograms.
+APS_REAL_HEADER = (
+    "class,aa_000,ab_000,ac_000,ad_000,ae_000,af_000,"
+    + ",".join(f"ag_{i:03d}" for i in range(10))
+    + ",ah_000,ai_000,aj_000,ak_000,al_000,am_0,an_000,ao_000,ap_000,aq_000,ar_000,as_000,at_000,au_000,av_000,"
+    "ax_000," + ",".join(f"{h}_{i:03d}" for h in ("ay", "az", "ba") for i in range(10))
+    + ",bb_000,bc_000,bd_000,be_000,bf_000,bg_000,bh_000,bi_000,bj_000,bk_000,bl_000,bm_000,bn_000,bo_000,bp_000,"
+    "bq_000,br_000,bs_000,bt_000,bu_000,bv_000,bx_000,by_000,bz_000,ca_000,cb_000,cc_000,cd_000,ce_000,cf_000,"
+    "cg_000,ch_000,ci_000,cj_000,ck_000,cl_000,cm_000," + ",".join(f"cn_{i:03d}" for i in range(10))
+    + ",co_000,cp_000,cq_000,cr_000," + ",".join(f"cs_{i:03d}" for i in range(10))
+    + ",ct_000,cu_000,cv_000,cx_000,cy_000,cz_000,da_000,db_000,dc_000,dd_000,de_000,df_000,dg_000,dh_000,di_000,"
+    "dj_000,dk_000,dl_000,dm_000,dn_000,do_000,dp_000,dq_000,dr_000,ds_000,dt_000,du_000,dv_000,dx_000,dy_000,"
+    "dz_000,ea_000,eb_000,ec_00,ed_000," + ",".join(f"ee_{i:03d}" for i in range(10)) + ",ef_000,eg_000"
+)
+
+
+def test_aps_header_is_the_real_one(tmp_path):
+    """Same columns as the real file, in its order and spelling (``am_0``, ``ec_00``), in both members."""
+    assert len(APS_REAL_HEADER.split(",")) == 171
+    path = tmp_path / "aps.zip"
+    standins.write_aps_zip(path, SEED, n=50, n_pos=2)
+    with zipfile.ZipFile(path) as zf:
+        for member in (standins.APS_MEMBER, standins.APS_TEST_MEMBER):
+            lines = zf.read(member).decode("utf-8").split("\n")
+            assert lines[standins.APS_PREAMBLE_LINES] == APS_REAL_HEADER, member
+    assert ",".join(["class", *standins.aps_attribute_names()]) == APS_REAL_HEADER
+
+
 def test_aps_real_loader_and_preprocessing(tmp_path):
     path = tmp_path / "aps+failure+at+scania+trucks.zip"
     standins.write_aps_zip(path, SEED, n=2000, n_pos=40)
@@ -144,3 +173,15 @@ def test_annotate_and_figure_note():
 def test_unknown_generator(tmp_path):
     with pytest.raises(ValueError, match="unknown stand-in generator"):
         standins.write_standin("kdd", tmp_path / "x", SEED)
+
+
+def test_isolation_refuses_normal_dirs_written_absolute(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    notes = {"aps": "stand-in data: x"}
+    with pytest.raises(ValueError, match="results_dir"):
+        standins.check_isolation(notes, str(tmp_path / "results"), ".scale/resources")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "res_link").symlink_to(tmp_path / "resources", target_is_directory=True)
+    with pytest.raises(ValueError, match="resources_dir"):
+        standins.check_isolation(notes, ".scale/results", "res_link")
+    standins.check_isolation(notes, str(tmp_path / "elsewhere"), ".scale/resources")

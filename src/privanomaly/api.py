@@ -142,9 +142,12 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
 
 
 def _read_csv(path: str | Path) -> pd.DataFrame:
-    """``pd.read_csv(path)``; a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
+    """The CSV as the pipeline's format ``csv`` reads it (a row with more or fewer fields than the header is an
+    error naming its line); a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
+    from privanomaly.datasets.loaders import read_csv_file
+
     try:
-        return pd.read_csv(path)
+        return read_csv_file(path)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:

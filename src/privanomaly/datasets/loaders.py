@@ -14,16 +14,24 @@ Formats (``datasets.<name>.format``):
                  starts with ``class,``, ``na`` = missing; read directly or from the UCI zip (``read.member``).
 * ``zip_csv``  — a ``csv`` inside a zip archive (``read.member`` required).
 
+Text files (``csv``, ``uci_data``, ``aps_csv``) may be gzip'd (recognised by their first bytes, whatever their
+name) and start with a UTF-8 byte-order mark. Every row must have as many fields as the header (or
+``read.names``, or the first row): a row with fewer or more is an error naming its line, never padded with
+missing values or read with a column shifted into the row labels.
+
 Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CONVENTIONS.md).
 """
 
 from __future__ import annotations
 
+import gzip
 import io
 import os
+import re
+import warnings
 import zipfile
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +80,49 @@ def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str
     )
 
 
-def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _is_gzip(path: Path) -> bool:
+    """``path`` starts with the gzip magic bytes (a gzip'd text file, whatever its name)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == GZIP_MAGIC
+
+
+def _gunzip(path: Path) -> bytes:
+    """The decompressed bytes of a gzip file; a truncated or corrupt one is a DataError naming it."""
     try:
+        return gzip.decompress(path.read_bytes())
+    except (EOFError, OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+        raise DataError(f"{path}: a gzip file that cannot be decompressed (truncated or corrupt: {exc})") from exc
+
+
+def _is_html(path: Path) -> bool:
+    """``path`` starts (after blanks and a BOM) like an HTML page: what a web server sends for a login or
+    error page, or a repository's viewer page saved instead of the raw file."""
+    with open(path, "rb") as fh:
+        head = fh.read(1024).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith((b"<!doctype html", b"<html"))
+
+
+def _strip_bom(text: str) -> str:
+    """``text`` without a leading byte-order mark (files saved as "UTF-8 with BOM")."""
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
+    """The text of ``path`` (decompressed if it is gzip'd) or of its zip ``member``, without a leading BOM."""
+    return _strip_bom(_read_raw_text(path, member, encoding, where))
+
+
+def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) -> str:
+    try:
+        if member is None and _is_gzip(path):
+            data = _gunzip(path)
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise _decode_error(Path(f"{path} (gunzipped)"), exc, encoding, where, data) from exc
         if member is None and not zipfile.is_zipfile(path):
             return path.read_text(encoding=encoding)
         if member is None:
@@ -82,11 +131,18 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
             if names and all(n.endswith(".npy") for n in names):  # np.savez writes <array>.npy members
                 raise DataError(f"{path}: is a NumPy .npz archive (arrays {[n[:-4] for n in names][:6]}), not "
                                 f"text; set {where}format: npz")
+            if "xl/workbook.xml" in names:  # an .xlsx is a zip of XML parts
+                raise DataError(f"{path}: is an Excel workbook (.xlsx), not text; save its sheet as CSV (UTF-8) "
+                                f"and point {where}files[0].path at that file")
             raise DataError(f"{path}: is a zip archive ({names[:6]}); set {where}read.member to the file inside "
                             f"it (format zip_csv), or {where}format to the file's format")
         zf, name = _zip_member(path, member)
         with zf:
-            data = zf.read(name)
+            try:
+                data = zf.read(name)
+            except (zipfile.BadZipFile, EOFError, zlib.error) as exc:  # e.g. "Bad CRC-32": damaged bytes
+                raise DataError(f"{path}: member {name!r} of the zip is damaged (truncated or corrupt: {exc}); "
+                                "replace the zip with a good copy") from exc
         try:
             return data.decode(encoding)
         except UnicodeDecodeError as exc:
@@ -96,8 +152,9 @@ def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: s
 
 
 def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Any:
+    """What pandas reads: the path itself, or the text of a zip member / a gzip'd file."""
     member = read.get("member")
-    if member is None and not zipfile.is_zipfile(path):
+    if member is None and not zipfile.is_zipfile(path) and not _is_gzip(path):
         return path
     return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8"), where))
 
@@ -114,21 +171,17 @@ def _read_csv(
         skiprows=read.get("skiprows", 0) or None,
         comment=read.get("comment"),
         encoding=read.get("encoding", "utf-8"),
+        index_col=False,  # never take the first column as row labels (pandas does when rows outnumber the names)
         low_memory=False,
     )
     opts.update(kw)
+    if len(opts["sep"]) > 1 and opts["sep"] != r"\s+":  # "::", a regex: only pandas' python engine splits these
+        opts["engine"] = "python"
+        del opts["low_memory"]
     if names is not None:
         opts["names"] = list(names)
-    try:
-        df = pd.read_csv(_csv_source(path, read, where), **opts)
-    except UnicodeDecodeError as exc:
-        raise _decode_error(path, exc, opts["encoding"], where) from exc
-    except pd.errors.EmptyDataError as exc:
-        raise DataError(f"{path}: no data (the file is empty or has only blank lines)") from exc
-    except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
-        raise DataError(
-            f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
-        ) from exc
+    what = f"{where}read.names ({len(names)} names)" if names is not None else "the header"
+    df = _parse(lambda: _csv_source(path, read, where), opts, path, where, what)
     if opts["header"] == 0 and names is None:
         # pandas silently renames duplicated header names (a, a -> a, a.1): refuse them instead
         raw = pd.read_csv(_csv_source(path, read, where), **{**opts, "header": None, "nrows": 1, "dtype": str})
@@ -142,7 +195,110 @@ def _read_csv(
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
+    if (opts["header"] == 0 and names is None and df.shape[1] > 1 and re.fullmatch(r"Unnamed: \d+", df.columns[-1])
+            and df.iloc[:, -1].isna().all()):
+        df = df.iloc[:, :-1]  # the header and every row end with a separator: an empty field, not a column
+    if _has_padded_cells(df):
+        expected = (f"{where}read.names gives" if names is not None
+                    else "the header has" if opts["header"] == 0 else "the first row has")
+        _check_short_rows(_csv_source(path, read, where), opts, df.shape[1], path, expected, where)
     return df
+
+
+def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "") -> pd.DataFrame:
+    """A delimited file with a header row, read exactly as format ``csv`` reads it (gzip by content, BOM, a row
+    with more or fewer fields than the header is a DataError naming its line); the Python API's reader."""
+    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where)
+
+
+def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where: str, what: str) -> pd.DataFrame:
+    """``pd.read_csv(source(), **opts)``; every parser failure is a DataError naming ``path``."""
+    try:
+        with warnings.catch_warnings():
+            # with index_col=False pandas would cut the surplus fields off with a mere warning
+            warnings.filterwarnings("error", message="Length of header or names", category=pd.errors.ParserWarning)
+            return pd.read_csv(source(), **opts)
+    except pd.errors.ParserWarning as exc:
+        raise DataError(
+            f"{path}: the rows have more fields than {what}; every row needs as many fields as the header "
+            f"(a column name is missing: complete the header{f' or give {where}read.names' if where else ''})"
+        ) from exc
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
+    except pd.errors.EmptyDataError as exc:
+        raise DataError(f"{path}: the file is empty (no header, no rows)") from exc
+    except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
+        raise DataError(
+            f"{path}: malformed CSV ({str(exc).strip()}); every row needs as many fields as the header"
+        ) from exc
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        raise  # the caller names these (the pipeline checks them before: sources.file_present)
+    except (EOFError, OSError, zlib.error) as exc:  # a compressed file (by its name) that is damaged
+        raise DataError(f"{path}: cannot be read ({exc}); replace it with a good copy") from exc
+
+
+def _has_padded_cells(df: pd.DataFrame) -> bool:
+    """Whether the last column has empty cells: where pandas pads a row that has too few fields."""
+    if df.shape[1] < 2 or len(df) == 0:
+        return False
+    last = df.iloc[:, -1]
+    if last.isna().any():
+        return True
+    return not pd.api.types.is_numeric_dtype(last) and bool((last.astype("string") == "").any())
+
+
+_PANDAS_COMPRESSED = (".bz2", ".xz", ".zst", ".tar", ".tgz")  # pandas decompresses these by name (gzip: see _is_gzip)
+
+
+def _check_short_rows(
+    source: Any, opts: Mapping[str, Any], n_fields: int, path: Path, expected: str, where: str = "", line0: int = 0
+) -> None:
+    """Raise naming the first line with fewer fields than ``n_fields``: pandas fills such a row with missing
+    values, so a truncated file or a row that lost a field would pass as missing data.
+
+    The fields are counted by pyarrow's CSV parser (the same quoting; whitespace-only lines are blank, as for
+    pandas); ``line0`` lines precede ``source`` in the file (the APS preamble). Not checked: rows skipped by
+    a list or callable, ``read.comment`` (pyarrow has no comments), files pandas decompresses by their name.
+    """
+    import pyarrow.csv as pacsv
+
+    skip, sep = opts.get("skiprows") or 0, opts.get("sep", ",")
+    if (not isinstance(skip, int) or opts.get("comment") or (len(sep) != 1 and sep != r"\s+")
+            or (isinstance(source, Path) and source.suffix.lower() in _PANDAS_COMPRESSED)):
+        return  # a regular-expression separator other than whitespace is not matched here either
+    text = source.read_text(encoding=opts.get("encoding", "utf-8")) if isinstance(source, Path) else source.getvalue()
+    if sep == r"\s+":  # runs of whitespace separate fields, leading and trailing ones none
+        text, sep = re.sub(r"(?m)^[ \t]+|[ \t]+(?=\r?$)", "", re.sub(r"[ \t\f\v]+", " ", text)), " "
+    elif sep == " " and opts.get("skipinitialspace"):  # pandas skips the blanks after a blank: runs are one
+        text = re.sub(r"(?m)^ +", "", re.sub(" +", " ", text))
+    data = text.encode("utf-8")
+    short: list[tuple[int, int]] = []
+
+    def on_invalid(row: Any) -> str:
+        if not short and row.text.strip() and row.actual_columns < row.expected_columns:
+            short.append((row.number, row.actual_columns))
+        return "skip"
+
+    pacsv.read_csv(
+        io.BytesIO(data),
+        read_options=pacsv.ReadOptions(
+            skip_rows=skip, column_names=[f"c{i}" for i in range(n_fields)],
+            skip_rows_after_names=1 if opts.get("header") == 0 else 0, use_threads=False,
+        ),
+        parse_options=pacsv.ParseOptions(delimiter=sep, newlines_in_values=True,
+                                         invalid_row_handler=on_invalid),
+        convert_options=pacsv.ConvertOptions(include_columns=["c0"]),
+    )
+    if short:
+        line, fields = short[0]
+        first = line - skip - (1 if opts.get("header") == 0 else 0) == 1
+        hint = f"; if it is a line of text before the data, skip it with {where}read.skiprows" if first else ""
+        if "read.names" in expected:
+            hint += f"; or {where}read.names lists more columns than the file has"
+        raise DataError(
+            f"{path}: line {line + line0} has {fields} field(s) where {expected} {n_fields}: the file is truncated "
+            f"or the row lost a field (an empty value still needs its separator, e.g. `1,,3`){hint}"
+        )
 
 
 def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFrame:
@@ -151,18 +307,19 @@ def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFr
     text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"), where)
     max_pre = int(read.get("max_preamble_lines", 100))
     lines = text.split("\n", max_pre + 1)
-    header = next((i for i, line in enumerate(lines[: max_pre + 1]) if line.startswith(prefix)), None)
+    header = next(
+        (i for i, line in enumerate(lines[: max_pre + 1]) if line.lstrip().replace('"', "").startswith(prefix)), None
+    )
     if header is None:
         raise DataError(
             f"{path}: no header line starting with {prefix!r} in the first {max_pre + 1} lines (is this the APS csv?)"
         )
-    df = pd.read_csv(
-        io.StringIO("\n".join(lines[header:])),
-        sep=",",
-        na_values=list(read.get("na_values", ["na"])),
-        keep_default_na=False,
-        low_memory=False,
-    )
+    body = "\n".join(lines[header:])
+    opts = dict(sep=",", header=0, na_values=list(read.get("na_values", ["na"])), keep_default_na=False,
+                index_col=False, skipinitialspace=False, encoding="utf-8", low_memory=False)
+    df = _parse(lambda: io.StringIO(body), opts, path, where, "the header")
+    if _has_padded_cells(df):
+        _check_short_rows(io.StringIO(body), opts, df.shape[1], path, "the header has", where, line0=header)
     df.attrs["preamble_lines"] = header
     return df
 
@@ -172,6 +329,8 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
     y = np.asarray(y).reshape(-1) if np.asarray(y).ndim > 1 and min(np.asarray(y).shape) == 1 else np.asarray(y)
     if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.shape[0]:
         raise DataError(f"{path}: expected X (n x d) and {label_key} (n), got shapes {X.shape} and {y.shape}")
+    if np.iscomplexobj(X):  # float64 would keep the real part only
+        raise DataError(f"{path}: the feature array has complex dtype {X.dtype}, expected real numbers")
     if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
         raise DataError(f"{path}: the feature array has dtype {X.dtype}, expected numbers")
     df = pd.DataFrame(X.astype(np.float64), columns=[f"x{i}" for i in range(X.shape[1])])
@@ -182,7 +341,13 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
 def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
     """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
     try:
-        with np.load(path, allow_pickle=False) as d:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):  # a .npy file: one bare array
+            raise DataError(
+                f"{path}: is a single NumPy array (.npy, shape {loaded.shape}), not an .npz archive of the arrays "
+                f"{fkey!r} and {lkey!r}; save both with np.savez(path, {fkey}=X, {lkey}=y)"
+            )
+        with loaded as d:
             keys = list(d.keys())
             _check_array_keys(path, keys, fkey, lkey, where, "array")
             arrays = {}
@@ -236,6 +401,9 @@ def load_table(
         raise DataError(f"{path}: file not found")
     if path.stat().st_size == 0:
         raise DataError(f"{path}: the file is empty (0 bytes); {fix}")
+    if _is_html(path):
+        raise DataError(f"{path}: is an HTML page, not the data file (a login, error or viewer page saved in its "
+                        f"place?); {fix}")
     if fmt in ("npz", "mat"):
         fkey = read.get("features_key", "X")
         lkey = str(label_column)
@@ -246,11 +414,19 @@ def load_table(
         try:
             d = scipy.io.loadmat(path)
         except NotImplementedError as exc:  # MATLAB v7.3 = HDF5
-            raise DataError(f"{path}: MATLAB v7.3 (HDF5) files are not supported; convert to v5 or npz") from exc
+            raise DataError(
+                f"{path}: a MATLAB v7.3 (HDF5) file, which {where}format: mat cannot read (scipy reads v4-v7); "
+                f"save it again as v7 (MATLAB: save(file, 'X', 'y', '-v7')), or as an .npz of X and y with "
+                f"{where}format: npz"
+            ) from exc
         except (ValueError, EOFError, OSError, TypeError) as exc:
             raise DataError(f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); {fix}") from exc
         _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable")
-        return _read_arrays(d[fkey], d[lkey], lkey, path)
+        import scipy.sparse
+
+        # MATLAB saves sparse matrices as such: the dense values are the data
+        X, y = (d[k].toarray() if scipy.sparse.issparse(d[k]) else d[k] for k in (fkey, lkey))
+        return _read_arrays(X, y, lkey, path)
     if fmt == "csv":
         return _read_csv(path, read, header=True, na_values=[], where=where)
     if fmt == "zip_csv":
@@ -263,14 +439,29 @@ def load_table(
         return _read_aps(path, read, where)
     if fmt == "parquet":
         try:
-            return pd.read_parquet(path)
+            df = pd.read_parquet(path)
         except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
             raise DataError(f"{path}: not a valid Parquet file ({exc}); {fix}") from exc
+        # pandas restores a column saved as the frame's index (df.set_index("a").to_parquet) as the index:
+        # a named index is a column of the data; unnamed row labels are not
+        named = [n for n in df.index.names if n is not None]
+        return (df.reset_index(level=named) if named else df).reset_index(drop=True)
     raise DataError(f"{path}: unknown format {fmt!r}")
 
 
+# YAML 1.1 (the config's loader) reads these words as booleans: `anomaly_values: [yes]` arrives as True
+YAML_BOOL_WORDS = {
+    True: ("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"),
+    False: ("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"),
+}
+
+
 def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
-    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text)."""
+    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text).
+
+    A boolean in ``wanted`` is what YAML made of a word such as ``yes``/``no``/``on``/``off``/``true``: it
+    matches each of those words in a text column (and True/False in a boolean one).
+    """
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         nums = []
         for w in wanted:
@@ -279,15 +470,25 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
             except (TypeError, ValueError):
                 continue
         return np.isin(values.to_numpy(dtype=np.float64), np.asarray(nums, dtype=np.float64))
+    texts = [str(w).strip() for w in wanted]
+    for flag in (True, False):
+        if any(isinstance(w, (bool, np.bool_)) and bool(w) is flag for w in wanted):
+            texts += YAML_BOOL_WORDS[flag]
     text = values.astype("string").str.strip()
-    return text.isin([str(w).strip() for w in wanted]).fillna(False).to_numpy(dtype=bool)
+    mask = text.isin(texts).fillna(False).to_numpy(dtype=bool, copy=True)
+    if pd.api.types.is_bool_dtype(values):  # a boolean label (e.g. an npz's y.astype(bool)): True is 1, False 0
+        mask |= label_mask(values.astype(np.int8), [w for w in wanted if not isinstance(w, str)])
+    return mask
 
 
-def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> tuple[pd.DataFrame, np.ndarray]:
+def split_label(
+    df: pd.DataFrame, label: Mapping[str, Any], where: str = "", source: str = ""
+) -> tuple[pd.DataFrame, np.ndarray]:
     """Separate the label column; return (other columns, int8 labels with 1 = anomaly/outlier).
 
     ``label.anomaly_values`` are the raw values meaning anomaly; with ``label.normal_values`` any other value
     is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
+    ``source`` (the raw file) is named in the message about a row without a label.
     """
     col = label["column"]
     if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
@@ -298,7 +499,10 @@ def split_label(df: pd.DataFrame, label: Mapping[str, Any], where: str = "") -> 
         raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
     raw = df[name]
     if raw.isna().any():
-        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} rows have no label")
+        first = int(np.flatnonzero(raw.isna().to_numpy())[0]) + 1
+        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} row(s) have no label (the first: data "
+                        f"row {first}{' of ' + source if source else ''}, 1-based, header not counted); give every "
+                        "row its label, or remove the rows without one")
     is_anom = label_mask(raw, label["anomaly_values"])
     if label.get("normal_values") is not None:
         is_norm = label_mask(raw, label["normal_values"])

@@ -24,6 +24,7 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,9 @@ FITTED_ON_DATA = "all records (the released data included)"
 
 from . import loaders, sources, synthetic
 from .validation import DataError, is_local_file
+
+# the name pandas gives a column whose header field is empty
+UNNAMED = re.compile(r"Unnamed: \d+")
 
 PREPROCESS_DEFAULTS: dict[str, Any] = {
     "missing": "error",
@@ -57,12 +61,14 @@ def preprocess_options(pre: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def handle_missing(
-    df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = "", drop: Sequence[str] = ()
+    df: pd.DataFrame, y: np.ndarray, rows: np.ndarray, mode: str, where: str = "", drop: Sequence[str] = (),
+    source: str = "",
 ):
     """Step 1. Return (df, y, rows, step record).
 
     ``drop`` (``preprocess.drop_columns``) are columns removed in step 2 anyway: ``impute_median`` leaves them
-    alone. Rows are never all dropped silently: ``drop`` leaving no row, or no anomaly, is an error.
+    alone. Rows are never all dropped silently: ``drop`` leaving no row, or no anomaly, is an error. Under
+    ``error`` the message names the first missing cell (its data row in ``source``, as ``select_columns`` does).
     """
     na = df.isna()
     n_cells = int(na.to_numpy().sum())
@@ -71,8 +77,11 @@ def handle_missing(
         return df, y, rows, step
     if mode == "error":
         cols = [str(c) for c in df.columns[na.any().to_numpy()]][:10]
+        i = int(np.flatnonzero(na.to_numpy().any(axis=1))[0])
+        col = str(df.columns[int(np.flatnonzero(na.iloc[i].to_numpy())[0])])
         raise DataError(
-            f"{where}preprocess.missing: {n_cells} missing values (columns {cols}); "
+            f"{where}preprocess.missing: {n_cells} missing values (columns {cols}), the first in column {col!r}, "
+            f"data row {int(rows[i]) + 1}{' of ' + source if source else ''} (1-based, header not counted); "
             f"set preprocess.missing to 'drop' or 'impute_median'"
         )
     all_missing = [str(c) for c in df.columns if na[c].all()]
@@ -111,8 +120,9 @@ def handle_missing(
 
 def _first_non_numeric(col: pd.Series) -> int | None:
     """Position of the first cell of ``col`` that is present but not a number (None if every cell is)."""
-    if pd.api.types.is_bool_dtype(col):
-        return 0 if len(col) else None
+    if pd.api.types.is_bool_dtype(col) or pd.api.types.is_datetime64_any_dtype(col) \
+            or pd.api.types.is_timedelta64_dtype(col) or isinstance(col.dtype, pd.PeriodDtype):
+        return 0 if len(col) else None  # a date or time is not a measurement (pd.to_numeric would give ns)
     if pd.api.types.is_numeric_dtype(col):
         return None
     coerced = pd.to_numeric(col, errors="coerce")
@@ -149,13 +159,20 @@ def select_columns(
         raise DataError(f"{where}preprocess: no feature column left after keep_columns/drop_columns")
     if "label" in df.columns:
         raise DataError(f"{where}preprocess: a feature column is named 'label' (reserved); add it to drop_columns")
+    unnamed = [c for c in df.columns if UNNAMED.fullmatch(c)]
+    if unnamed:
+        raise DataError(
+            f"{source + ': ' if source else ''}column(s) {unnamed} have no name in the header (pandas names an empty "
+            f"header field 'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
+            f"drop it with {where}preprocess.drop_columns: {unnamed}, or name it in the header to keep it"
+        )
     for c in df.columns:
         i = _first_non_numeric(df[c])
         if i is not None:
             row = int(rows[i]) if rows is not None else i
             raise DataError(
                 f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
-                f"{df[c].iloc[i]!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
+                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
                 f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
             )
     step = {
@@ -190,17 +207,19 @@ def check_finite(X: np.ndarray, columns: Sequence[str], step: str, where: str = 
 def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
     """Step 3. z-score every column (ddof = 0); constant columns are set to 0.
 
-    Overflow is not hidden: a column whose mean or variance overflows gives non-finite values, which the
-    caller rejects (``check_finite``), instead of a RuntimeWarning and a column of zeros.
+    A column is constant when all its values are equal (exactly: its float std need not be 0 - the mean of
+    n copies of 0.3 is not 0.3 - and would turn the column into a constant -1 or 1). Overflow is not hidden:
+    another column whose mean or variance overflows gives non-finite values, which the caller rejects
+    (``check_finite``), instead of a RuntimeWarning and a column of zeros.
     """
+    const = (X == X[:1]).all(axis=0) if len(X) else np.ones(X.shape[1], dtype=bool)
     with np.errstate(over="ignore", invalid="ignore"):
         mean = X.mean(axis=0)
         std = X.std(axis=0)
-        const = std == 0
-        Z = (X - mean) / np.where(const, 1.0, std)
+        Z = (X - mean) / np.where(const | (std == 0), 1.0, std)
     Z[:, const] = 0.0
     # an overflowed mean or variance (inf) would silently turn the column into zeros: mark it non-finite
-    Z[:, ~(np.isfinite(mean) & np.isfinite(std))] = np.nan
+    Z[:, ~(np.isfinite(mean) & np.isfinite(std)) & ~const] = np.nan
     return Z, {"step": "standardize", "ddof": 0, "constant_columns_set_to_0": np.flatnonzero(const).tolist()}
 
 
@@ -210,6 +229,9 @@ def pca(X: np.ndarray, n_components: int, where: str = "") -> tuple[np.ndarray, 
 
     if n_components > X.shape[1]:
         raise DataError(f"{where}preprocess.pca: {n_components} components asked, data has {X.shape[1]} columns")
+    if n_components > X.shape[0]:
+        raise DataError(f"{where}preprocess.pca: {n_components} components asked, data has {X.shape[0]} rows "
+                        f"(PCA finds at most as many components as rows)")
     model = PCA(n_components=n_components, svd_solver="full")
     P = model.fit_transform(X)
     return P, {
@@ -246,7 +268,7 @@ def preprocess(
     if len(features) == 0:
         raise DataError(f"{where[:-1]}: the data has no rows{' (' + source + ')' if source else ''}")
     df, y, rows, step = handle_missing(
-        features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"]
+        features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"], source
     )
     steps.append(step)
     df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)
@@ -326,7 +348,7 @@ def build(
             path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
         raw_rows = len(table)
-        features, y = loaders.split_label(table, entry["label"], where)
+        features, y = loaders.split_label(table, entry["label"], where, str(path))
         label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
         for key in ("keep_columns", "drop_columns"):
             if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):

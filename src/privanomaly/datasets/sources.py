@@ -8,6 +8,7 @@ never leaves a file that looks complete.
 
 from __future__ import annotations
 
+import http.client
 import os
 import shutil
 import stat
@@ -116,8 +117,15 @@ def download_url(url: str, dest: str | os.PathLike, sha256: str | None, timeout:
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp, open(tmp, "wb") as out:
                 shutil.copyfileobj(resp, out, length=1 << 20)
-        except OSError as exc:  # URLError, HTTPError and socket timeouts are OSErrors
+                announced, received = resp.headers.get("Content-Length"), out.tell()
+        except (OSError, http.client.HTTPException) as exc:  # URLError, HTTPError, timeouts; IncompleteRead
             raise DataError(f"{url}: download failed ({exc}); set data_mirror to use a local copy") from exc
+        # a connection closed early ends the body without an error: only its announced length tells
+        if announced is not None and announced.isdigit() and int(announced) != received:
+            raise DataError(
+                f"{url}: download incomplete ({received} of {announced} bytes received); the file was not kept - "
+                "run again, or set data_mirror to use a local copy"
+            )
         got = verify_sha256(tmp, sha256, what=url, hint="the file was not kept")
     return got
 

@@ -60,11 +60,19 @@ APS_MOSTLY_NA = ("ab_000", "bm_000", "bn_000", "bo_000", "bp_000", "bq_000", "br
 APS_CONSTANT = "cd_000"  # one attribute has a single value in every row
 
 
+# The real header spells two single counters irregularly: ``am_0`` and ``ec_00`` (not am_000 / ec_000).
+_APS_IRREGULAR = {"am": "am_0", "ec": "ec_00"}
+
+
 def aps_attribute_names() -> list[str]:
-    """The 170 APS attribute names in file order: single counters ``xx_000`` and 10-bin histograms."""
+    """The 170 APS attribute names in file order: single counters ``xx_000`` (``am_0`` and ``ec_00`` as in the
+    real header) and 10-bin histograms ``xx_000..xx_009``."""
     names = []
     for prefix in sorted(set(_APS_SINGLE) | set(_APS_HISTOGRAMS)):
-        names += [f"{prefix}_{i:03d}" for i in range(10)] if prefix in _APS_HISTOGRAMS else [f"{prefix}_000"]
+        if prefix in _APS_HISTOGRAMS:
+            names += [f"{prefix}_{i:03d}" for i in range(10)]
+        else:
+            names.append(_APS_IRREGULAR.get(prefix, f"{prefix}_000"))
     if len(names) != 170:  # guards the hand-written list above
         raise AssertionError(f"expected 170 APS attributes, built {len(names)}")
     return names
@@ -204,7 +212,7 @@ def check_isolation(notes: dict[str, str], results_dir: str, resources_dir: str)
     if not notes:
         return
     for key, value, normal in (("results_dir", results_dir, "results"), ("resources_dir", resources_dir, "resources")):
-        if os.path.normpath(value) == normal:
+        if os.path.realpath(value) == os.path.realpath(normal):  # also written absolute, or through a link
             raise ValueError(
                 f"{key}: {value!r} is the directory of a normal run, but datasets {sorted(notes)} are stand-ins "
                 f"(datasets.<name>.stand_in); use the scale overlay (--configfile .scale/config.yaml), whose "

@@ -100,13 +100,14 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
              features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None) -> Data:
     """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
     ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
-    ``features`` the feature columns (default: every other column; never the label). A file that is missing,
+    ``features`` the feature columns (default: every other column; never the label; a column without a header
+    name - pandas' ``to_csv`` index - is an error then, as in the pipeline). A file that is missing,
     unreadable or empty is a ``ValueError`` naming it. Features must be numbers with no missing cell (errors
     name the column); ``standardize``
     z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
     with fewer than 2 rows, one label only or identical rows is an error naming it."""
     from privanomaly.datasets.loaders import label_mask
-    from privanomaly.datasets.prepare import Wording, check_degenerate
+    from privanomaly.datasets.prepare import UNNAMED, Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
@@ -119,6 +120,11 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     missing = [c for c in cols if c not in df.columns]
     if missing or not cols:
         raise ValueError(f"{path}: feature columns {missing or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    unnamed = [c for c in cols if UNNAMED.fullmatch(str(c))]
+    if features is None and unnamed:  # as the pipeline: a nameless column is never a feature by default
+        raise ValueError(f"{path}: column(s) {unnamed} have no name in the header (pandas names an empty header field "
+                         "'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
+                         "list the feature columns with features=[...] (the CLI's --features), or name it in the header")
     X = np.empty((len(df), len(cols)))
     for j, c in enumerate(cols):
         v = pd.to_numeric(df[c], errors="coerce")

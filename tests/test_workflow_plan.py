@@ -5,6 +5,10 @@ every workflow test that runs them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import workflow as pb_plan
 from privanomaly.plan import DataPlan
@@ -60,3 +64,34 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
     assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
     assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]
+
+
+def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():
+    """A record table's count cap follows the ε its own dataset runs at: the tables' (eps_grid, eps_ref), Figure
+    2's (fig2.eps) and the compiler figure's (compiler.eps, on its dataset and every table dataset)."""
+    pa = {"datasets": ["t1"], "fig2": {"dataset": "mix", "eps": 0.05}, "compiler": {"dataset": "comp", "eps": 0.5},
+          "eps_grid": [0.25, 1.0], "eps_ref": 1.0,
+          "mechanisms": {"errors": ["sp", "optimal_dp", "compiler"], "detection": ["sp"]}}
+    assert pa_plan.eps_min(pa) == 0.05  # every table: the smallest of all
+    assert pa_plan.eps_min(pa, "mix") == 0.05  # Figure 2's dataset: fig2.eps only
+    assert pa_plan.eps_min(pa, "t1") == 0.125  # the compiler's input runs at eps/2 (noise_share)
+    assert pa_plan.eps_min(pa, "comp") == 0.5
+    with pytest.raises(ValueError, match="'other' has no record table"):
+        pa_plan.eps_min(pa, "other")
+
+
+def test_the_claims_params_hold_what_the_claims_read():
+    """Rule paper_a_claims's params: the keys of paper_a its claims read - evaluated on them alone, every claim
+    passes on tables where every claim holds (no key missing); Figure 4, PyOD and the selection are not in."""
+    import yaml
+    from test_paper_a_claims import _tables
+
+    from privanomaly.paper_a import claims
+
+    pa = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text(encoding="utf-8"))["paper_a"]
+    pa = {**pa, "fig2": {**pa["fig2"], "dataset": "a"}, "eps_grid": [0.5, 1.0], "eps_ref": 1.0}
+    got = pa_plan.claims_settings(pa)
+    assert set(got) == {"eps_ref", "k_main", "eps_grid", "ci_level", "claims", "fig2"}
+    assert got["fig2"] == {"dataset": "a"} and got["claims"] == pa["claims"]
+    paper, _, _ = claims.evaluate_by_scope(_tables(("a", "b")), got, ["a", "b"], ["a", "b"])
+    assert [r.verdict for r in paper] == ["PASS"] * 10

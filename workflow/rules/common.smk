@@ -123,6 +123,11 @@ def get_paper_a_betas(wildcards):
     return pa_plan.betas(PA, wildcards.pa_dataset)
 
 
+def get_records_eps_min(wildcards):
+    """The smallest eps a mechanism runs at on the dataset's record table: where its ball counts may be capped."""
+    return pa_plan.eps_min(PA, wildcards.pa_dataset)
+
+
 # ---- Paper B: privanomaly.paper_b.workflow; {pb_reading} = "" (ours) or a reading's prefix ----
 PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
 PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure

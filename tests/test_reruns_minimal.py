@@ -97,12 +97,19 @@ def test_the_selection_betas_do_not_rerun_figure_2s_selection(built):
 
 
 def test_figure_2s_eps_recomputes_figure_2s_records_only(built):
-    """The record tables' count cap follows the smallest ε each table is used at: Figure 2's ε (below every
+    """The record tables' count cap follows the smallest ε the table is used at: Figure 2's ε (below every
     other) caps Figure 2's records, never the tables' - Tables 1-3, the errors and the claims stay."""
     got = jobs(built, {"paper_a": {"fig2": {"eps": 0.1}}}, "fig2eps")
     assert got["paper_a_records"] == {"pa_dataset=synthetic_a_2d"}
     assert not {"paper_a_errors", "paper_a_detection", "paper_a_table2", "paper_a_table3"} & set(got)
-    # and the tables' ε caps the tables' records, not Figure 2's
-    got = jobs(built, {"paper_a": {"eps_ref": 0.25}}, "epsref")
-    assert got["paper_a_records"] == {"pa_dataset=synthetic_a", "pa_dataset=thyroid"}
-    assert "paper_a_fig23_data" not in got
+
+
+def test_a_setting_of_one_smooth_bound_reruns_that_bounds_tables_only(built):
+    """Scenario 1's tables: Algorithm 2 (method paper) reads its work guard - the dataset's own if set - the
+    fast bound reads paper_b.fast_exact_max; the safety timeout fails a job but never changes a table."""
+    got = jobs(built, {"paper_b": {"fast_exact_max": 4}}, "exactmax")
+    assert got["paper_b_scenario1"] and all(w.endswith("pb_method=fast") for w in got["paper_b_scenario1"])
+    got = jobs(built, {"paper_b": {"scenario1": {"max_work_by_dataset": {"adult_b1": 100}}}}, "guard")
+    assert got["paper_b_scenario1"] == {"pb_reading=, pb_dataset=adult_b1, pb_method=paper"}
+    got = jobs(built, {"paper_b": {"scenario1": {"timeout_seconds": 200}}}, "timeout")
+    assert set(got) == RECORDS

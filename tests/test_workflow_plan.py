@@ -67,17 +67,15 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
 
 
 def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():
-    """A record table's count cap follows the ε its own dataset runs at: the tables' (eps_grid, eps_ref), Figure
-    2's (fig2.eps) and the compiler figure's (compiler.eps, on its dataset and every table dataset)."""
+    """The tables' record tables never run at Figure 2's ε (Figures 2-3 have a dataset of their own): their cap
+    leaves fig2.eps out; Figure 2's and the compiler figure's datasets keep the min over every ε."""
     pa = {"datasets": ["t1"], "fig2": {"dataset": "mix", "eps": 0.05}, "compiler": {"dataset": "comp", "eps": 0.5},
           "eps_grid": [0.25, 1.0], "eps_ref": 1.0,
           "mechanisms": {"errors": ["sp", "optimal_dp", "compiler"], "detection": ["sp"]}}
-    assert pa_plan.eps_min(pa) == 0.05  # every table: the smallest of all
-    assert pa_plan.eps_min(pa, "mix") == 0.05  # Figure 2's dataset: fig2.eps only
+    assert pa_plan.eps_min(pa) == pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "comp") == 0.05
     assert pa_plan.eps_min(pa, "t1") == 0.125  # the compiler's input runs at eps/2 (noise_share)
-    assert pa_plan.eps_min(pa, "comp") == 0.5
-    with pytest.raises(ValueError, match="'other' has no record table"):
-        pa_plan.eps_min(pa, "other")
+    pa["fig2"]["eps"] = 1.0
+    assert pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "t1") == 0.125
 
 
 def test_the_claims_params_hold_what_the_claims_read():

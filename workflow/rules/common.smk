@@ -148,6 +148,11 @@ def get_paper_r(wildcards):
     return PB_PAPER_R.get(wildcards.pb_dataset)
 
 
+def get_scenario1_bound(wildcards):
+    """What the job's smooth bound reads: Algorithm 2's guard for its dataset, or the fast bound's exact_max."""
+    return pb_plan.scenario1_bound(PB, wildcards.pb_dataset, wildcards.pb_method)
+
+
 def get_choice(wildcards):
     """The r of the job's reading: our tuning or the paper's printed r (rules paper_b_tune_r, paper_b_paper_r)."""
     return pb_plan.choice_file(PB_OUT, wildcards.pb_reading, wildcards.pb_dataset)

@@ -67,6 +67,18 @@ def scenario1_max_work(pb: dict, dataset: str) -> int | None:
     return by[dataset] if dataset in by else s1["max_work"]
 
 
+def scenario1_bound(pb: dict, dataset: str, method: str) -> dict:
+    """What the smooth bound of one Scenario-1 table reads (rule paper_b_scenario1's params): Algorithm 2
+    (``paper``) its work guard for ``dataset`` (:func:`scenario1_max_work`) and ``skip_infeasible`` (rows past the
+    guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
+    never reruns the other bound's tables, nor one dataset's guard another dataset's."""
+    if method == "paper":
+        return {"max_work": scenario1_max_work(pb, dataset), "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}
+    if method == "fast":
+        return {"fast_exact_max": int(pb["fast_exact_max"])}
+    raise ValueError(f"paper_b.scenario1: method must be 'paper' or 'fast', got {method!r}")
+
+
 def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
     """DAG-time warnings: one line per Scenario-1 dataset running Algorithm 2 (method ``paper``) whose prepared
     table (``parquet(dataset)``, when it exists) predicts :class:`~privanomaly.paper_b.released_bound.

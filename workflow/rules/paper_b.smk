@@ -45,7 +45,6 @@ rule paper_b_tune_r:
         r_grid=PB["tuning"]["r_grid"],
         tie_break=PB["tuning"]["tie_break"],
         space=get_tuning_space,
-        paper_r=get_paper_r,
     script:
         "../../scripts/paper_b_tune_r.py"
 

@@ -196,6 +196,11 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
                                       for m in pb.get("readings_methods", methods)],
                                      sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
         }
+    # our accuracy at the paper's printed r (the comparison's note on Tables 1-2) comes from the paper's-r record
+    # (rule paper_b_paper_r), not from our tuning's: a printed r reruns none of the tables of our tuned r
+    plan["ours"]["inputs"]["at_paper_r"] = {
+        d: f"{out}/{_readings.R_PREFIX['paper']}tuning/{d}.json"
+        for d in sets["paper_b.table_sets"] if paper_r.get(d) is not None}
     return plan
 
 
@@ -228,4 +233,4 @@ def tables_subcategory(prefix: str) -> str:
 
 def readings_files(plan: dict[str, dict]) -> list[str]:
     """Every table of every reading of a :func:`readings_plan` (rule ``paper_b_comparison``'s input)."""
-    return [f for rd in plan.values() for f in flat_files(rd["inputs"])]
+    return list(dict.fromkeys(f for rd in plan.values() for f in flat_files(rd["inputs"])))

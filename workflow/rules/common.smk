@@ -61,8 +61,8 @@ def get_download_sha256(wildcards):
 
 
 def get_raw_files(wildcards):
-    """The raw files of a dataset, in the raw cache or at their local path (rule prepare); ancient: their content
-    reruns prepare through get_raw_sha256, a new mtime on the same bytes (a copy, a restore) reruns nothing.
+    """The raw files of a dataset, in the raw cache or at their local path (rule prepare), marked ancient - their
+    content reruns prepare through get_raw_sha256, a new mtime on the same bytes (a copy, a restore) nothing.
     """
     return ancient(PLAN.raw_files(wildcards.dataset))
 

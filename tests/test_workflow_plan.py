@@ -52,7 +52,8 @@ def test_paper_b_reading_decides_where_r_lives_and_which_datasets_it_computes():
     assert "res/paper_b/paper_r/tuning/s1.json" in files and len(files) == len(set(files))
     # our accuracy at the paper's r is read from the paper's-r records, never written into our tuning's
     ours = pb_plan.readings_plan("res/paper_b", pb, sets)["ours"]["inputs"]
-    assert ours["at_paper_r"] == {"s1": "res/paper_b/paper_r/tuning/s1.json", "s2": "res/paper_b/paper_r/tuning/s2.json"}
+    assert ours["at_paper_r"] == {"s1": "res/paper_b/paper_r/tuning/s1.json",
+                                  "s2": "res/paper_b/paper_r/tuning/s2.json"}
 
 
 def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():

@@ -73,7 +73,8 @@ def scenario1_bound(pb: dict, dataset: str, method: str) -> dict:
     guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
     never reruns the other bound's tables, nor one dataset's guard another dataset's."""
     if method == "paper":
-        return {"max_work": scenario1_max_work(pb, dataset), "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}
+        return {"max_work": scenario1_max_work(pb, dataset),
+                "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}
     if method == "fast":
         return {"fast_exact_max": int(pb["fast_exact_max"])}
     raise ValueError(f"paper_b.scenario1: method must be 'paper' or 'fast', got {method!r}")

@@ -101,7 +101,8 @@ def missing_message(outputs: Sequence[Output], finish: str, report: str, example
             lines.append(f"  {rule}: {n} {what}, e.g. {', '.join(shown)}{' ...' if n > len(shown) else ''}")
     logs = Path(report).parent / "logs"
     again = "make report" if Path(report) == Path(DEFAULT_REPORT) else f"make report REPORT={shlex.quote(report)}"
-    lines.append(f"Finish the run with `{finish}` (it reruns only what is missing or out of date; a job that failed says why in "
+    lines.append(f"Finish the run with `{finish}` (it reruns only what is missing or out of date; a job that failed "
+                 f"says why in "
                  f"its log under {logs}/<rule>/), then run `{again}` again.")
     lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
                  f"{missing_list_path(report)}).")

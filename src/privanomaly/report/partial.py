@@ -102,8 +102,7 @@ def missing_message(outputs: Sequence[Output], finish: str, report: str, example
     logs = Path(report).parent / "logs"
     again = "make report" if Path(report) == Path(DEFAULT_REPORT) else f"make report REPORT={shlex.quote(report)}"
     lines.append(f"Finish the run with `{finish}` (it reruns only what is missing or out of date; a job that failed "
-                 f"says why in "
-                 f"its log under {logs}/<rule>/), then run `{again}` again.")
+                 f"says why in its log under {logs}/<rule>/), then run `{again}` again.")
     lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
                  f"{missing_list_path(report)}).")
     return "\n".join(lines)

@@ -124,6 +124,16 @@ def test_the_papers_printed_r_reruns_the_papers_r_reading_not_our_tuned_tables(b
     assert got["paper_b_scenario1"] == {"pb_reading=paper_r/, pb_dataset=synthetic_b1, pb_method=fast"}
 
 
+def test_a_datasets_description_reruns_nothing(built):
+    """A dataset's description and homepage document it: its table, and every job after it, never read them."""
+    got = jobs(built, {"datasets": {"thyroid": {"description": "the ODDS thyroid set", "homepage": "https://x.org"}}},
+               "describe")
+    assert set(got) == RECORDS
+    # what makes the table does rerun it, and what reads it
+    got = jobs(built, {"datasets": {"thyroid": {"preprocess": {"standardize": False}}}}, "standardize")
+    assert got["prepare"] == {"dataset=thyroid"} and "paper_a_select" in got
+
+
 # last: it changes a raw file (and restores it)
 def test_a_raw_file_reruns_prepare_on_new_bytes_not_on_a_new_mtime(built):
     """Raw files (here Adult's, 3.9 MB: beyond the size Snakemake compares by checksum) are pinned by sha256:

@@ -97,3 +97,14 @@ def test_the_claims_params_hold_what_the_claims_read():
     assert got["fig2"] == {"dataset": "a"} and got["claims"] == pa["claims"]
     paper, _, _ = claims.evaluate_by_scope(_tables(("a", "b")), got, ["a", "b"], ["a", "b"])
     assert [r.verdict for r in paper] == ["PASS"] * 10
+
+
+def test_rule_prepare_reads_what_makes_the_table_not_the_description():
+    from privanomaly.datasets.validation import build_entry
+
+    entry = {"description": "d", "homepage": "h", "stand_in": {"generator": "g", "note": "n"},
+             "files": [{"path": "a.csv", "url": "u", "sha256": "0" * 64}], "format": "csv", "read": {"sep": ";"},
+             "label": {"column": "y", "anomaly_values": [1]}, "preprocess": {"standardize": True}}
+    assert build_entry(entry) == {k: entry[k] for k in ("files", "format", "read", "label", "preprocess")}
+    assert build_entry({"generator": {"name": "gaussian_mixture"}, "description": "d"}) == {
+        "generator": {"name": "gaussian_mixture"}}

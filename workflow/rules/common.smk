@@ -5,7 +5,7 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly.configplan import check_papers
-from privanomaly.datasets.validation import check_dataset_entry
+from privanomaly.datasets.validation import build_entry, check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
 from privanomaly.paper_b import workflow as pb_plan
@@ -73,8 +73,8 @@ def get_raw_sha256(wildcards):
 
 
 def get_dataset_entry(wildcards):
-    """The config entry datasets.<dataset> (rule prepare)."""
-    return PLAN.entry(wildcards.dataset)
+    """The config entry datasets.<dataset> as rule prepare reads it (without its description or homepage)."""
+    return build_entry(PLAN.entry(wildcards.dataset))
 
 
 def job_dataset(wildcards, caller):

@@ -7,20 +7,19 @@ with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
     name = snakemake.wildcards.pa_dataset
     X, y, _ = experiment.load_dataset(snakemake.input.data)
-    sel = p.selection
     betas = list(p.betas)  # paper_a.selection.betas, or paper_a.fig2.betas on the Figure 2-3 data
     with runlog.steps(name, ["k-NN radii and F1 surface"]) as step:
         step("k-NN radii and F1 surface")
         surface = selection.selection_surface(
-            X, y, betas, sel["fractions"], rng=seeding.rng(p.seed, "paper_a_select", name),
-            max_query_rows=sel["max_query_rows"], p=sp.minkowski_p(p.metric),
+            X, y, betas, p.fractions, rng=seeding.rng(p.seed, "paper_a_select", name),
+            max_query_rows=p.max_query_rows, p=sp.minkowski_p(p.metric),
             workers=snakemake.threads,
         )
     choice = selection.choose(surface)
     best = surface[(surface["beta"] == choice.beta) & (surface["fraction"] == choice.fraction)].iloc[0]
     surface.insert(0, "dataset", name)
     log.info("%s: beta=%d r=%.6g fraction=%g F1=%.4f", name, choice.beta, choice.r, choice.fraction, choice.f1)
-    edges = selection.grid_edges(choice, betas, sel["fractions"])
+    edges = selection.grid_edges(choice, betas, p.fractions)
     for e in edges:
         log.warning("%s: %s (widen the grid to check)", name, e.message())
     dropped = [b for b in betas if b not in set(surface["beta"])]

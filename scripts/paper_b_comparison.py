@@ -22,12 +22,21 @@ with runlog.log_to(snakemake.log[0]) as log:
 
         return experiment.read_output(path, reader, "an input of the comparison")
 
+    def read_choices(files):
+        """The r records of a reading's table datasets; ours with our accuracy at the paper's printed r, read from
+        the paper's-r record (privanomaly.paper_b.workflow.readings_plan: at_paper_r)."""
+        choices = {ds: read(f, json.load) for ds, f in files["choices"].items()}
+        for ds, f in files.get("at_paper_r", {}).items():
+            if ds in choices:
+                choices[ds] = {**choices[ds], "accuracy_at_paper_r": read(f, json.load)["accuracy"]}
+        return choices
+
     def load_reading(files):
         """The tables of one reading (privanomaly.paper_b.workflow.reading_inputs)."""
         tabs = pd.concat([read(f) for f in files["tables"]], ignore_index=True) if files["tables"] else None
         return {
             "tables": tabs,
-            "choices": {ds: read(f, json.load) for ds, f in files["choices"].items()},
+            "choices": read_choices(files),
             "s1": experiment.concat(files["scenario1"], reader=read) if files["scenario1"] else None,
             "sweeps": {ds: read(f) for ds, f in files["scenario2"].items()},
             "subspaces": {ds: read(f) for ds, f in files["subspaces"].items()},
@@ -35,7 +44,8 @@ with runlog.log_to(snakemake.log[0]) as log:
 
     tables = pd.concat([read(inp.table1), read(inp.table2)], ignore_index=True)
     ours_files = p.readings["ours"]["inputs"]
-    choices = {ds: read(ours_files["choices"][ds], json.load) for ds in tables["dataset"].unique()}
+    all_choices = read_choices(ours_files)
+    choices = {ds: all_choices[ds] for ds in tables["dataset"].unique()}
     s1 = experiment.concat(inp.scenario1, reader=read) if inp.scenario1 else None
     sweeps = {ds: read(f) for ds, f in zip(p.scenario2, inp.scenario2)}
     subspaces = {ds: read(f) for ds, f in zip(p.scenario2, inp.subspaces)}

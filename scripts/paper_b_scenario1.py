@@ -11,14 +11,17 @@ with runlog.log_to(snakemake.log[0]) as log:
     r = experiment.read_choice(snakemake.input.choice)["r"]
 
     dataset = snakemake.wildcards.pb_dataset
-    # per-dataset guard (paper_b.scenario1.max_work_by_dataset) and skipped rows instead of a failed job
-    by_dataset = dict(getattr(p, "max_work_by_dataset", None) or {})
-    max_work = by_dataset[dataset] if dataset in by_dataset else p.max_work
-    skip_infeasible = bool(getattr(p, "skip_infeasible", True))
+    # what this method's bound reads (privanomaly.paper_b.workflow.scenario1_bound): Algorithm 2's guard for the
+    # dataset and skipped rows past it instead of a failed job, or the fast bound's exact_max
+    bound = dict(p.bound)
+    max_work = bound.get("max_work")
+    skip_infeasible = bool(bound.get("skip_infeasible", True))
+    # a safety net, not a param (rule paper_b_scenario1): it fails the job, never changes the table
+    timeout = snakemake.config["paper_b"]["scenario1"].get("timeout_seconds")
 
     def smooth_fn(beta):
         # the released bound is the configured method's, run to completion: no data-dependent fallback
-        res = released_bound.smooth_bound(X, p.k, r, beta, method, max_work, p.fast_exact_max, p.timeout)
+        res = released_bound.smooth_bound(X, p.k, r, beta, method, max_work, bound.get("fast_exact_max", 0), timeout)
         log.info("beta=%.4g %s -> S=%.4g, Algorithm-1 work %d", beta, method, res["value"], res["work_paper"])
         return res
 

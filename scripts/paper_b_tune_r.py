@@ -30,9 +30,6 @@ with runlog.log_to(snakemake.log[0]) as log:
         "n_outliers": int(y.sum()),
         "r_by_space": {s: sel.r for s, sel in by_space.items()},
         "accuracy_by_space": {s: sel.accuracy for s, sel in by_space.items()},
-        # for the comparison only: our accuracy at the paper's printed r (never used to choose r)
-        "paper_r": p.paper_r,
-        "accuracy_at_paper_r": None if p.paper_r is None else tuning.accuracy_at(X, y, p.k, p.paper_r, p.space),
     }
     log.info("tuned r = %.4g (space %s, accuracy %.4f, %d maximisers)", chosen.r, p.space, chosen.accuracy,
              chosen.n_maximisers)

@@ -8,6 +8,8 @@ with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
     X, y, _ = experiment.load_dataset(snakemake.input.data)
     prov = scope.read_provenance(snakemake.input.provenance)
-    rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, p.k, p.r_tokens, dict(p.items()), prov, log)
+    # the safety timeout is not a param (rule sweep_b_dataset): it fails the job, never changes the rows
+    settings = {**dict(p.items()), "timeout": snakemake.config["paper_b"]["scenario1"].get("timeout_seconds")}
+    rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, p.k, p.r_tokens, settings, prov, log)
     log.info("%s: %d rows", snakemake.wildcards.dataset, len(rows))
     io.write_table(rows, snakemake.output.rows)

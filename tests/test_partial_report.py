@@ -14,10 +14,12 @@ from privanomaly.report import partial
 SUMMARY = "output_file\tdate\trule\tlog-file(s)\tstatus\tplan\n{rows}"
 
 
-def fake_snakemake(tmp_path: Path, rows: list[tuple[str, str, str]]) -> Path:
-    """A stand-in for the snakemake executable: prints a --summary of ``rows``, records every call."""
+def fake_snakemake(tmp_path: Path, rows: list[tuple[str, ...]]) -> Path:
+    """A stand-in for the snakemake executable: prints a --summary of ``rows`` ((path, rule, status[, plan])),
+    records every call."""
     calls = tmp_path / "calls.jsonl"
-    table = SUMMARY.format(rows="".join(f"{p}\t-\t{r}\t-\t{s}\tno update\n" for p, r, s in rows))
+    table = SUMMARY.format(rows="".join(f"{r[0]}\t-\t{r[1]}\t-\t{r[2]}\t{r[3] if len(r) > 3 else 'no update'}\n"
+                                        for r in rows))
     exe = tmp_path / "snakemake"
     exe.write_text(f"#!{sys.executable}\nimport json, sys\n"
                    f"open({str(calls)!r}, 'a').write(json.dumps(sys.argv[1:]) + '\\n')\n"
@@ -109,3 +111,27 @@ def test_report_run_lists_the_missing_outputs_on_its_front_page(tmp_path):
     assert run_config.add_missing_outputs({"report": {}}, ["snakemake", "--report", str(tmp_path / "r.html")]) == []
     text = (partial.ROOT_REPORT_TEXT).read_text(encoding="utf-8")
     assert 'snakemake.config["report"].get("missing_outputs")' in text
+
+
+def test_outputs_out_of_date_are_not_reported_as_the_runs_results(tmp_path, capsys):
+    """A run of a new configuration that stopped after recording it (killed, or a job failed) leaves outputs of
+    the old one: --summary plans to write them again ("update pending"). They must not appear in the report of
+    the recorded configuration as its results - here every output exists, so plain --report would show them."""
+    results = tmp_path / "results"
+    (results / "paper_a").mkdir(parents=True)
+    current, old_table, old_figure = (results / "paper_a" / n for n in ("claims.md", "errors.csv", "errors.png"))
+    for f in (current, old_table, old_figure):
+        f.write_text("x")
+    exe = fake_snakemake(tmp_path, [(str(current), "paper_a_claims", "ok", "no update"),
+                                    (str(old_table), "paper_a_errors", "params changed", "update pending"),
+                                    (str(old_figure), "paper_a_fig_errors", "ok", "update pending")])
+    report = results / "report.html"
+    assert partial.run(str(exe), [], str(report), "make reproduce") == 0
+    err = capsys.readouterr().err
+    assert "0 of 3 outputs are missing" in err and "2 are out of date" in err
+    assert "paper_a_errors: 1 out of date" in err and "paper_a_fig_errors: 1 out of date" in err
+    assert calls(tmp_path)[-1][-3:] == ["--report", str(report), str(current)]  # the current output only
+    assert partial.missing_list_path(report).read_text() == (f"paper_a_errors\t{old_table}\n"
+                                                             f"paper_a_fig_errors\t{old_figure}\n")
+    rows = partial.parse_summary(SUMMARY.format(rows="a\t-\tr\t-\tparams changed\tupdate pending\n"))
+    assert rows[0].plan == "update pending"

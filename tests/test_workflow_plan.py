@@ -5,6 +5,10 @@ every workflow test that runs them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import workflow as pb_plan
 from privanomaly.plan import DataPlan
@@ -46,6 +50,10 @@ def test_paper_b_reading_decides_where_r_lives_and_which_datasets_it_computes():
     assert pb_plan.r_readings_regex(pb) == "|paper_r/"
     files = pb_plan.readings_files(pb_plan.readings_plan("res/paper_b", pb, sets))
     assert "res/paper_b/paper_r/tuning/s1.json" in files and len(files) == len(set(files))
+    # our accuracy at the paper's r is read from the paper's-r records, never written into our tuning's
+    ours = pb_plan.readings_plan("res/paper_b", pb, sets)["ours"]["inputs"]
+    assert ours["at_paper_r"] == {"s1": "res/paper_b/paper_r/tuning/s1.json",
+                                  "s2": "res/paper_b/paper_r/tuning/s2.json"}
 
 
 def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
@@ -60,3 +68,43 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
     assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
     assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]
+
+
+def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():
+    """The tables' record tables never run at Figure 2's ε (Figures 2-3 have a dataset of their own): their cap
+    leaves fig2.eps out; Figure 2's and the compiler figure's datasets keep the min over every ε."""
+    pa = {"datasets": ["t1"], "fig2": {"dataset": "mix", "eps": 0.05}, "compiler": {"dataset": "comp", "eps": 0.5},
+          "eps_grid": [0.25, 1.0], "eps_ref": 1.0,
+          "mechanisms": {"errors": ["sp", "optimal_dp", "compiler"], "detection": ["sp"]}}
+    assert pa_plan.eps_min(pa) == pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "comp") == 0.05
+    assert pa_plan.eps_min(pa, "t1") == 0.125  # the compiler's input runs at eps/2 (noise_share)
+    pa["fig2"]["eps"] = 1.0
+    assert pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "t1") == 0.125
+
+
+def test_the_claims_params_hold_what_the_claims_read():
+    """Rule paper_a_claims's params: the keys of paper_a its claims read - evaluated on them alone, every claim
+    passes on tables where every claim holds (no key missing); Figure 4, PyOD and the selection are not in."""
+    import yaml
+    from test_paper_a_claims import _tables
+
+    from privanomaly.paper_a import claims
+
+    pa = yaml.safe_load((Path(__file__).resolve().parents[1] / "config.yaml").read_text(encoding="utf-8"))["paper_a"]
+    pa = {**pa, "fig2": {**pa["fig2"], "dataset": "a"}, "eps_grid": [0.5, 1.0], "eps_ref": 1.0}
+    got = pa_plan.claims_settings(pa)
+    assert set(got) == {"eps_ref", "k_main", "eps_grid", "ci_level", "claims", "fig2"}
+    assert got["fig2"] == {"dataset": "a"} and got["claims"] == pa["claims"]
+    paper, _, _ = claims.evaluate_by_scope(_tables(("a", "b")), got, ["a", "b"], ["a", "b"])
+    assert [r.verdict for r in paper] == ["PASS"] * 10
+
+
+def test_rule_prepare_reads_what_makes_the_table_not_the_description():
+    from privanomaly.datasets.validation import build_entry
+
+    entry = {"description": "d", "homepage": "h", "stand_in": {"generator": "g", "note": "n"},
+             "files": [{"path": "a.csv", "url": "u", "sha256": "0" * 64}], "format": "csv", "read": {"sep": ";"},
+             "label": {"column": "y", "anomaly_values": [1]}, "preprocess": {"standardize": True}}
+    assert build_entry(entry) == {k: entry[k] for k in ("files", "format", "read", "label", "preprocess")}
+    assert build_entry({"generator": {"name": "gaussian_mixture"}, "description": "d"}) == {
+        "generator": {"name": "gaussian_mixture"}}

@@ -5,7 +5,7 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly.configplan import check_papers
-from privanomaly.datasets.validation import check_dataset_entry
+from privanomaly.datasets.validation import build_entry, check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
 from privanomaly.paper_b import workflow as pb_plan
@@ -61,8 +61,10 @@ def get_download_sha256(wildcards):
 
 
 def get_raw_files(wildcards):
-    """The raw files of a dataset, in the raw cache or at their local path (rule prepare)."""
-    return PLAN.raw_files(wildcards.dataset)
+    """The raw files of a dataset, in the raw cache or at their local path (rule prepare), marked ancient - their
+    content reruns prepare through get_raw_sha256, a new mtime on the same bytes (a copy, a restore) nothing.
+    """
+    return ancient(PLAN.raw_files(wildcards.dataset))
 
 
 def get_raw_sha256(wildcards):
@@ -71,8 +73,8 @@ def get_raw_sha256(wildcards):
 
 
 def get_dataset_entry(wildcards):
-    """The config entry datasets.<dataset> (rule prepare)."""
-    return PLAN.entry(wildcards.dataset)
+    """The config entry datasets.<dataset> as rule prepare reads it (without its description or homepage)."""
+    return build_entry(PLAN.entry(wildcards.dataset))
 
 
 def job_dataset(wildcards, caller):
@@ -123,6 +125,11 @@ def get_paper_a_betas(wildcards):
     return pa_plan.betas(PA, wildcards.pa_dataset)
 
 
+def get_records_eps_min(wildcards):
+    """The smallest eps a mechanism runs at on the dataset's record table: where its ball counts may be capped."""
+    return pa_plan.eps_min(PA, wildcards.pa_dataset)
+
+
 # ---- Paper B: privanomaly.paper_b.workflow; {pb_reading} = "" (ours) or a reading's prefix ----
 PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
 PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure
@@ -141,6 +148,11 @@ def get_tuning_space(wildcards):
 def get_paper_r(wildcards):
     """The paper's printed r of a dataset (paper_b.paper_reported.r), None if it prints none."""
     return PB_PAPER_R.get(wildcards.pb_dataset)
+
+
+def get_scenario1_bound(wildcards):
+    """What the job's smooth bound reads: Algorithm 2's guard for its dataset, or the fast bound's exact_max."""
+    return pb_plan.scenario1_bound(PB, wildcards.pb_dataset, wildcards.pb_method)
 
 
 def get_choice(wildcards):

@@ -40,7 +40,8 @@ rule paper_a_select:
         mem_mb=8000,
         runtime=30,
     params:
-        selection=PA["selection"],
+        fractions=PA["selection"]["fractions"],
+        max_query_rows=PA["selection"]["max_query_rows"],
         betas=get_paper_a_betas,
         metric=PA["metric"],
         seed=config["seed"],
@@ -68,7 +69,7 @@ rule paper_a_records:
         mem_mb=8000,
         runtime=30,
     params:
-        eps_min=pa_plan.eps_min(PA),
+        eps_min=get_records_eps_min,
         metric=PA["metric"],
     script:
         "../../scripts/paper_a_records.py"
@@ -311,7 +312,7 @@ rule paper_a_claims:
         "../../envs/privanomaly.yaml"
     params:
         stand_in=PA_STAND_IN,
-        cfg=PA,
+        cfg=pa_plan.claims_settings(PA),
         datasets=PA_SETS["paper_a.tables"],
         paper_datasets=PA_SETS["paper_a.paper_datasets"],
         missing=PA_SETS["paper_a.missing"],

@@ -45,7 +45,6 @@ rule paper_b_tune_r:
         r_grid=PB["tuning"]["r_grid"],
         tie_break=PB["tuning"]["tie_break"],
         space=get_tuning_space,
-        paper_r=get_paper_r,
     script:
         "../../scripts/paper_b_tune_r.py"
 
@@ -155,6 +154,8 @@ rule paper_b_kissing:
         "../../scripts/paper_b_kissing.py"
 
 
+# paper_b.scenario1.timeout_seconds is read from snakemake.config in the script, not passed as a param: a
+# safety net that fails a job, never changes a table, so raising it must not rerun the tables that finished.
 rule paper_b_scenario1:
     """Figures 3/4 data: true count, sigma_Global, sigma_Smooth per eps and noise convention (at the reading's r)."""
     input:
@@ -182,11 +183,7 @@ rule paper_b_scenario1:
         delta=PB["delta"],
         eps=PB["scenario1"]["eps"],
         conventions=PB["scenario1"]["conventions"],
-        max_work=PB["scenario1"]["max_work"],
-        max_work_by_dataset=PB["scenario1"].get("max_work_by_dataset", {}),
-        skip_infeasible=PB["scenario1"]["skip_infeasible"],
-        fast_exact_max=PB["fast_exact_max"],
-        timeout=PB["scenario1"]["timeout_seconds"],
+        bound=get_scenario1_bound,
     script:
         "../../scripts/paper_b_scenario1.py"
 

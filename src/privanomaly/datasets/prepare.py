@@ -311,12 +311,13 @@ def preprocess(
 def build(
     name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Load or generate dataset ``name`` per its config ``entry``; return (table, provenance).
+    """Load or generate dataset ``name`` per its config ``entry`` (the keys of
+    :data:`privanomaly.datasets.validation.BUILD_KEYS`; others are ignored); return (table, provenance).
 
     ``raw_files`` are the local paths of ``entry['files']`` (raw cache or local file), in the same order.
     """
     where = f"datasets.{name}."
-    prov: dict[str, Any] = {"dataset": name, "description": entry.get("description", "")}
+    prov: dict[str, Any] = {"dataset": name}
     if "generator" in entry:
         gen = dict(entry["generator"])
         X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
@@ -357,7 +358,6 @@ def build(
         prov["source"] = {
             "path": spec["path"],
             "url": spec.get("url"),
-            "homepage": entry.get("homepage"),
             "sha256": got,
             "format": entry["format"],
             "read": dict(entry.get("read") or {}),

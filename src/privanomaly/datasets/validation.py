@@ -22,6 +22,17 @@ class ChecksumError(DataError):
     """A file's sha256 differs from the one pinned in the config."""
 
 
+# The keys of a dataset entry that make its table (read by privanomaly.datasets.prepare.build); the others
+# (description, homepage, the stand-in note) only document it: a new description reruns neither rule prepare nor
+# what reads its table.
+BUILD_KEYS = ("files", "format", "read", "label", "preprocess", "generator")
+
+
+def build_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of a ``datasets:`` entry that ``build`` reads (rule prepare's param ``entry``)."""
+    return {k: entry[k] for k in BUILD_KEYS if k in entry}
+
+
 def check_dataset_names(names: Iterable[Any], known: Iterable[str], key: str) -> list[str]:
     """Return ``names`` as a list, or raise naming the first unknown one and its config key.
 

@@ -74,11 +74,16 @@ def betas(pa: Mapping, dataset: str) -> list:
     return pa["fig2"]["betas"] if dataset == pa["fig2"]["dataset"] else pa["selection"]["betas"]
 
 
-def eps_min(pa: Mapping) -> float:
+def eps_min(pa: Mapping, dataset: str | None = None) -> float:
     """The smallest ε any mechanism of paper A runs its noise at on the record tables: where ball counts may be
     capped. The error mechanisms run at every ε of ``eps_grid``, the detection ones at ``eps_ref``, each at its
     ``noise_share`` of it (1/2 for the compiler's input and the noisy threshold); Figures 2-3 run SP and DP at
-    ``fig2.eps``, the compiler figure its constant input at ``compiler.eps``."""
+    ``fig2.eps``, the compiler figure its constant input at ``compiler.eps``.
+
+    ``dataset``: the cap of that dataset's record table (rule paper_a_records's param). A dataset of
+    ``paper_a.datasets`` never runs at Figure 2's ε (Figures 2-3 have a dataset of their own), so ``fig2.eps``
+    is left out of its min: Figure 2's ε does not recompute the tables. Any other dataset (Figure 2's, the
+    compiler figure's) keeps the min over every ε."""
     from privanomaly import mechanisms
 
     mech = pa.get("mechanisms", {})
@@ -86,10 +91,20 @@ def eps_min(pa: Mapping) -> float:
     def share(names) -> float:
         return min((mechanisms.get(n).noise_share for n in names), default=1.0)
 
-    out = [min(pa["eps_grid"]) * share(mech.get("errors", [])), pa["fig2"]["eps"], pa["compiler"]["eps"]]
+    out = [min(pa["eps_grid"]) * share(mech.get("errors", [])), pa["compiler"]["eps"]]
     if "eps_ref" in pa:
         out.append(pa["eps_ref"] * share(mech.get("detection", [])))
+    if dataset is None or dataset not in pa["datasets"] or dataset == pa["fig2"]["dataset"]:
+        out.append(pa["fig2"]["eps"])
     return min(out)
+
+
+def claims_settings(pa: Mapping) -> dict:
+    """The keys of config ``paper_a`` that the claims read (:data:`privanomaly.paper_a.claims.CLAIMS`, the
+    sweep's claims and the header of claims.md): rule paper_a_claims's params, so that it reruns when one of
+    them changes and not when another key of the section does (Figure 1 or 4, PyOD, ...)."""
+    return {"eps_ref": pa["eps_ref"], "k_main": pa["k_main"], "eps_grid": list(pa["eps_grid"]),
+            "ci_level": pa["ci_level"], "claims": dict(pa["claims"]), "fig2": {"dataset": pa["fig2"]["dataset"]}}
 
 
 def k_sensitive(pa: Mapping) -> list[int]:

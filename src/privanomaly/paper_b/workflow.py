@@ -67,6 +67,19 @@ def scenario1_max_work(pb: dict, dataset: str) -> int | None:
     return by[dataset] if dataset in by else s1["max_work"]
 
 
+def scenario1_bound(pb: dict, dataset: str, method: str) -> dict:
+    """What the smooth bound of one Scenario-1 table reads (rule paper_b_scenario1's params): Algorithm 2
+    (``paper``) its work guard for ``dataset`` (:func:`scenario1_max_work`) and ``skip_infeasible`` (rows past the
+    guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
+    never reruns the other bound's tables, nor one dataset's guard another dataset's."""
+    if method == "paper":
+        return {"max_work": scenario1_max_work(pb, dataset),
+                "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}
+    if method == "fast":
+        return {"fast_exact_max": int(pb["fast_exact_max"])}
+    raise ValueError(f"paper_b.scenario1: method must be 'paper' or 'fast', got {method!r}")
+
+
 def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
     """DAG-time warnings: one line per Scenario-1 dataset running Algorithm 2 (method ``paper``) whose prepared
     table (``parquet(dataset)``, when it exists) predicts :class:`~privanomaly.paper_b.released_bound.
@@ -184,6 +197,11 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
                                       for m in pb.get("readings_methods", methods)],
                                      sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
         }
+    # our accuracy at the paper's printed r (the comparison's note on Tables 1-2) comes from the paper's-r record
+    # (rule paper_b_paper_r), not from our tuning's: a printed r reruns none of the tables of our tuned r
+    plan["ours"]["inputs"]["at_paper_r"] = {
+        d: f"{out}/{_readings.R_PREFIX['paper']}tuning/{d}.json"
+        for d in sets["paper_b.table_sets"] if paper_r.get(d) is not None}
     return plan
 
 
@@ -216,4 +234,4 @@ def tables_subcategory(prefix: str) -> str:
 
 def readings_files(plan: dict[str, dict]) -> list[str]:
     """Every table of every reading of a :func:`readings_plan` (rule ``paper_b_comparison``'s input)."""
-    return [f for rd in plan.values() for f in flat_files(rd["inputs"])]
+    return list(dict.fromkeys(f for rd in plan.values() for f in flat_files(rd["inputs"])))

@@ -6,7 +6,10 @@ report but does not exist"), which after a killed or failed run means no report 
 Snakemake for the run's outputs and their status first (``--summary``); when some are missing it prints
 them (grouped by rule, a few examples each) with the command that finishes the run, writes the full list
 next to the report (``<report>.missing.txt``), and builds the report with the outputs that exist as its
-targets. With nothing missing it is exactly ``snakemake --report``.
+targets. An output that exists but that Snakemake would write again (``--summary`` plan "update pending": a run
+of a new configuration stopped after recording it, a script changed) is not the run's result: it counts with
+the missing ones and stays out of the report (``snakemake --report`` alone would show it as current). With
+nothing missing or out of date it is exactly ``snakemake --report``.
 
 ``python -m privanomaly.report.partial --snakemake .venv/bin/snakemake --report results/report.html
 --finish "make reproduce" -- [snakemake options: --configfile ..., --config ...]``
@@ -28,6 +31,9 @@ from privanomaly.run_config import missing_list_path
 
 # --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
 MISSING_STATUSES = ("missing", "incomplete")
+# --summary plan of an output Snakemake would write again: its params, code or inputs changed since (e.g. a run of
+# a new configuration stopped after recording it) - it is not the run's result, and the report must not show it
+STALE_PLAN = "update pending"
 DEFAULT_REPORT = "results/report.html"  # the Makefile's REPORT
 RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
 # the report's front page, which lists config report.missing_outputs (privanomaly.run_config)
@@ -41,10 +47,16 @@ class Output:
     path: str
     rule: str
     status: str
+    plan: str = "no update"
 
     @property
     def missing(self) -> bool:
         return self.status in MISSING_STATUSES or not Path(self.path).exists()
+
+    @property
+    def stale(self) -> bool:
+        """There, but out of date: Snakemake would write it again (the run's params, code or inputs changed)."""
+        return not self.missing and self.plan == STALE_PLAN
 
 
 def parse_summary(text: str) -> list[Output]:
@@ -54,12 +66,12 @@ def parse_summary(text: str) -> list[Output]:
     if start is None:
         raise ValueError("snakemake --summary printed no table (expected a header line starting 'output_file')")
     header = lines[start].split("\t")
-    col = {name: header.index(name) for name in ("output_file", "rule", "status")}
+    col = {name: header.index(name) for name in ("output_file", "rule", "status", "plan")}
     out = []
     for line in lines[start + 1:]:
         f = line.split("\t")
         if len(f) == len(header):
-            out.append(Output(f[col["output_file"]], f[col["rule"]], f[col["status"]]))
+            out.append(Output(f[col["output_file"]], f[col["rule"]], f[col["status"]], f[col["plan"]]))
     return out
 
 
@@ -75,18 +87,22 @@ def finish_command(base: str, args: Sequence[str], record: Path) -> str:
 
 
 def missing_message(outputs: Sequence[Output], finish: str, report: str, examples: int = 1) -> str:
-    """What ``make report`` prints when some outputs are missing: how many, by rule, and how to finish."""
+    """What ``make report`` prints when some outputs are missing or out of date: how many, by rule, and how to
+    finish."""
     missing = [o for o in outputs if o.missing]
-    by_rule = Counter(o.rule for o in missing)
+    stale = [o for o in outputs if o.stale]
     lines = [f"privanomaly: the run is incomplete: {len(missing)} of {len(outputs)} outputs are missing "
-             f"(the run was stopped, a job failed, or only some targets were built, e.g. paper_a_all):"]
-    for rule, n in by_rule.most_common():
-        shown = [o.path for o in missing if o.rule == rule][:examples]
-        lines.append(f"  {rule}: {n} missing, e.g. {', '.join(shown)}{' ...' if n > len(shown) else ''}")
+             f"(the run was stopped, a job failed, or only some targets were built, e.g. paper_a_all)"
+             + (f" and {len(stale)} are out of date (written before its configuration, code or inputs changed: "
+                "Snakemake would write them again; the report leaves them out)" if stale else "") + ":"]
+    for what, group in (("missing", missing), ("out of date", stale)):
+        for rule, n in Counter(o.rule for o in group).most_common():
+            shown = [o.path for o in group if o.rule == rule][:examples]
+            lines.append(f"  {rule}: {n} {what}, e.g. {', '.join(shown)}{' ...' if n > len(shown) else ''}")
     logs = Path(report).parent / "logs"
     again = "make report" if Path(report) == Path(DEFAULT_REPORT) else f"make report REPORT={shlex.quote(report)}"
-    lines.append(f"Finish the run with `{finish}` (it reruns only what is missing; a job that failed says why in "
-                 f"its log under {logs}/<rule>/), then run `{again}` again.")
+    lines.append(f"Finish the run with `{finish}` (it reruns only what is missing or out of date; a job that failed "
+                 f"says why in its log under {logs}/<rule>/), then run `{again}` again.")
     lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
                  f"{missing_list_path(report)}).")
     return "\n".join(lines)
@@ -102,7 +118,7 @@ def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
         sys.stderr.write(summary.stderr)
         return summary.returncode
     outputs = parse_summary(summary.stdout)
-    missing = [o for o in outputs if o.missing]
+    missing = [o for o in outputs if o.missing or o.stale]  # not the run's results: out of the report
     stale = missing_list_path(report)
     if not missing:
         if stale.exists():
@@ -111,7 +127,7 @@ def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
     print(missing_message(outputs, finish_command(finish, args, record), report), file=sys.stderr)
     Path(report).parent.mkdir(parents=True, exist_ok=True)
     io.write_text(stale, "".join(f"{o.rule}\t{o.path}\n" for o in missing))
-    present = [o.path for o in outputs if not o.missing]
+    present = [o.path for o in outputs if not o.missing and not o.stale]
     rc = subprocess.run([snakemake, *args, "--cores", "1", "--report", report, *present]).returncode
     if rc == 0:
         print(f"privanomaly: partial report written: {report} ({len(present)} outputs; {len(missing)} missing, "

@@ -8,6 +8,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import sys
+
 from .base import NEIGHBOUR_RELATIONS, AIQMechanism, Claim, Mechanism
 from .exact import ExactDist, QRat, edge_holds, edge_log_ratio, log_value, sign_at
 from . import registry as _registry
@@ -25,6 +29,7 @@ __all__ = [
     "log_value",
     "sign_at",
     "all_mechanisms",
+    "fingerprint",
     "get",
     "names",
     "register",
@@ -53,3 +58,22 @@ def names(family: str | None = None) -> list[str]:
 def all_mechanisms(family: str | None = None) -> list[Mechanism]:
     """Every registered mechanism (of ``family``), in registration order."""
     return [get(n) for n in names(family)]
+
+
+def fingerprint(family: str | None = None) -> dict[str, str]:
+    """{registry name: sha256 (16 hex) of its class's name and the source of every module defining it or a base}.
+
+    The privacy audit's rule takes this as a parameter, so a mechanism added to (or removed from) the registry,
+    or an edit of a module that defines one, reruns the audit - its only input is this code.
+    """
+    out = {}
+    for name in names(family):
+        cls = type(get(name))
+        h = hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}".encode())
+        for mod in sorted({c.__module__ for c in cls.__mro__} - {"builtins", "abc"}):
+            try:
+                h.update(b"\0" + inspect.getsource(sys.modules[mod]).encode())
+            except (KeyError, OSError, TypeError):  # no source (a class built at run time): its name only
+                h.update(b"\0" + mod.encode())
+        out[name] = h.hexdigest()[:16]
+    return out

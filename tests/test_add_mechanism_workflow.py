@@ -94,3 +94,31 @@ def test_added_or_edited_mechanism_reruns_the_audit(tmp_path):
     (pkg / "rr_added.py").write_text(MODULE + '    reference = "edited"\n')
     edited = _snakemake(copy, "-n")
     assert "rule privacy_audit:" in edited.stdout + edited.stderr
+
+
+def test_a_module_never_imported_is_named_with_what_to_do(tmp_path, monkeypatch, capsys):
+    """README Recipe 2 read literally: a new file in src/privanomaly/mechanisms/ that _load_builtins does not
+    import registers nothing; every "not registered" error and `python -m privanomaly mechanisms` say so."""
+    from privanomaly import __main__ as cli
+    from privanomaly.paper_a import workflow_checks
+    from privanomaly.sweeps import spec
+
+    assert M.unloaded_modules() == [] and M.not_loaded_hint() == ""
+    (tmp_path / "my_rr.py").write_text(MODULE)
+    monkeypatch.setattr(M, "__path__", [*M.__path__, str(tmp_path)])
+    assert M.unloaded_modules() == [tmp_path / "my_rr.py"]
+    want = f"not imported, so nothing in it is registered: {tmp_path / 'my_rr.py'}"
+    with pytest.raises(KeyError, match="_load_builtins") as err:
+        M.get("rr_added")
+    assert want in str(err.value)
+    with pytest.raises(ValueError, match="paper_a.mechanisms.errors\\[2\\]") as err:
+        workflow_checks.check_mechanisms({"errors": ["sp", "optimal_dp", "rr_added"], "detection": ["sp"]})
+    assert want in str(err.value) and "_load_builtins" in str(err.value)
+    sw = {"kind": "paper_a", "datasets": ["thyroid"], "mechanisms": ["sp", "rr_added"], "eps": [1.0], "k": [1],
+          "beta": [5], "r": {"fraction": [0.02]}}
+    with pytest.raises(ValueError, match="mechanisms: unknown \\['rr_added'\\]") as err:
+        spec.parse("myRR", sw)
+    assert want in str(err.value)
+    assert cli.main(["mechanisms"]) == 0
+    out = capsys.readouterr()
+    assert "sp " in out.out and out.err.startswith("warning: not imported") and "my_rr.py" in out.err

@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in mechanisms.names():
             m = mechanisms.get(name)
             print(f"{name:28s} paper {m.paper}  {m.label}")
+        if mechanisms.unloaded_modules():
+            print(f"warning: {mechanisms.not_loaded_hint().removeprefix('; ')}", file=sys.stderr)
         return 0
     try:
         if args.command == "paper-a" and (args.beta is None) != (args.r is None):

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+import pkgutil
 import sys
+from pathlib import Path
 
 from .base import NEIGHBOUR_RELATIONS, AIQMechanism, Claim, Mechanism
 from .exact import ExactDist, QRat, edge_holds, edge_log_ratio, log_value, sign_at
@@ -30,6 +32,8 @@ __all__ = [
     "sign_at",
     "all_mechanisms",
     "fingerprint",
+    "not_loaded_hint",
+    "unloaded_modules",
     "get",
     "names",
     "register",
@@ -46,7 +50,27 @@ def _load_builtins() -> None:
 def get(name: str) -> Mechanism:
     """The mechanism registered as ``name`` (clear error listing the known names)."""
     _load_builtins()
-    return _registry.get(name)
+    try:
+        return _registry.get(name)
+    except KeyError as err:
+        raise KeyError(f"{err.args[0]}{not_loaded_hint()}") from None
+
+
+def unloaded_modules() -> list[Path]:
+    """Modules in this package's directory that :func:`_load_builtins` does not import: whatever they
+    register is not in the registry (a new module must be named there)."""
+    _load_builtins()
+    return [Path(m.module_finder.path) / f"{m.name}.py" for m in pkgutil.iter_modules(__path__)
+            if f"{__name__}.{m.name}" not in sys.modules]
+
+
+def not_loaded_hint() -> str:
+    """For "not registered" errors: the modules of this package that are never imported, and what to do."""
+    missing = unloaded_modules()
+    if not missing:
+        return ""
+    return (f"; not imported, so nothing in it is registered: {', '.join(map(str, missing))} - name the module "
+            f"in the import line of privanomaly.mechanisms._load_builtins (src/privanomaly/mechanisms/__init__.py)")
 
 
 def names(family: str | None = None) -> list[str]:

@@ -97,14 +97,17 @@ class Release:
 
 
 def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,), *,
-             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None) -> Data:
+             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None,
+             missing: str = "error") -> Data:
     """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
     ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
     ``features`` the feature columns (default: every other column; never the label). A file that is missing,
-    unreadable or empty is a ``ValueError`` naming it. Features must be numbers with no missing cell (errors
-    name the column); ``standardize``
-    z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
-    with fewer than 2 rows, one label only or identical rows is an error naming it."""
+    unreadable or empty is a ``ValueError`` naming it. Features must be numbers (errors name the column and
+    row); a row without a label is an error, an empty feature cell is an error (``missing="error"``) or drops its row
+    (``missing="drop"``, the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own
+    cells, so no statistic of the data is read); ``Data.frame`` holds the rows kept. ``standardize``
+    z-scores the features (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A
+    dataset with fewer than 2 rows, one label only or identical rows is an error naming it."""
     from privanomaly.datasets.loaders import label_mask
     from privanomaly.datasets.prepare import Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
@@ -116,17 +119,34 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     if features is not None and label in features:
         raise ValueError(f"{path}: the label column {label!r} cannot also be a feature (features={list(features)})")
     cols = list(features) if features is not None else [c for c in df.columns if c != label]
-    missing = [c for c in cols if c not in df.columns]
-    if missing or not cols:
-        raise ValueError(f"{path}: feature columns {missing or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    absent = [c for c in cols if c not in df.columns]
+    if absent or not cols:
+        raise ValueError(f"{path}: feature columns {absent or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    if missing not in ("error", "drop"):
+        raise ValueError(f"missing must be 'error' or 'drop', got {missing!r}")
+    unlabelled = df[label].isna().to_numpy()
+    if unlabelled.any():  # as the pipeline: a record without a label is never read as a normal one
+        raise ValueError(f"{path}: label column {label!r}, data row {int(np.flatnonzero(unlabelled)[0]) + 1} is empty "
+                         f"({int(unlabelled.sum())} row(s) have no label); give every row its label, or remove the "
+                         "rows without one")
+    empty = df[cols].isna()
+    if missing == "drop":
+        df = df[~empty.any(axis=1).to_numpy()]
+    elif empty.to_numpy().any():
+        row, j = (int(i[0]) for i in np.nonzero(empty.to_numpy()))
+        raise ValueError(f"{path}: column {empty.columns[j]!r}, data row {row + 1} is empty (a missing value; "
+                         f"{int(empty.any(axis=1).sum())} row(s) have one): drop such rows with missing='drop' (the "
+                         "CLI's --missing drop), fill the cells, or leave the column out with features=[...] (the "
+                         "CLI's --features)")
     X = np.empty((len(df), len(cols)))
     for j, c in enumerate(cols):
         v = pd.to_numeric(df[c], errors="coerce")
         bad = v.isna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise ValueError(f"{path}: column {c!r}, data row {row + 1}: {df[c].iloc[row]!r} is not a number "
-                             f"(fix the cell, or leave the column out with features=[...])")
+            raise ValueError(f"{path}: column {c!r}, data row {int(df.index[row]) + 1}: {str(df[c].iloc[row])!r} is "
+                             "not a number (fix the cell, or leave the column out with features=[...], the CLI's "
+                             "--features)")
         X[:, j] = v.to_numpy(dtype=float)
     if standardize:
         X, _ = zscore(X)

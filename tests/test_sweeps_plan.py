@@ -85,3 +85,15 @@ def test_claims_sweep_gone_with_the_sweeps_says_how_to_go_on():
     with pytest.raises(ValueError, match=r"'paperAbetaR' is not a sweep \(known: none\); .*set "
                                          r"paper_a\.claims\.sweep: null"):
         plan.claims_sweep("paperAbetaR")
+
+
+def test_a_paper_b_sweep_without_top_h_has_no_top_h_figure():
+    """Neither h nor subspace_dims: the sweep computes σ rows only, so it has no top-h figure (was: a figure
+    reading "no top-h cell in this sweep (see the table's `skipped`)" though nothing was skipped)."""
+    plan = _plan({"b": {k: v for k, v in CFG["b"].items() if k not in ("h", "subspace_dims")}})
+    assert plan.targets("S") == ["S/b/sweep.parquet", "S/b/sweep.csv", "S/b/figures/sigma_ratio.png",
+                                 "S/b/figures/sigma_ratio.pdf"]
+    (entry,) = plan.index_entries()
+    assert entry["files"] == ["sweeps/b/sweep.parquet", "sweeps/b/sweep.csv", "sweeps/b/figures/sigma_ratio.png"]
+    assert "no top-h (no h, subspace_dims)" in entry["grid"] and "h ∈ {}" not in entry["grid"]
+    assert "S/b/figures/top_h.png" in _plan().targets("S")  # with h and subspace_dims: both figures

@@ -51,8 +51,7 @@ class SweepPlan:
         files = []
         for n in self.a + self.b:
             files += [f"{out}/{n}/sweep.parquet", f"{out}/{n}/sweep.csv"]
-            kind = self.sweeps[n].kind
-            files += [f"{out}/{n}/figures/{f}.{e}" for f in index.FIGURES[kind] for e in ("png", "pdf")]
+            files += [f"{out}/{n}/figures/{f}.{e}" for f in index.figures(self.sweeps[n]) for e in ("png", "pdf")]
         return files
 
     @staticmethod

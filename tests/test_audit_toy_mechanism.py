@@ -55,6 +55,15 @@ class ToyBroken(ToyRandomisedResponse):
     spend = 2
 
 
+class ToyProbsLie(ToyRandomisedResponse):
+    """Its output is the toy's (private as claimed); its ``probs`` - what Tables 2-3 report - runs at 2 eps."""
+
+    label = "Toy RR, optimistic tables"
+
+    def probs(self, x_i, B, *, beta, k=None, eps, cap=None):
+        return super().probs(x_i, B, beta=beta, k=k, eps=2 * eps, cap=cap)
+
+
 TINY = audit.Level("tiny", ("line4", "grid2x2"), ("manhattan", "chebyshev"), (1.0,), (2, 3), (1,), (None, 1),
                    (0.01, 1.0, 20.0), 100_000)
 
@@ -122,3 +131,16 @@ def test_a_family_without_auditor_is_reported_not_passed(toys):
 
 def test_rational_claim_is_what_the_toy_reports():
     assert ToyRandomisedResponse().claim(eps=0.1).epsilon_exact == Fraction(1, 10)
+
+
+def test_a_toy_whose_tables_misreport_its_law_fails_the_audit():
+    """A mechanism whose exact law and sampler are right but whose ``probs`` (the errors every table reports)
+    is not its exact law must not pass: its claim is proven, its reported accuracy is not (was: pass)."""
+    M.register("toy_rr_probs_lie")(ToyProbsLie)
+    try:
+        t = audit.run(TINY, names=["toy_rr_probs_lie"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_probs_lie")
+    row = t.loc["toy_rr_probs_lie"]
+    assert row["exhaustive_pass"] and row["statistical_pass"] and row["law_pass"] is not None and not row["law_pass"]
+    assert row["result"] == "FAIL" and "probs is not the exact law" in row["note"]

@@ -144,3 +144,29 @@ def test_a_toy_whose_tables_misreport_its_law_fails_the_audit():
     row = t.loc["toy_rr_probs_lie"]
     assert row["exhaustive_pass"] and row["statistical_pass"] and row["law_pass"] is not None and not row["law_pass"]
     assert row["result"] == "FAIL" and "probs is not the exact law" in row["note"]
+
+
+class ToyAbsentSampler(ToyRandomisedResponse):
+    """Exact law and probs right; its sampler forgets that an absent point (x_i = 0) is never an anomaly."""
+
+    label = "Toy RR, sampler wrong on absent points"
+
+    def sample(self, x_i, B, *, beta, k=None, eps, rng, n_trials, cap=None):
+        x_i, B = np.atleast_1d(x_i), np.atleast_1d(B)
+        z = dlap.sample_dlap(dlap.rational_rate(eps), (int(n_trials), x_i.size), rng)
+        return ((B <= beta)[None, :] ^ (z >= 1)).astype(np.int8)
+
+
+def test_a_toy_whose_sampler_strays_from_its_law_off_the_sampled_edge_fails_the_audit(toys):
+    """The CP audit samples one edge, where this sampler happens to agree with its law; the sampler is
+    checked against the exact law on every (x_i, B) of the CP world too (was: pass)."""
+    M.register("toy_rr_absent")(ToyAbsentSampler)
+    try:
+        t = audit.run(TINY, names=["toy_rr", "toy_rr_absent"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_absent")
+    bad, good = t.loc["toy_rr_absent"], t.loc["toy_rr"]
+    assert bad["exhaustive_pass"] and bad["law_pass"] and not bad["statistical_pass"] and bad["result"] == "FAIL"
+    assert bad["cp_eps_hat"] <= bad["cp_claimed_eps"]  # the CP audit alone does not see it
+    assert "binomial p = 0 at (x_i, B) = (0, " in bad["cp_detail"]
+    assert good["result"] == "pass" and float(good["cp_detail"].split("binomial p = ")[1]) > 1e-6

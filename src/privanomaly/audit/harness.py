@@ -396,16 +396,18 @@ def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
 
 GOF_ALPHA = 1e-6
 """Smallest Bonferroni-corrected binomial p-value accepted for a paper-A sampler against its exact law."""
+GOF_MAX_DRAWS = 50_000
 
 
 def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[float, str]:
-    """Each (x_i, B) of the CP world, uncapped and capped at beta + 1: ``level.cp_n // 10`` draws of the
+    """Each (x_i, B) of the CP world, uncapped and capped at beta + 1: ``level.cp_n // 10`` draws (at most
+    :data:`GOF_MAX_DRAWS`: a straying sampler is off by far more than 1 % at 50,000 draws) of the
     mechanism's own sampler against the exact law's P(1) (two-sided binomial test, Bonferroni over the cells).
     The CP audit samples one edge; this sees a sampler that strays from its law anywhere else (absent points,
     capped counts). Returns (the corrected smallest p-value, where it was if below :data:`GOF_ALPHA`)."""
     from scipy import stats
 
-    n = max(1, level.cp_n // 10)
+    n = max(1, min(level.cp_n // 10, GOF_MAX_DRAWS))
     p_min, where, cells = 1.0, "", 0
     for cap in (None, CP_PARAMS["beta"] + 1):
         params = {**CP_PARAMS, "cap": cap}

@@ -199,3 +199,23 @@ def test_error_vs_eps_legend_states_the_configured_confidence_level():
     assert "sampled trials, 90% CI" in texts and "no mistake sampled: 90% upper bound" in texts
     fig = plots.error_vs_eps(summ, trials, [1])  # the default is the config's default, 0.95
     assert "sampled trials, 95% CI" in [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+
+
+def test_error_vs_eps_draws_every_mechanism_of_the_errors_list():
+    """paper_a.mechanisms.errors names the mechanisms of "the error-vs-eps figures": one beyond SP and DP
+    is drawn too, with its exact values and sampled points (was: silently left out)."""
+    from privanomaly.paper_a import plots
+
+    summ = pd.DataFrame({"dataset": "d", "group": "anomaly", "mechanism": ["SP", "DP", "RR", "SP", "DP", "RR"],
+                         "k": [1, 1, 1, 5, 5, 5], "eps": 1.0, "mean_error": [1e-6, 0.27, 0.2689, 1e-3, 0.27, 0.2689],
+                         "n_records": 3})
+    trials = summ.drop(columns=["group", "mean_error", "n_records"]).assign(
+        sampled_error=[0.0, 0.3, 0.25, 0.0, 0.3, 0.25], ci_low=0.0, ci_high=0.4)
+    fig = plots.error_vs_eps(summ, trials, [1, 5])
+    ax = fig.axes[0]
+    rr = [ln for ln in ax.get_lines() if ln.get_label() == "RR, k=1 (exact)"]
+    assert len(rr) == 1 and rr[0].get_ydata().tolist() == [0.2689]
+    labels = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert "RR, k=1 (exact)" in labels and "SP, k=5 (exact)" in labels and "optimal DP (exact)" in labels
+    one_k = plots.error_vs_eps(summ[summ["k"] == 1], trials[trials["k"] == 1], [1])
+    assert "RR (exact)" in [ln.get_label() for ln in one_k.axes[0].get_lines()]

@@ -20,7 +20,8 @@ sensitivity, Theorem 1, or a smooth upper bound, Theorem 2)::
 Every release draws through a numpy Generator seeded by :mod:`privanomaly.seeding` from ``seed`` and the
 mechanism's name, with the mechanism's exact integer sampler. ``Release.claim`` carries its scope
 (:mod:`privanomaly.privacy.scope`): parameters tuned on the data (the default assumption, and always so for a
-value :func:`choose_beta_r` / :func:`choose_r` chose on the same ``Data``), features z-scored on the data
+value :func:`choose_beta_r` / :func:`choose_r` chose on the same ``Data`` - β and r each on its own, a radius
+within 1 % of a chosen one too), features z-scored on the data
 (``load_csv``'s default) and, for paper A, the query set (one answer per record of the data: each answer is
 private per query, paper A Def. 2.2; the whole vector is not, Claim 5) are ``data_dependent``, so
 ``claim.proven_end_to_end`` is True only when nothing was read off the released records. The same from the shell:
@@ -182,21 +183,37 @@ def _read_csv(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _scoped(claim: mechanisms.Claim, data: Data, public: Sequence[str], params: str, tuned: bool,
+def _scoped(claim: mechanisms.Claim, data: Data, public: Sequence[str], params: Sequence[tuple[str, bool]],
             extra: Sequence[str] = ()) -> mechanisms.Claim:
     """``claim`` with its scope (:mod:`privanomaly.privacy.scope`): the ``public`` inputs; the parameters
-    (``params``, their text) public unless ``tuned`` on the labels; the preprocessing fitted on ``data``; the
-    ``extra`` data-dependent choices."""
+    (``params``: (text, tuned) each) public unless tuned on the labels; the preprocessing fitted on ``data``;
+    the ``extra`` data-dependent choices."""
     prep = scope.preprocessing({"steps": [{"step": scope.PREPROCESSING_STEP_OF[f], "fitted_on": scope.FITTED_ON_DATA}
                                           for f in data.fitted_on_data]})
-    chosen = scope.Scope((), (f"{params} tuned on the labels of the data",)) if tuned else scope.Scope((params,), ())
+    chosen = scope.Scope(tuple(t for t, tuned in params if not tuned),
+                         tuple(f"{t} tuned on the labels of the data" for t, tuned in params if tuned))
     sc = scope.Scope(tuple(public), tuple(extra)) + chosen + prep
     return claim.scoped(sc.public_inputs, sc.data_dependent)
 
 
-def _was_chosen(data: Data, kind: str, value) -> bool:
-    """Whether :func:`choose_beta_r` (``kind`` "beta_r") or :func:`choose_r` ("r") returned ``value`` on ``data``."""
-    return value in data.chosen.get(kind, set())
+CHOSEN_RTOL = 0.01
+"""A radius within this relative distance of one a chooser read off the same ``Data`` counts as that one (a tuned r
+rounded for a report is still tuned)."""
+
+
+def _chosen_r(data: Data, r: float) -> str | None:
+    """How ``r`` relates to a radius :func:`choose_beta_r` or :func:`choose_r` read off ``data``: "" (that
+    value), a note (within :data:`CHOSEN_RTOL` of one), or None (no chooser returned anything near it)."""
+    rs = {float(v) for _, v in data.chosen.get("beta_r", set())} | set(data.chosen.get("r", set()))
+    if float(r) in rs:
+        return ""
+    near = [v for v in rs if abs(float(r) - v) <= CHOSEN_RTOL * abs(v)]
+    return f" (within {CHOSEN_RTOL:.0%} of r = {near[0]:.6g})" if near else None
+
+
+def _chosen_beta(data: Data, beta: int) -> bool:
+    """Whether :func:`choose_beta_r` returned ``beta`` on ``data``."""
+    return int(beta) in {int(b) for b, _ in data.chosen.get("beta_r", set())}
 
 
 def _check_eps(eps: float) -> float:
@@ -228,7 +245,8 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
 
     The claim is the mechanism's per query (one answer, paper A Def. 2.2 / Def. 3.2); its scope says what it
     does not cover: (β, r) tuned on the data (``tuned_on_data``, the default; a (β, r) that
-    :func:`choose_beta_r` chose on ``data`` is tuned whatever it says), z-scores fitted on the data, and the
+    :func:`choose_beta_r` chose on ``data`` is tuned whatever it says - each of β and r on its own, an r within
+    1 % of a chosen one too), z-scores fitted on the data, and the
     query set - every record of the data, so the vector of answers is not private as a whole (its length and
     rows are the records; paper A's Claim 5 charges m·ε for m queries within a ball of radius r)."""
     from privanomaly.paper_a.records import record_table
@@ -242,9 +260,15 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
     rng = seeding.rng(seed, "api", "paper_a", mechanism)
     answers = mech.sample(x_i, B, beta=int(beta), k=int(k), eps=float(eps), rng=rng, n_trials=1)[0]
-    tuned = bool(tuned_on_data) or _was_chosen(data, "beta_r", (int(beta), float(r)))
-    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,),
-                    f"(β, r) = ({int(beta)}, {float(r):.6g})", tuned,
+    near_r = _chosen_r(data, r)
+    beta_tuned, r_tuned = bool(tuned_on_data) or _chosen_beta(data, beta), bool(tuned_on_data) or near_r is not None
+    both = f"(β, r) = ({int(beta)}, {float(r):.6g})"
+    if beta_tuned == r_tuned:  # one phrase for the pair, as the paper tunes it
+        params = [(both + (near_r or "" if r_tuned else ""), r_tuned)]
+    else:  # β fixed by hand with a tuned r, or the reverse: say which one was read off the data
+        params = [(f"β = {int(beta)}", beta_tuned), (f"r = {float(r):.6g}" + (near_r or ""), r_tuned)]
+    tuned = beta_tuned or r_tuned
+    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,), params,
                     ("the queried records: one answer per record of the data (the claim is per query; the answers "
                      "as a whole are indexed by the records themselves)",))
     return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool), claim,
@@ -273,8 +297,9 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     ``max_work`` (as the pipeline's ``paper_b.scenario1.max_work``): data whose shape predicts Algorithm 2
     (exponential) past it are refused before it starts, naming the fast bound (None: no limit).
 
-    The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` chose
-    on ``data`` is tuned whatever it says) and z-scores fitted on the data are ``data_dependent``."""
+    The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` or
+    :func:`choose_beta_r` chose on ``data``, or one within 1 % of it, is tuned whatever it says) and z-scores
+    fitted on the data are ``data_dependent``."""
     from privanomaly import outliers
 
     eps = _check_eps(eps)
@@ -291,9 +316,10 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
                              "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
     value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
-    tuned = bool(tuned_on_data) or _was_chosen(data, "r", float(r))
+    near_r = _chosen_r(data, r)
+    tuned = bool(tuned_on_data) or near_r is not None
     claim = _scoped(mech.claim(eps=float(eps), delta=float(delta)), data, ("ε, δ, k, N, d (bounded DP)",),
-                    f"r = {float(r):.6g}", tuned)
+                    [(f"r = {float(r):.6g}" + (near_r or ""), tuned)])
     return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),
                    claim, {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
                    tuned)

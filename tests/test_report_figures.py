@@ -219,3 +219,34 @@ def test_error_vs_eps_draws_every_mechanism_of_the_errors_list():
     assert "RR, k=1 (exact)" in labels and "SP, k=5 (exact)" in labels and "optimal DP (exact)" in labels
     one_k = plots.error_vs_eps(summ[summ["k"] == 1], trials[trials["k"] == 1], [1])
     assert "RR (exact)" in [ln.get_label() for ln in one_k.axes[0].get_lines()]
+
+
+def test_a_catalogue_typo_is_named_before_any_job(tmp_path):
+    """Add-a-figure with a typo in the caption file or the function name: named with the item before any job
+    (was: the caption only at `snakemake --report` after the whole run, the function when its plot job ran)."""
+    from privanomaly import configplan
+    from privanomaly.configcheck import ConfigError
+
+    report = tmp_path / "workflow" / "report"
+    report.mkdir(parents=True)
+    (report / "mine.rst").write_text("Paper A: mine\n", encoding="utf-8")
+    entry = ("items:\n  - {paper: A, item: Mine, title: t, rule: paper_a_mine, files: [m.png, m.pdf], "
+             "plot: {function: %s, caption: %s, subcategory: s, inputs: {t: t.csv}}}\n")
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fig1", "mine.rst"), encoding="utf-8")
+    items = catalogue.load(report / "catalogue.yaml")
+    catalogue.check_sections(items, report, figures.names())  # all good: no error
+    configplan.check_catalogue(report)
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fig1", "mien.rst"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"catalogue: A 'Mine' \(plot:\) caption: no file 'mien.rst'"):
+        catalogue.check_sections(catalogue.load(report / "catalogue.yaml"), report)
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fgi1", "mine.rst"), encoding="utf-8")
+    items = catalogue.load(report / "catalogue.yaml")
+    catalogue.check_sections(items, report)  # without the registry (DAG time): captions only
+    with pytest.raises(ValueError, match=r"function: 'paper_a.fgi1' is not a registered plot/table function "
+                                         r"\(did you mean 'paper_a.fig1'\?\)"):
+        catalogue.check_sections(items, report, figures.names())
+    with pytest.raises(ValueError, match="paper_a.fgi1"):
+        configplan.check_catalogue(report)
+    # the real catalogue passes both
+    root = Path(__file__).resolve().parents[1] / "workflow" / "report"
+    catalogue.check_sections(catalogue.load(root / "catalogue.yaml"), root, figures.names())

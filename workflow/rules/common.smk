@@ -34,6 +34,7 @@ PB_OUT = f"{RESULTS}/paper_b"
 SW_OUT = f"{RESULTS}/sweeps"
 CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
 CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
+catalogue.check_sections(CATALOGUE_ITEMS, f"{workflow.basedir}/workflow/report")
 
 
 # ---- Datasets: privanomaly.plan.DataPlan ----

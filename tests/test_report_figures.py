@@ -250,3 +250,30 @@ def test_a_catalogue_typo_is_named_before_any_job(tmp_path):
     # the real catalogue passes both
     root = Path(__file__).resolve().parents[1] / "workflow" / "report"
     catalogue.check_sections(catalogue.load(root / "catalogue.yaml"), root, figures.names())
+
+
+def test_scenario1_draws_the_papers_bands_only_for_its_datasets():
+    """Figures 3-4's green bands are the paper's claims about Synthetic 1 / Adult 1; on a dataset the paper never
+    saw they would read as a claim about it (was: drawn on every dataset, yours included)."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Polygon, Rectangle
+
+    from privanomaly.paper_b import plots
+
+    paper = {"r": {"synthetic_b1": 1.1}, "sigma_smooth_max": 7, "sigma_smooth_eps_from": 0.7,
+             "sigma_ratio_range": [10, 30]}
+    rows = pd.DataFrame({"method": "fast", "convention": "printed", "eps": [0.5, 0.9], "sigma_global": [30.0, 17.0],
+                         "sigma_global_upper": [60.0, 33.0], "sigma_smooth": [300.0, 160.0], "ratio": [0.1, 0.1],
+                         "true_count": [5, 5], "skipped": ""})
+
+    def bands(name):
+        fig = plots.plot_scenario1(rows.assign(dataset=name), name, paper)
+        mid, right = fig.axes[1], fig.axes[2]
+        return ([c for c in mid.collections if isinstance(c, PolyCollection)],
+                [p for p in right.patches if isinstance(p, (Polygon, Rectangle))],
+                [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()])
+
+    fill, span, labels = bands("synthetic_b1")
+    assert len(fill) == 1 and len(span) == 1 and "paper: 10–30×" in labels
+    fill, span, labels = bands("mydata")
+    assert fill == [] and span == [] and not any(lb.startswith("paper:") for lb in labels)

@@ -204,3 +204,17 @@ def test_an_empty_feature_cell_is_named_and_can_drop_its_row(tmp_path, capsys):
     assert pd.read_csv(out)["row"].tolist() == [0, 2, 3, 4, 5]
     assert main(["paper-a", str(path), "--label", "cls", "--anomaly-values", "yes", "--eps", "1"]) == 2
     assert "data row 2 is empty" in capsys.readouterr().err
+
+
+def test_load_csv_refuses_a_nameless_column_unless_features_are_listed(tmp_path):
+    """A CSV written by pandas' ``to_csv`` with its index has a first column without a header name: by default it
+    is not silently taken as a feature (the pipeline refuses it too); listing the features reads the file."""
+    path = tmp_path / "indexed.csv"
+    pd.DataFrame({"a": [0.0, 1.0, 2.0, 9.0], "b": [1.0, 0.0, 1.0, 5.0], "y": [0, 0, 0, 1]}).to_csv(path)
+    assert path.read_text().splitlines()[0] == ",a,b,y"
+    with pytest.raises(ValueError, match=r"indexed\.csv: column\(s\) \['Unnamed: 0'\] have no name.*features="):
+        api.load_csv(path, "y", standardize=False)
+    data = api.load_csv(path, "y", features=["a", "b"], standardize=False)
+    assert data.features == ["a", "b"]
+    assert data.X.tolist() == [[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [9.0, 5.0]]
+    assert data.y.tolist() == [False, False, False, True]

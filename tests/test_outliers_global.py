@@ -188,3 +188,17 @@ def test_kissing_cap_bound_has_no_overflow_in_high_dimension():
         ref = 2.0 / betainc((d - 1) / 2.0, 0.5, 0.25)
         assert np.floor(ref * (1 - 1e-9)) <= kissing_cap_bound(d) <= ref * (1 + 1e-9)
     assert gs_upper(None, 1500, 3) == 3 * kissing_upper(1500) + 1
+
+
+def test_kissing_cap_bound_is_an_integer_at_every_dimension():
+    """Between the float branch (ln v < 27) and 10^15 the bound was mantissa * 10**(e - 15) with a negative
+    exponent: a float (d = 40: 7560869797908.838), so k K_d + 1 was not an exact integer. It is an int, rounded up."""
+    from scipy.special import betainc
+
+    for d in range(2, 120):
+        v = kissing_cap_bound(d)
+        assert type(v) is int, (d, v)
+        ref = 2.0 / betainc((d - 1) / 2.0, 0.5, 0.25)
+        assert np.floor(ref * (1 - 1e-9)) <= v <= ref * (1 + 1e-9)
+    assert kissing_cap_bound(40) == 7560869797909
+    assert type(gs_upper(None, 40, 3)) is int

@@ -102,15 +102,16 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
              missing: str = "error") -> Data:
     """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
     ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
-    ``features`` the feature columns (default: every other column; never the label). A file that is missing,
+    ``features`` the feature columns (default: every other column; never the label; a column without a header
+    name - pandas' ``to_csv`` index - is an error then, as in the pipeline). A file that is missing,
     unreadable or empty is a ``ValueError`` naming it. Features must be numbers (errors name the column and
-    row); a row without a label is an error, an empty feature cell is an error (``missing="error"``) or drops its row
-    (``missing="drop"``, the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own
+    row); a row without a label is an error, an empty feature cell is an error (``missing="error"``) or drops its
+    row (``missing="drop"``, the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own
     cells, so no statistic of the data is read); ``Data.frame`` holds the rows kept. ``standardize``
     z-scores the features (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A
     dataset with fewer than 2 rows, one label only or identical rows is an error naming it."""
     from privanomaly.datasets.loaders import label_mask
-    from privanomaly.datasets.prepare import Wording, check_degenerate
+    from privanomaly.datasets.prepare import UNNAMED, Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
@@ -123,6 +124,11 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     absent = [c for c in cols if c not in df.columns]
     if absent or not cols:
         raise ValueError(f"{path}: feature columns {absent or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    unnamed = [c for c in cols if UNNAMED.fullmatch(str(c))]
+    if features is None and unnamed:  # as the pipeline: a nameless column is never a feature by default
+        raise ValueError(f"{path}: column(s) {unnamed} have no name in the header (pandas names an empty header field "
+                         "'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
+                         "list the feature columns with features=[...] (the CLI's --features), or name it in the header")
     if missing not in ("error", "drop"):
         raise ValueError(f"missing must be 'error' or 'drop', got {missing!r}")
     unlabelled = df[label].isna().to_numpy()

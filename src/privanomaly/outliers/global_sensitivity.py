@@ -118,7 +118,9 @@ def kissing_cap_bound(d: int) -> int:
     log10_v = log_v / math.log(10.0) + slack
     e = math.floor(log10_v)
     mantissa = math.ceil(10.0 ** (log10_v - e + 15))
-    return mantissa * 10 ** (e - 15)
+    if e >= 15:
+        return mantissa * 10 ** (e - 15)
+    return -(-mantissa // 10 ** (15 - e))  # an integer, rounded up (10 ** negative would be a float)
 
 
 def kissing_upper(d: int) -> int:

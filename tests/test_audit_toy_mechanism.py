@@ -170,3 +170,27 @@ def test_a_toy_whose_sampler_strays_from_its_law_off_the_sampled_edge_fails_the_
     assert bad["cp_eps_hat"] <= bad["cp_claimed_eps"]  # the CP audit alone does not see it
     assert "binomial p = 0 at (x_i, B) = (0, " in bad["cp_detail"]
     assert good["result"] == "pass" and float(good["cp_detail"].split("binomial p = ")[1]) > 1e-6
+
+
+class ToyWrongRelation(ToyRandomisedResponse):
+    """Declares add/remove (DP: the audit table's neighbours column) but claims only on G_S(k)."""
+
+    label = "Toy RR, relation mismatch"
+
+    def claim(self, *, eps, beta=None, k=None, cap=None):
+        a = dlap.rational_rate(eps)
+        return M.Claim(float(a), 0.0, "sensitive_k", a, note="randomised response")
+
+
+def test_a_toy_whose_claim_is_on_another_relation_than_it_declares_fails_the_audit():
+    """The audit checks the claim's relation but its table shows the class's: a mechanism declaring DP
+    (add_remove) while claiming SP (sensitive_k) would read as DP-verified (was: pass, neighbours add_remove)."""
+    M.register("toy_rr_relation")(ToyWrongRelation)
+    try:
+        t = audit.run(TINY, names=["toy_rr_relation"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_relation")
+    row = t.loc["toy_rr_relation"]
+    assert row["neighbours"] == "add_remove" and "SP on sensitive_k" in row["claim"]
+    assert not row["exhaustive_pass"] and row["result"] == "FAIL"
+    assert "declares neighbours = 'add_remove' but its claim is on 'sensitive_k'" in row["note"]

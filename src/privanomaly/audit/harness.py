@@ -308,13 +308,18 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
     n_pairs = n_edges = 0
     worst_excess, worst_delta, first_failure = -math.inf, 0.0, ""
     exhaustive_ok = True
-    worst_law, law_failure = 0.0, ""
+    worst_law, law_failure, relation_failure = 0.0, "", ""
     for beta in level.betas:
         for k in level.ks:
             for off in level.cap_offsets:
                 cap = None if off is None else beta + off
                 for eps in level.eps:
                     c = m.claim(eps=eps, beta=beta, k=k, cap=cap)
+                    if c.neighbours != m.neighbours and not relation_failure:  # the table shows m.neighbours
+                        exhaustive_ok = False
+                        relation_failure = (f"the class declares neighbours = {m.neighbours!r} but its claim is on "
+                                            f"{c.neighbours!r} (beta={beta} k={k} eps={eps:g}): only the claim's "
+                                            "relation is checked, so the declared one is not")
                     eps_c = c.epsilon_exact if c.epsilon_exact is not None else Fraction(c.epsilon)
                     codes, edges = _pairs_union(worlds, c.neighbours, beta, k, cache)
                     n_edges += edges
@@ -358,7 +363,7 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                    worlds=n_worlds, edges=n_edges, pairs=n_pairs,
                    worst_ratio_over_e_eps=math.exp(worst_excess) if worst_excess > -math.inf else float("nan"),
                    worst_delta=worst_delta, exhaustive_pass=exhaustive_ok, law_pass=worst_law <= LAW_TOL,
-                   note="; ".join(x for x in (first_failure, law_failure) if x))
+                   note="; ".join(x for x in (relation_failure, first_failure, law_failure) if x))
     _cp_aiq(m, level, row)
     return row
 

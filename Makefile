@@ -79,12 +79,12 @@ reproduce: install
 test: install
 	@$(UNLOCK_IF_IDLE)
 	@$(CONFIGCHECK) --configfile .test/config.yaml
-	$(BIN)/python -m pytest
+	PRIVANOMALY_MIRROR='$(MIRROR_ABS)' $(BIN)/python -m pytest
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
 	@$(UNLOCK_IF_IDLE)
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
-		--config data_mirror=$(abspath ../shared/datasets) || { $(LOCK_HINT); }
+		$(MIRROR_ARG) || { $(LOCK_HINT); }
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py

@@ -167,6 +167,45 @@ def test_cli_degenerate_csv_names_its_options(tmp_path, capsys):
     assert "datasets." not in err, err
 
 
+# ---------------------------------------------------------------- empty cells: never read as a normal record or a number
+def _with_gaps(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("id,a,b,cls\n0,1.0,2.0,no\n1,2.0,,no\n2,3.0,1.0,yes\n3,4.0,4.0,no\n4,5.0,5.5,no\n"
+                    "5,9.0,9.0,yes\n")
+    return path
+
+
+def test_a_row_without_a_label_is_an_error_not_a_normal_record(tmp_path):
+    path = tmp_path / "nolabel.csv"
+    path.write_text("a,b,cls\n1,2,no\n2,3,\n3,1,yes\n4,4,no\n5,5,no\n")
+    # was: the unlabelled record was silently a normal one (y = [F, F, T, F, F])
+    with pytest.raises(ValueError, match=r"label column 'cls', data row 2 is empty \(1 row\(s\) have no label\)"):
+        api.load_csv(path, "cls", ["yes"])
+    with pytest.raises(ValueError, match="no label"):
+        api.load_csv(path, "cls", ["yes"], missing="drop")  # as the pipeline: labels are never dropped silently
+
+
+def test_an_empty_feature_cell_is_named_and_can_drop_its_row(tmp_path, capsys):
+    path = _with_gaps(tmp_path)
+    with pytest.raises(ValueError) as err:
+        api.load_csv(path, "cls", ["yes"])
+    text = str(err.value)
+    assert "column 'b', data row 2 is empty (a missing value; 1 row(s) have one)" in text
+    assert "missing='drop'" in text and "--missing drop" in text and "np.float64" not in text  # was np.float64(nan)
+    data = api.load_csv(path, "cls", ["yes"], missing="drop", standardize=False)
+    assert data.frame["id"].tolist() == [0, 2, 3, 4, 5] and data.y.tolist() == [False, True, False, False, True]
+    assert data.X[:, 2].tolist() == [2.0, 1.0, 4.0, 5.5, 9.0] and data.fitted_on_data == ()
+    with pytest.raises(ValueError, match="missing must be 'error' or 'drop'"):
+        api.load_csv(path, "cls", ["yes"], missing="impute")
+    # the CLI: --missing drop, and --out's rows are the CSV's data rows (0-based), the dropped one absent
+    out = tmp_path / "flags.csv"
+    assert main(["paper-a", str(path), "--label", "cls", "--anomaly-values", "yes", "--eps", "1", "--beta", "1",
+                 "--r", "1.0", "--features", "a", "b", "--missing", "drop", "--out", str(out)]) == 0
+    assert pd.read_csv(out)["row"].tolist() == [0, 2, 3, 4, 5]
+    assert main(["paper-a", str(path), "--label", "cls", "--anomaly-values", "yes", "--eps", "1"]) == 2
+    assert "data row 2 is empty" in capsys.readouterr().err
+
+
 def test_load_csv_refuses_a_nameless_column_unless_features_are_listed(tmp_path):
     """A CSV written by pandas' ``to_csv`` with its index has a first column without a header name: by default it
     is not silently taken as a feature (the pipeline refuses it too); listing the features reads the file."""

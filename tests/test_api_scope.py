@@ -72,3 +72,30 @@ def test_cli_states_the_scope(csv, capsys):
                  "--mechanism", "gaussian_gs_upper"]) == 0
     out = capsys.readouterr().out
     assert "proven end to end: no" in out and "standardisation fitted on the data" in out
+
+
+def test_a_chosen_radius_stays_tuned_with_another_beta_or_rounded(csv):
+    """β fixed by hand with the r that choose_beta_r read off the labels, or a chosen r rounded for a report:
+    the radius is still the data's (was: "(β, r) = (5, r)" among the public inputs, and a rounded r from
+    choose_r made a release proven end to end)."""
+    data = api.load_csv(csv, "cls", standardize=False)
+    beta, r = api.choose_beta_r(data)
+    other = 5 if beta != 5 else 8
+    rel = api.release_anomalies(data, beta=other, r=r, eps=1.0, tuned_on_data=False)
+    assert f"β = {other}" in rel.claim.public_inputs
+    assert f"r = {r:.6g} tuned on the labels of the data" in rel.claim.data_dependent
+    assert not any("(β, r)" in p for p in rel.claim.public_inputs) and rel.tuned_on_data
+    # the chosen β with a radius of one's own: β is the data's, r is public
+    mine = api.release_anomalies(data, beta=beta, r=10 * r, eps=1.0, tuned_on_data=False)
+    assert f"β = {beta} tuned on the labels of the data" in mine.claim.data_dependent
+    assert f"r = {10 * r:.6g}" in mine.claim.public_inputs
+
+    fresh = api.load_csv(csv, "cls", standardize=False)
+    r_b = api.choose_r(fresh, k=3)
+    rounded = round(r_b, 2) if round(r_b, 2) != r_b else r_b * 1.001
+    rb = api.release_outlier_count(fresh, k=3, r=rounded, eps=0.5, mechanism="gaussian_gs_upper", tuned_on_data=False)
+    assert not rb.claim.proven_end_to_end and "proven end to end: no" in rb.summary()
+    assert rb.claim.data_dependent == (f"r = {rounded:.6g} (within 1% of r = {r_b:.6g}) tuned on the labels of the data",)
+    # a radius far from every chosen one is public, as before
+    far = api.release_outlier_count(fresh, k=3, r=2 * r_b, eps=0.5, mechanism="gaussian_gs_upper", tuned_on_data=False)
+    assert far.claim.proven_end_to_end and f"r = {2 * r_b:.6g}" in far.claim.public_inputs

@@ -58,8 +58,32 @@ def test_negative_controls_fail_for_the_right_reason(fast_table):
         assert t.loc[name, "cp_eps_hat"] > t.loc[name, "cp_claimed_eps"] + 0.5
     # the float sampler looks fine to sampling (its defect lives at probabilities ~2^-53) ...
     assert t.loc["optimal_dp_float_sampler", "statistical_pass"]
-    # ... and only the exact check of its realised law ceil(p 2^53)/2^53 catches it
+    # ... and only the exact checks of its realised law ceil(p 2^53)/2^53 catch it (privacy, and probs != law)
     assert not t.loc["optimal_dp_float_sampler", "exhaustive_pass"]
+    assert t.loc["optimal_dp_float_sampler", "law_pass"] is False
+    # private as claimed, sampled as its exact law, but its tables' law runs at 2 eps: only the law check sees it
+    row = t.loc["optimal_dp_optimistic_probs"]
+    assert row["exhaustive_pass"] and row["statistical_pass"] and row["law_pass"] is False and row["result"] == "caught"
+    assert "probs is not the exact law" in row["note"]
+
+
+def test_every_paper_a_mechanism_reports_its_exact_law(fast_table):
+    """Tables 2-3, the error sweeps and the claims use ``probs``; the audit proves the claim on
+    ``exact_distribution``: the two agree on every audited record (paper B's rows have no such check)."""
+    t = fast_table
+    for name in M.names("aiq"):
+        assert t.loc[name, "law_pass"] is True, name
+    assert all(v is None for v in t.loc[[n for n in M.names() if M.get(n).paper == "B"], "law_pass"])
+
+
+def test_law_deviation_handles_zero_and_underflow():
+    from privanomaly.audit.harness import law_deviation
+
+    le = np.array([math.log(0.25), -np.inf, -np.inf, -800.0, -800.0, math.log(0.5)])
+    p = np.array([0.25 * (1 + 1e-12), 0.0, 1e-30, 0.0, 1e-200, 0.0])
+    dev = law_deviation(p, le)
+    assert dev[0] == pytest.approx(1e-12, rel=1e-3) and dev[1] == 0.0 and dev[2] == np.inf
+    assert dev[3] == 0.0 and dev[4] > 100 and dev[5] == np.inf
 
 
 def test_float_sampler_ratio_from_the_issue():

@@ -55,6 +55,15 @@ class ToyBroken(ToyRandomisedResponse):
     spend = 2
 
 
+class ToyProbsLie(ToyRandomisedResponse):
+    """Its output is the toy's (private as claimed); its ``probs`` - what Tables 2-3 report - runs at 2 eps."""
+
+    label = "Toy RR, optimistic tables"
+
+    def probs(self, x_i, B, *, beta, k=None, eps, cap=None):
+        return super().probs(x_i, B, beta=beta, k=k, eps=2 * eps, cap=cap)
+
+
 TINY = audit.Level("tiny", ("line4", "grid2x2"), ("manhattan", "chebyshev"), (1.0,), (2, 3), (1,), (None, 1),
                    (0.01, 1.0, 20.0), 100_000)
 
@@ -122,3 +131,66 @@ def test_a_family_without_auditor_is_reported_not_passed(toys):
 
 def test_rational_claim_is_what_the_toy_reports():
     assert ToyRandomisedResponse().claim(eps=0.1).epsilon_exact == Fraction(1, 10)
+
+
+def test_a_toy_whose_tables_misreport_its_law_fails_the_audit():
+    """A mechanism whose exact law and sampler are right but whose ``probs`` (the errors every table reports)
+    is not its exact law must not pass: its claim is proven, its reported accuracy is not (was: pass)."""
+    M.register("toy_rr_probs_lie")(ToyProbsLie)
+    try:
+        t = audit.run(TINY, names=["toy_rr_probs_lie"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_probs_lie")
+    row = t.loc["toy_rr_probs_lie"]
+    assert row["exhaustive_pass"] and row["statistical_pass"] and row["law_pass"] is not None and not row["law_pass"]
+    assert row["result"] == "FAIL" and "probs is not the exact law" in row["note"]
+
+
+class ToyAbsentSampler(ToyRandomisedResponse):
+    """Exact law and probs right; its sampler forgets that an absent point (x_i = 0) is never an anomaly."""
+
+    label = "Toy RR, sampler wrong on absent points"
+
+    def sample(self, x_i, B, *, beta, k=None, eps, rng, n_trials, cap=None):
+        x_i, B = np.atleast_1d(x_i), np.atleast_1d(B)
+        z = dlap.sample_dlap(dlap.rational_rate(eps), (int(n_trials), x_i.size), rng)
+        return ((B <= beta)[None, :] ^ (z >= 1)).astype(np.int8)
+
+
+def test_a_toy_whose_sampler_strays_from_its_law_off_the_sampled_edge_fails_the_audit(toys):
+    """The CP audit samples one edge, where this sampler happens to agree with its law; the sampler is
+    checked against the exact law on every (x_i, B) of the CP world too (was: pass)."""
+    M.register("toy_rr_absent")(ToyAbsentSampler)
+    try:
+        t = audit.run(TINY, names=["toy_rr", "toy_rr_absent"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_absent")
+    bad, good = t.loc["toy_rr_absent"], t.loc["toy_rr"]
+    assert bad["exhaustive_pass"] and bad["law_pass"] and not bad["statistical_pass"] and bad["result"] == "FAIL"
+    assert bad["cp_eps_hat"] <= bad["cp_claimed_eps"]  # the CP audit alone does not see it
+    assert "binomial p = 0 at (x_i, B) = (0, " in bad["cp_detail"]
+    assert good["result"] == "pass" and float(good["cp_detail"].split("binomial p = ")[1]) > 1e-6
+
+
+class ToyWrongRelation(ToyRandomisedResponse):
+    """Declares add/remove (DP: the audit table's neighbours column) but claims only on G_S(k)."""
+
+    label = "Toy RR, relation mismatch"
+
+    def claim(self, *, eps, beta=None, k=None, cap=None):
+        a = dlap.rational_rate(eps)
+        return M.Claim(float(a), 0.0, "sensitive_k", a, note="randomised response")
+
+
+def test_a_toy_whose_claim_is_on_another_relation_than_it_declares_fails_the_audit():
+    """The audit checks the claim's relation but its table shows the class's: a mechanism declaring DP
+    (add_remove) while claiming SP (sensitive_k) would read as DP-verified (was: pass, neighbours add_remove)."""
+    M.register("toy_rr_relation")(ToyWrongRelation)
+    try:
+        t = audit.run(TINY, names=["toy_rr_relation"], controls=False).set_index("mechanism")
+    finally:
+        M.unregister("toy_rr_relation")
+    row = t.loc["toy_rr_relation"]
+    assert row["neighbours"] == "add_remove" and "SP on sensitive_k" in row["claim"]
+    assert not row["exhaustive_pass"] and row["result"] == "FAIL"
+    assert "declares neighbours = 'add_remove' but its claim is on 'sensitive_k'" in row["note"]

@@ -31,7 +31,7 @@ from snakemake.utils import validate
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
 BASE = yaml.safe_load((ROOT / "config.yaml").read_text())
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 THYROID = MIRROR / "thyroid" / "38_thyroid.npz"
 
 

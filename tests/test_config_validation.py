@@ -21,7 +21,7 @@ from privanomaly.datasets import DataError, check_dataset_name, check_dataset_na
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 
 
 def load(path: Path) -> dict:

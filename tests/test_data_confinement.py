@@ -20,7 +20,7 @@ import yaml
 from privanomaly.report import gallery
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 
 _RULE_PATHS = r"""
 import json, sys

@@ -17,7 +17,7 @@ import yaml
 from privanomaly.datasets import DataError, build, check_schema, load_table, split_label
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 DATASETS = CONFIG["datasets"]
 

@@ -18,7 +18,7 @@ from privanomaly.datasets.summary import summary_table
 from privanomaly.seeding import rng
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 
 

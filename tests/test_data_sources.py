@@ -12,7 +12,7 @@ import yaml
 from privanomaly.datasets import ChecksumError, DataError, sources
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 
 PAYLOAD = b"1,2,3\n4,5,6\n"

@@ -18,7 +18,7 @@ from privanomaly.configcheck import ConfigError, check_config, merged_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 PAPER_A = ["creditcard", "aps", "synthetic_a", "mammography", "thyroid"]
 ENTRY = {"files": [{"path": "mine.csv"}], "format": "csv", "label": {"column": "y", "anomaly_values": [1]}}
 

@@ -40,3 +40,14 @@ def test_default_paths_unchanged():
     lines = recipe("reproduce", "DATA_MIRROR=../shared/datasets")
     assert after(lines[1], "--config") == f"data_mirror={(ROOT.parent / 'shared' / 'datasets').resolve()}"
     assert "--configfile" not in lines[1]
+
+
+def test_make_test_uses_the_mirror_it_is_given():
+    # was: pytest and the .test DAG always looked in ../shared/datasets, whatever DATA_MIRROR said
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), "test", "DATA_MIRROR=/data/my mirror"], capture_output=True,
+                         text=True, check=True).stdout
+    words = [shlex.split(line.rstrip("\\")) for line in out.replace("\\\n", " ").splitlines()]
+    pytest_line = next(w for w in words if "pytest" in w)
+    assert pytest_line[0] == "PRIVANOMALY_MIRROR=/data/my mirror"
+    dag = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--rerun-incomplete" in w)
+    assert after(dag, "--config") == "data_mirror=/data/my mirror"

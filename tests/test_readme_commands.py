@@ -53,7 +53,7 @@ def as_dry_run(cmd: str) -> list[str]:
     words = shlex.split(cmd)
     if words[0] == "make":
         return ["make", "-n", *words[1:]]
-    if Path(words[0]).name == "python" and words[1:3] == ["-m", "privanomaly"]:
+    if Path(words[0]).name == "python" and words[1] == "-m" and words[2] in ("privanomaly", "privanomaly.audit"):
         return [sys.executable, *words[1:]]  # the library's own CLI: run for real (it needs no workflow)
     assert Path(words[0]).name == "snakemake", f"README command neither snakemake nor make: {cmd}"
     words[0] = wf.SNAKEMAKE

@@ -199,3 +199,81 @@ def test_error_vs_eps_legend_states_the_configured_confidence_level():
     assert "sampled trials, 90% CI" in texts and "no mistake sampled: 90% upper bound" in texts
     fig = plots.error_vs_eps(summ, trials, [1])  # the default is the config's default, 0.95
     assert "sampled trials, 95% CI" in [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+
+
+def test_error_vs_eps_draws_every_mechanism_of_the_errors_list():
+    """paper_a.mechanisms.errors names the mechanisms of "the error-vs-eps figures": one beyond SP and DP
+    is drawn too, with its exact values and sampled points (was: silently left out)."""
+    from privanomaly.paper_a import plots
+
+    summ = pd.DataFrame({"dataset": "d", "group": "anomaly", "mechanism": ["SP", "DP", "RR", "SP", "DP", "RR"],
+                         "k": [1, 1, 1, 5, 5, 5], "eps": 1.0, "mean_error": [1e-6, 0.27, 0.2689, 1e-3, 0.27, 0.2689],
+                         "n_records": 3})
+    trials = summ.drop(columns=["group", "mean_error", "n_records"]).assign(
+        sampled_error=[0.0, 0.3, 0.25, 0.0, 0.3, 0.25], ci_low=0.0, ci_high=0.4)
+    fig = plots.error_vs_eps(summ, trials, [1, 5])
+    ax = fig.axes[0]
+    rr = [ln for ln in ax.get_lines() if ln.get_label() == "RR, k=1 (exact)"]
+    assert len(rr) == 1 and rr[0].get_ydata().tolist() == [0.2689]
+    labels = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert "RR, k=1 (exact)" in labels and "SP, k=5 (exact)" in labels and "optimal DP (exact)" in labels
+    one_k = plots.error_vs_eps(summ[summ["k"] == 1], trials[trials["k"] == 1], [1])
+    assert "RR (exact)" in [ln.get_label() for ln in one_k.axes[0].get_lines()]
+
+
+def test_a_catalogue_typo_is_named_before_any_job(tmp_path):
+    """Add-a-figure with a typo in the caption file or the function name: named with the item before any job
+    (was: the caption only at `snakemake --report` after the whole run, the function when its plot job ran)."""
+    from privanomaly import configplan
+    from privanomaly.configcheck import ConfigError
+
+    report = tmp_path / "workflow" / "report"
+    report.mkdir(parents=True)
+    (report / "mine.rst").write_text("Paper A: mine\n", encoding="utf-8")
+    entry = ("items:\n  - {paper: A, item: Mine, title: t, rule: paper_a_mine, files: [m.png, m.pdf], "
+             "plot: {function: %s, caption: %s, subcategory: s, inputs: {t: t.csv}}}\n")
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fig1", "mine.rst"), encoding="utf-8")
+    items = catalogue.load(report / "catalogue.yaml")
+    catalogue.check_sections(items, report, figures.names())  # all good: no error
+    configplan.check_catalogue(report)
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fig1", "mien.rst"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"catalogue: A 'Mine' \(plot:\) caption: no file 'mien.rst'"):
+        catalogue.check_sections(catalogue.load(report / "catalogue.yaml"), report)
+    (report / "catalogue.yaml").write_text(entry % ("paper_a.fgi1", "mine.rst"), encoding="utf-8")
+    items = catalogue.load(report / "catalogue.yaml")
+    catalogue.check_sections(items, report)  # without the registry (DAG time): captions only
+    with pytest.raises(ValueError, match=r"function: 'paper_a.fgi1' is not a registered plot/table function "
+                                         r"\(did you mean 'paper_a.fig1'\?\)"):
+        catalogue.check_sections(items, report, figures.names())
+    with pytest.raises(ValueError, match="paper_a.fgi1"):
+        configplan.check_catalogue(report)
+    # the real catalogue passes both
+    root = Path(__file__).resolve().parents[1] / "workflow" / "report"
+    catalogue.check_sections(catalogue.load(root / "catalogue.yaml"), root, figures.names())
+
+
+def test_scenario1_draws_the_papers_bands_only_for_its_datasets():
+    """Figures 3-4's green bands are the paper's claims about Synthetic 1 / Adult 1; on a dataset the paper never
+    saw they would read as a claim about it (was: drawn on every dataset, yours included)."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Polygon, Rectangle
+
+    from privanomaly.paper_b import plots
+
+    paper = {"r": {"synthetic_b1": 1.1}, "sigma_smooth_max": 7, "sigma_smooth_eps_from": 0.7,
+             "sigma_ratio_range": [10, 30]}
+    rows = pd.DataFrame({"method": "fast", "convention": "printed", "eps": [0.5, 0.9], "sigma_global": [30.0, 17.0],
+                         "sigma_global_upper": [60.0, 33.0], "sigma_smooth": [300.0, 160.0], "ratio": [0.1, 0.1],
+                         "true_count": [5, 5], "skipped": ""})
+
+    def bands(name):
+        fig = plots.plot_scenario1(rows.assign(dataset=name), name, paper)
+        mid, right = fig.axes[1], fig.axes[2]
+        return ([c for c in mid.collections if isinstance(c, PolyCollection)],
+                [p for p in right.patches if isinstance(p, (Polygon, Rectangle))],
+                [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()])
+
+    fill, span, labels = bands("synthetic_b1")
+    assert len(fill) == 1 and len(span) == 1 and "paper: 10–30×" in labels
+    fill, span, labels = bands("mydata")
+    assert fill == [] and span == [] and not any(lb.startswith("paper:") for lb in labels)

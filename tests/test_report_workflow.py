@@ -20,7 +20,7 @@ import pytest
 from privanomaly.report import catalogue
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CATALOGUE = ROOT / "workflow" / "report" / "catalogue.yaml"
 
 _DUMP = r"""

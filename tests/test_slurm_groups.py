@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 
 _DUMP = """
 import json, sys, types

@@ -17,7 +17,7 @@ from privanomaly.paper_a.selection import knn_radius_table
 from privanomaly.sweeps import counts
 
 ROOT = Path(__file__).resolve().parents[1]
-MIRROR = (ROOT.parent / "shared" / "datasets").resolve()
+from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 PAPER_A = [d for d in CONFIG["paper_a"]["datasets"] if d not in ("creditcard", "aps")]  # not mirrored
 PAPER_B = list(CONFIG["paper_b"]["scenario1"]["datasets"]) + list(CONFIG["paper_b"]["scenario2"]["datasets"])

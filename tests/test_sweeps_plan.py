@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from privanomaly.sweeps.plan import SweepPlan
@@ -85,3 +86,44 @@ def test_claims_sweep_gone_with_the_sweeps_says_how_to_go_on():
     with pytest.raises(ValueError, match=r"'paperAbetaR' is not a sweep \(known: none\); .*set "
                                          r"paper_a\.claims\.sweep: null"):
         plan.claims_sweep("paperAbetaR")
+
+
+def test_a_paper_b_sweep_without_top_h_has_no_top_h_figure():
+    """Neither h nor subspace_dims: the sweep computes σ rows only, so it has no top-h figure (was: a figure
+    reading "no top-h cell in this sweep (see the table's `skipped`)" though nothing was skipped)."""
+    plan = _plan({"b": {k: v for k, v in CFG["b"].items() if k not in ("h", "subspace_dims")}})
+    assert plan.targets("S") == ["S/b/sweep.parquet", "S/b/sweep.csv", "S/b/figures/sigma_ratio.png",
+                                 "S/b/figures/sigma_ratio.pdf"]
+    (entry,) = plan.index_entries()
+    assert entry["files"] == ["sweeps/b/sweep.parquet", "sweeps/b/sweep.csv", "sweeps/b/figures/sigma_ratio.png"]
+    assert "no top-h (no h, subspace_dims)" in entry["grid"] and "h ∈ {}" not in entry["grid"]
+    assert "S/b/figures/top_h.png" in _plan().targets("S")  # with h and subspace_dims: both figures
+
+
+def test_cap_follows_the_smallest_noise_share_of_the_sweeps_mechanisms():
+    """A mechanism whose noise runs at ε/4 (noise_share 0.25) in a sweep: the counts are capped where its errors
+    are still exact to 2^-60 (was: the cap of ε/2 whatever the mechanisms, so its reported errors on far records
+    were those of the capped distance, off by up to 2^-30)."""
+    from privanomaly import mechanisms as M
+    from privanomaly import sp
+    from privanomaly.mechanisms.paper_a import OptimalDP
+
+    class Quarter(OptimalDP):
+        noise_share = 0.25
+
+        def rate(self, eps):
+            return sp.rational_rate(eps / 4)
+
+    M.register("quarter_test")(Quarter)
+    try:
+        base = dict(CFG["a"], datasets=["thyroid"], mechanisms=["sp", "optimal_dp", "compiler"])
+        default = SweepPlan({"a": base}, lambda n, k: n, list).cap("a")
+        assert default == sp.recommended_cap(5, 0.5 / 2)  # unchanged for the built-ins (the smallest share: 1/2)
+        cap = SweepPlan({"a": dict(base, mechanisms=["sp", "quarter_test"])}, lambda n, k: n, list).cap("a")
+        assert cap == sp.recommended_cap(5, 0.5 / 4) > default
+        m, far = M.get("quarter_test"), np.array([10_000])
+        exact = m.error(np.array([1]), far, beta=5, k=1, eps=0.5)[0]
+        assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=cap)[0] - exact) <= 2.0**-60
+        assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=default)[0] - exact) > 2.0**-40
+    finally:
+        M.unregister("quarter_test")

@@ -20,6 +20,8 @@ def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--anomaly-values", nargs="+", default=["1"], help="label values of anomalies (default: 1)")
     p.add_argument("--features", nargs="+", help="feature columns (default: every other column)")
     p.add_argument("--no-standardize", action="store_true", help="keep the features as they are (default: z-score)")
+    p.add_argument("--missing", choices=("error", "drop"), default="error",
+                   help="an empty feature or label cell: an error (default), or drop its row")
     p.add_argument("--eps", type=float, required=True, help="privacy parameter epsilon (> 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the release's generator (privanomaly.seeding)")
 
@@ -66,12 +68,14 @@ def main(argv: list[str] | None = None) -> int:
         for name in mechanisms.names():
             m = mechanisms.get(name)
             print(f"{name:28s} paper {m.paper}  {m.label}")
+        if mechanisms.unloaded_modules():
+            print(f"warning: {mechanisms.not_loaded_hint().removeprefix('; ')}", file=sys.stderr)
         return 0
     try:
         if args.command == "paper-a" and (args.beta is None) != (args.r is None):
             raise ValueError("give both --beta and --r, or neither (then both are tuned)")
         data = api.load_csv(args.csv, args.label, args.anomaly_values, features=args.features,
-                            standardize=not args.no_standardize)
+                            standardize=not args.no_standardize, missing=args.missing)
         if args.command == "paper-a":
             tuned = args.beta is None
             beta, r = api.choose_beta_r(data) if tuned else (args.beta, args.r)
@@ -82,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 from privanomaly import io
 
-                io.write_table(pd.DataFrame({"row": range(len(rel.values)), "released": rel.values.astype(int),
+                io.write_table(pd.DataFrame({"row": data.frame.index.to_numpy(), "released": rel.values.astype(int),
                                              "true_anomaly": rel.truth.astype(int)}), args.out)
         else:
             tuned = args.r is None

@@ -20,7 +20,8 @@ sensitivity, Theorem 1, or a smooth upper bound, Theorem 2)::
 Every release draws through a numpy Generator seeded by :mod:`privanomaly.seeding` from ``seed`` and the
 mechanism's name, with the mechanism's exact integer sampler. ``Release.claim`` carries its scope
 (:mod:`privanomaly.privacy.scope`): parameters tuned on the data (the default assumption, and always so for a
-value :func:`choose_beta_r` / :func:`choose_r` chose on the same ``Data``), features z-scored on the data
+value :func:`choose_beta_r` / :func:`choose_r` chose on the same ``Data`` - β and r each on its own, a radius
+within 1 % of a chosen one too), features z-scored on the data
 (``load_csv``'s default) and, for paper A, the query set (one answer per record of the data: each answer is
 private per query, paper A Def. 2.2; the whole vector is not, Claim 5) are ``data_dependent``, so
 ``claim.proven_end_to_end`` is True only when nothing was read off the released records. The same from the shell:
@@ -97,15 +98,18 @@ class Release:
 
 
 def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,), *,
-             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None) -> Data:
+             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None,
+             missing: str = "error") -> Data:
     """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
     ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
     ``features`` the feature columns (default: every other column; never the label; a column without a header
     name - pandas' ``to_csv`` index - is an error then, as in the pipeline). A file that is missing,
-    unreadable or empty is a ``ValueError`` naming it. Features must be numbers with no missing cell (errors
-    name the column); ``standardize``
-    z-scores them (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset
-    with fewer than 2 rows, one label only or identical rows is an error naming it."""
+    unreadable or empty is a ``ValueError`` naming it. Features must be numbers (errors name the column and
+    row); a row without a label is an error, an empty feature cell is an error (``missing="error"``) or drops its
+    row (``missing="drop"``, the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own
+    cells, so no statistic of the data is read); ``Data.frame`` holds the rows kept. ``standardize``
+    z-scores the features (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A
+    dataset with fewer than 2 rows, one label only or identical rows is an error naming it."""
     from privanomaly.datasets.loaders import label_mask
     from privanomaly.datasets.prepare import UNNAMED, Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
@@ -117,22 +121,39 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     if features is not None and label in features:
         raise ValueError(f"{path}: the label column {label!r} cannot also be a feature (features={list(features)})")
     cols = list(features) if features is not None else [c for c in df.columns if c != label]
-    missing = [c for c in cols if c not in df.columns]
-    if missing or not cols:
-        raise ValueError(f"{path}: feature columns {missing or cols} not found (columns: {', '.join(map(str, df.columns))})")
+    absent = [c for c in cols if c not in df.columns]
+    if absent or not cols:
+        raise ValueError(f"{path}: feature columns {absent or cols} not found (columns: {', '.join(map(str, df.columns))})")
     unnamed = [c for c in cols if UNNAMED.fullmatch(str(c))]
     if features is None and unnamed:  # as the pipeline: a nameless column is never a feature by default
         raise ValueError(f"{path}: column(s) {unnamed} have no name in the header (pandas names an empty header field "
                          "'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
                          "list the feature columns with features=[...] (the CLI's --features), or name it in the header")
+    if missing not in ("error", "drop"):
+        raise ValueError(f"missing must be 'error' or 'drop', got {missing!r}")
+    unlabelled = df[label].isna().to_numpy()
+    if unlabelled.any():  # as the pipeline: a record without a label is never read as a normal one
+        raise ValueError(f"{path}: label column {label!r}, data row {int(np.flatnonzero(unlabelled)[0]) + 1} is empty "
+                         f"({int(unlabelled.sum())} row(s) have no label); give every row its label, or remove the "
+                         "rows without one")
+    empty = df[cols].isna()
+    if missing == "drop":
+        df = df[~empty.any(axis=1).to_numpy()]
+    elif empty.to_numpy().any():
+        row, j = (int(i[0]) for i in np.nonzero(empty.to_numpy()))
+        raise ValueError(f"{path}: column {empty.columns[j]!r}, data row {row + 1} is empty (a missing value; "
+                         f"{int(empty.any(axis=1).sum())} row(s) have one): drop such rows with missing='drop' (the "
+                         "CLI's --missing drop), fill the cells, or leave the column out with features=[...] (the "
+                         "CLI's --features)")
     X = np.empty((len(df), len(cols)))
     for j, c in enumerate(cols):
         v = pd.to_numeric(df[c], errors="coerce")
         bad = v.isna()
         if bad.any():
             row = int(np.flatnonzero(bad.to_numpy())[0])
-            raise ValueError(f"{path}: column {c!r}, data row {row + 1}: {df[c].iloc[row]!r} is not a number "
-                             f"(fix the cell, or leave the column out with features=[...])")
+            raise ValueError(f"{path}: column {c!r}, data row {int(df.index[row]) + 1}: {str(df[c].iloc[row])!r} is "
+                             "not a number (fix the cell, or leave the column out with features=[...], the CLI's "
+                             "--features)")
         X[:, j] = v.to_numpy(dtype=float)
     if standardize:
         X, _ = zscore(X)
@@ -168,21 +189,37 @@ def _read_csv(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-def _scoped(claim: mechanisms.Claim, data: Data, public: Sequence[str], params: str, tuned: bool,
+def _scoped(claim: mechanisms.Claim, data: Data, public: Sequence[str], params: Sequence[tuple[str, bool]],
             extra: Sequence[str] = ()) -> mechanisms.Claim:
     """``claim`` with its scope (:mod:`privanomaly.privacy.scope`): the ``public`` inputs; the parameters
-    (``params``, their text) public unless ``tuned`` on the labels; the preprocessing fitted on ``data``; the
-    ``extra`` data-dependent choices."""
+    (``params``: (text, tuned) each) public unless tuned on the labels; the preprocessing fitted on ``data``;
+    the ``extra`` data-dependent choices."""
     prep = scope.preprocessing({"steps": [{"step": scope.PREPROCESSING_STEP_OF[f], "fitted_on": scope.FITTED_ON_DATA}
                                           for f in data.fitted_on_data]})
-    chosen = scope.Scope((), (f"{params} tuned on the labels of the data",)) if tuned else scope.Scope((params,), ())
+    chosen = scope.Scope(tuple(t for t, tuned in params if not tuned),
+                         tuple(f"{t} tuned on the labels of the data" for t, tuned in params if tuned))
     sc = scope.Scope(tuple(public), tuple(extra)) + chosen + prep
     return claim.scoped(sc.public_inputs, sc.data_dependent)
 
 
-def _was_chosen(data: Data, kind: str, value) -> bool:
-    """Whether :func:`choose_beta_r` (``kind`` "beta_r") or :func:`choose_r` ("r") returned ``value`` on ``data``."""
-    return value in data.chosen.get(kind, set())
+CHOSEN_RTOL = 0.01
+"""A radius within this relative distance of one a chooser read off the same ``Data`` counts as that one (a tuned r
+rounded for a report is still tuned)."""
+
+
+def _chosen_r(data: Data, r: float) -> str | None:
+    """How ``r`` relates to a radius :func:`choose_beta_r` or :func:`choose_r` read off ``data``: "" (that
+    value), a note (within :data:`CHOSEN_RTOL` of one), or None (no chooser returned anything near it)."""
+    rs = {float(v) for _, v in data.chosen.get("beta_r", set())} | set(data.chosen.get("r", set()))
+    if float(r) in rs:
+        return ""
+    near = [v for v in rs if abs(float(r) - v) <= CHOSEN_RTOL * abs(v)]
+    return f" (within {CHOSEN_RTOL:.0%} of r = {near[0]:.6g})" if near else None
+
+
+def _chosen_beta(data: Data, beta: int) -> bool:
+    """Whether :func:`choose_beta_r` returned ``beta`` on ``data``."""
+    return int(beta) in {int(b) for b, _ in data.chosen.get("beta_r", set())}
 
 
 def _check_eps(eps: float) -> float:
@@ -214,7 +251,8 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
 
     The claim is the mechanism's per query (one answer, paper A Def. 2.2 / Def. 3.2); its scope says what it
     does not cover: (β, r) tuned on the data (``tuned_on_data``, the default; a (β, r) that
-    :func:`choose_beta_r` chose on ``data`` is tuned whatever it says), z-scores fitted on the data, and the
+    :func:`choose_beta_r` chose on ``data`` is tuned whatever it says - each of β and r on its own, an r within
+    1 % of a chosen one too), z-scores fitted on the data, and the
     query set - every record of the data, so the vector of answers is not private as a whole (its length and
     rows are the records; paper A's Claim 5 charges m·ε for m queries within a ball of radius r)."""
     from privanomaly.paper_a.records import record_table
@@ -228,9 +266,15 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     x_i, B = rec["x_i"].to_numpy(), rec["B"].to_numpy()
     rng = seeding.rng(seed, "api", "paper_a", mechanism)
     answers = mech.sample(x_i, B, beta=int(beta), k=int(k), eps=float(eps), rng=rng, n_trials=1)[0]
-    tuned = bool(tuned_on_data) or _was_chosen(data, "beta_r", (int(beta), float(r)))
-    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,),
-                    f"(β, r) = ({int(beta)}, {float(r):.6g})", tuned,
+    near_r = _chosen_r(data, r)
+    beta_tuned, r_tuned = bool(tuned_on_data) or _chosen_beta(data, beta), bool(tuned_on_data) or near_r is not None
+    both = f"(β, r) = ({int(beta)}, {float(r):.6g})"
+    if beta_tuned == r_tuned:  # one phrase for the pair, as the paper tunes it
+        params = [(both + (near_r or "" if r_tuned else ""), r_tuned)]
+    else:  # β fixed by hand with a tuned r, or the reverse: say which one was read off the data
+        params = [(f"β = {int(beta)}", beta_tuned), (f"r = {float(r):.6g}" + (near_r or ""), r_tuned)]
+    tuned = beta_tuned or r_tuned
+    claim = _scoped(mech.claim(eps=float(eps), beta=int(beta), k=int(k)), data, (scope.PAPER_A_PUBLIC,), params,
                     ("the queried records: one answer per record of the data (the claim is per query; the answers "
                      "as a whole are indexed by the records themselves)",))
     return Release(mechanism, np.asarray(answers).astype(bool), rec["anomaly"].to_numpy(dtype=bool), claim,
@@ -259,8 +303,9 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     ``max_work`` (as the pipeline's ``paper_b.scenario1.max_work``): data whose shape predicts Algorithm 2
     (exponential) past it are refused before it starts, naming the fast bound (None: no limit).
 
-    The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` chose
-    on ``data`` is tuned whatever it says) and z-scores fitted on the data are ``data_dependent``."""
+    The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` or
+    :func:`choose_beta_r` chose on ``data``, or one within 1 % of it, is tuned whatever it says) and z-scores
+    fitted on the data are ``data_dependent``."""
     from privanomaly import outliers
 
     eps = _check_eps(eps)
@@ -277,9 +322,10 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
                              "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
     value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
-    tuned = bool(tuned_on_data) or _was_chosen(data, "r", float(r))
+    near_r = _chosen_r(data, r)
+    tuned = bool(tuned_on_data) or near_r is not None
     claim = _scoped(mech.claim(eps=float(eps), delta=float(delta)), data, ("ε, δ, k, N, d (bounded DP)",),
-                    f"r = {float(r):.6g}", tuned)
+                    [(f"r = {float(r):.6g}" + (near_r or ""), tuned)])
     return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),
                    claim, {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
                    tuned)

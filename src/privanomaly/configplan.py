@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from privanomaly import configcheck
@@ -48,11 +49,23 @@ def check_plan(config: Mapping[str, Any]) -> None:
         check_papers(config, plan, {})  # which datasets are unavailable depends on the mirror: DAG time
         SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
                   config.get("sweep_points_per_job"))
+        check_catalogue()
     except ConfigError:
         raise
     except (ValueError, KeyError) as exc:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         raise ConfigError(f"invalid configuration:\n  {text}") from None
+
+
+def check_catalogue(report_dir: str | Path = Path("workflow") / "report") -> None:
+    """The catalogue's plot/table sections (``workflow/report/catalogue.yaml``, from the checkout ``make`` runs
+    in): captions that exist and functions that are registered - the latter imports the plotting modules, so
+    it runs here, once before Snakemake, not at every DAG build (which checks the captions only)."""
+    from privanomaly.report import catalogue, figures
+
+    path = Path(report_dir) / "catalogue.yaml"
+    if path.is_file():
+        catalogue.check_sections(catalogue.load(path), report_dir, figures.names())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ import os
 from os.path import relpath
 from pathlib import Path
 
+from privanomaly import mechanisms as mech_registry
 from privanomaly.configplan import check_papers
 from privanomaly.datasets.validation import build_entry, check_dataset_entry
 from privanomaly.paper_a import workflow_checks as pa_plan
@@ -33,6 +34,7 @@ PB_OUT = f"{RESULTS}/paper_b"
 SW_OUT = f"{RESULTS}/sweeps"
 CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
 CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
+catalogue.check_sections(CATALOGUE_ITEMS, f"{workflow.basedir}/workflow/report")
 
 
 # ---- Datasets: privanomaly.plan.DataPlan ----
@@ -348,6 +350,10 @@ def paper_b_targets():
     return [
         f"{RESULTS}/{f}" for f in catalogue.paper_files(CATALOGUE_ITEMS, "B", PB_SETS)
     ]
+
+
+# the registry the privacy audit checks: {name: digest of its source} (a param of rule privacy_audit)
+AUDITED_MECHANISMS = mech_registry.fingerprint()
 
 
 def audit_targets():

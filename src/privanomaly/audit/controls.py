@@ -7,6 +7,9 @@ Paper A (:data:`PAPER_A`):
   P(1) = ceil(p 2^53) / 2^53 (``random()`` returns k / 2^53), which breaks the ratio where p is tiny
   (1.81 e^eps at eps = 0.1). Only the exact check can see this; sampling cannot.
 * ``laplace_count_half_noise`` — the count baseline run with DLap(2 eps) (half the noise) but claiming eps.
+* ``optimal_dp_optimistic_probs`` — the optimal DP mechanism, exact law and sampler right, whose ``probs``
+  (the law every table reports) runs at 2 eps: private as claimed, but every reported error is too small.
+  Only the law check (``probs`` against the exact law) can see it.
 
 Paper B (:func:`paper_b_controls`):
 
@@ -32,7 +35,7 @@ from privanomaly.mechanisms.paper_a import LaplaceCount, OptimalDP, SPConstructi
 from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, GaussianGlobal, GaussianSmooth, TopH
 from privanomaly.sp.mdd import mdd_sp_lower
 
-__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "PAPER_A", "GaussianBudgetSwitch",
+__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "OptimisticProbs", "PAPER_A", "GaussianBudgetSwitch",
            "GaussianHalfSigmaSampler", "TopHDoubleRateSampler", "budget_switch_bound", "paper_b_controls"]
 
 
@@ -72,11 +75,22 @@ class LaplaceHalfNoise(LaplaceCount):
         return super().sample(x_i, B, beta=beta, k=k, eps=2 * eps, rng=rng, n_trials=n_trials, cap=cap)
 
 
+class OptimisticProbs(OptimalDP):
+    label = "DP, tables' law at 2 eps (broken)"
+    reference = "negative control (Theorem 4.4 reported at 2 eps)"
+
+    def probs(self, x_i, B, *, beta, k=None, eps, cap=None):
+        return super().probs(x_i, B, beta=beta, k=k, eps=2 * eps, cap=cap)
+
+
 PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
     "sp_L_plus_1": (SPLPlusOne, "SP with Delta = L + 1 (one step too far): must fail on G_S(k)"),
     "optimal_dp_float_sampler": (
         FloatSamplerDP, "optimal DP sampled with rng.random() < p (the pre-fix sampler): its realised law must fail"),
     "laplace_count_half_noise": (LaplaceHalfNoise, "count baseline with DLap(2 eps) claimed eps-DP: must fail on G"),
+    "optimal_dp_optimistic_probs": (
+        OptimisticProbs, "optimal DP whose reported law (probs) is at 2 eps: the tables' errors must match the "
+                         "exact law"),
 }
 """Paper A's negative controls: name -> (factory, what the harness must see)."""
 

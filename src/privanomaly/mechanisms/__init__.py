@@ -8,6 +8,12 @@
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import pkgutil
+import sys
+from pathlib import Path
+
 from .base import NEIGHBOUR_RELATIONS, AIQMechanism, Claim, Mechanism
 from .exact import ExactDist, QRat, edge_holds, edge_log_ratio, log_value, sign_at
 from . import registry as _registry
@@ -25,6 +31,9 @@ __all__ = [
     "log_value",
     "sign_at",
     "all_mechanisms",
+    "fingerprint",
+    "not_loaded_hint",
+    "unloaded_modules",
     "get",
     "names",
     "register",
@@ -41,7 +50,27 @@ def _load_builtins() -> None:
 def get(name: str) -> Mechanism:
     """The mechanism registered as ``name`` (clear error listing the known names)."""
     _load_builtins()
-    return _registry.get(name)
+    try:
+        return _registry.get(name)
+    except KeyError as err:
+        raise KeyError(f"{err.args[0]}{not_loaded_hint()}") from None
+
+
+def unloaded_modules() -> list[Path]:
+    """Modules in this package's directory that :func:`_load_builtins` does not import: whatever they
+    register is not in the registry (a new module must be named there)."""
+    _load_builtins()
+    return [Path(m.module_finder.path) / f"{m.name}.py" for m in pkgutil.iter_modules(__path__)
+            if f"{__name__}.{m.name}" not in sys.modules]
+
+
+def not_loaded_hint() -> str:
+    """For "not registered" errors: the modules of this package that are never imported, and what to do."""
+    missing = unloaded_modules()
+    if not missing:
+        return ""
+    return (f"; not imported, so nothing in it is registered: {', '.join(map(str, missing))} - name the module "
+            f"in the import line of privanomaly.mechanisms._load_builtins (src/privanomaly/mechanisms/__init__.py)")
 
 
 def names(family: str | None = None) -> list[str]:
@@ -53,3 +82,22 @@ def names(family: str | None = None) -> list[str]:
 def all_mechanisms(family: str | None = None) -> list[Mechanism]:
     """Every registered mechanism (of ``family``), in registration order."""
     return [get(n) for n in names(family)]
+
+
+def fingerprint(family: str | None = None) -> dict[str, str]:
+    """{registry name: sha256 (16 hex) of its class's name and the source of every module defining it or a base}.
+
+    The privacy audit's rule takes this as a parameter, so a mechanism added to (or removed from) the registry,
+    or an edit of a module that defines one, reruns the audit - its only input is this code.
+    """
+    out = {}
+    for name in names(family):
+        cls = type(get(name))
+        h = hashlib.sha256(f"{cls.__module__}.{cls.__qualname__}".encode())
+        for mod in sorted({c.__module__ for c in cls.__mro__} - {"builtins", "abc"}):
+            try:
+                h.update(b"\0" + inspect.getsource(sys.modules[mod]).encode())
+            except (KeyError, OSError, TypeError):  # no source (a class built at run time): its name only
+                h.update(b"\0" + mod.encode())
+        out[name] = h.hexdigest()[:16]
+    return out

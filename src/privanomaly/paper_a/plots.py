@@ -199,10 +199,15 @@ def _sampled(ax, tt: pd.DataFrame, col, marker: str) -> None:
         ax.plot(zero["eps"], zero["ci_high"], "v", ms=5, color=col, zorder=3)
 
 
+OTHER_COLORS = ("tab:green", "tab:orange", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan")
+
+
 def error_vs_eps(summaries: pd.DataFrame, trials: pd.DataFrame, k_values: list[int], ci_level: float = 0.95):
     """Exact SP (per k) and DP error on anomalies against ε, with the sampled trials and their Wilson intervals at
-    ``ci_level`` (config ``paper_a.ci_level``, the level the trials table was computed at)."""
+    ``ci_level`` (config ``paper_a.ci_level``, the level the trials table was computed at). Every other mechanism
+    of the tables (``paper_a.mechanisms.errors``) is drawn too, at the smallest k, in its own colour."""
     names = list(dict.fromkeys(summaries["dataset"]))
+    others = [m for m in dict.fromkeys(summaries["mechanism"]) if m not in ("SP", "DP")]
     fig, axes = _grid(len(names), ncols=3, size=(4.6, 3.8))
     ks = sorted(k_values)
     blues = plt.get_cmap("Blues")
@@ -217,6 +222,12 @@ def error_vs_eps(summaries: pd.DataFrame, trials: pd.DataFrame, k_values: list[i
         e = s[(s["mechanism"] == "DP") & (s["k"] == ks[0])].sort_values("eps")
         ax.plot(e["eps"], e["mean_error"], "--", color="tab:red", lw=2, zorder=1, label="optimal DP (exact)")
         _sampled(ax, t[(t["mechanism"] == "DP") & (t["k"] == ks[0])], "tab:red", "s")
+        for i, mech in enumerate(others):
+            col = OTHER_COLORS[i % len(OTHER_COLORS)]
+            e = s[(s["mechanism"] == mech) & (s["k"] == ks[0])].sort_values("eps")
+            label = f"{mech}, k={ks[0]} (exact)" if len(ks) > 1 else f"{mech} (exact)"
+            ax.plot(e["eps"], np.maximum(e["mean_error"], FLOOR), "-.", color=col, lw=1.5, label=label)
+            _sampled(ax, t[(t["mechanism"] == mech) & (t["k"] == ks[0])], col, "D")
         ax.axhline(0.5, ls="--", color="grey", lw=0.8)
         n = int(s["n_records"].iloc[0]) if len(s) else 0
         ax.set(yscale="log", xlabel="privacy parameter ε", ylabel="mean error on (β,r)-anomalies", title=f"{name} ({n} anomalies)")

@@ -35,7 +35,7 @@ def check_mechanisms(mech: Mapping) -> None:
         for i, name in enumerate(names):
             if name not in known:
                 raise ValueError(f"config paper_a.mechanisms.{key}[{i}]: {name!r} is not a registered paper-A "
-                                 f"mechanism (registered: {known})")
+                                 f"mechanism (registered: {known}){mechanisms.not_loaded_hint()}")
     for need in ("sp", "optimal_dp"):
         if need not in mech["errors"]:
             raise ValueError(f"config paper_a.mechanisms.errors must contain {need!r} (Figures 2-3 and claims.md "

@@ -123,8 +123,12 @@ def plot_kissing(points: pd.DataFrame, counts: pd.DataFrame):
 def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     """Figures 3/4: (left) as printed - true count, sigma_Global, sigma_Smooth; (middle) sigma_Smooth under
     every reading of the constants; (right) sigma_Global / sigma_Smooth with the paper's 10-30 band.
-    ``at``: a reading other than ours (e.g. " at the paper's printed r = 0.35"), shown as a figure title."""
+    ``at``: a reading other than ours (e.g. " at the paper's printed r = 0.35"), shown as a figure title.
+    The paper's bands are drawn only for a dataset the paper reported on (a key of ``paper["r"]``): on your own
+    data the paper claimed nothing."""
     fig, axes = plt.subplots(1, 3, figsize=(15, 5.4))
+    if "dataset" in df and len(df) and str(df["dataset"].iloc[0]) not in (paper.get("r") or {}):
+        paper = {}
     if at:
         fig.suptitle(f"{name}{at}", fontsize=11)
     method = df["method"].iloc[0]

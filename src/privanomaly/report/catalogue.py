@@ -12,6 +12,7 @@ on the item's input tables, with the item's caption. See :class:`Plot`.
 
 from __future__ import annotations
 
+import difflib
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -218,6 +219,26 @@ def load(path: str | Path, schema: str | Path = SCHEMA) -> list[Item]:
             )
         )
     return items
+
+
+def check_sections(items: list[Item], captions_dir: str | Path, functions: Iterable[str] | None = None) -> None:
+    """Each ``plot:``/``table:`` section names a caption file that exists under ``captions_dir``
+    (``workflow/report``) and, given the registered plot/table ``functions``
+    (:func:`privanomaly.report.figures.names`), a registered function: a typo is an error naming the item before
+    any job, not after its inputs are computed (function) or at the end of the run (caption, ``--report``)."""
+    known = None if functions is None else set(functions)
+    for it in items:
+        if it.plot is None:
+            continue
+        where = f"catalogue: {it.paper} {it.item!r} ({it.plot.kind}:)"
+        if not (Path(captions_dir) / it.plot.caption).is_file():
+            raise ValueError(f"{where} caption: no file {it.plot.caption!r} in {captions_dir}; write the caption "
+                             "there or fix the name")
+        if known is not None and it.plot.function not in known:
+            near = difflib.get_close_matches(it.plot.function, sorted(known), n=1)
+            raise ValueError(f"{where} function: {it.plot.function!r} is not a registered plot/table function"
+                             + (f" (did you mean {near[0]!r}?)" if near else "")
+                             + "; register it with @FIGURES.register in the paper's plots.py or tables.py")
 
 
 def _section(item: dict, where: str, files: tuple[str, ...]) -> Plot | None:

@@ -5,6 +5,13 @@ from __future__ import annotations
 from privanomaly.sweeps.spec import Sweep
 
 FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "top_h")}
+NEEDS = {"top_h": "h"}  # a figure drawn only when the sweep sets this grid (top-h: `h` with `subspace_dims`)
+
+
+def figures(sw: Sweep) -> tuple[str, ...]:
+    """The figures of sweep ``sw``: those of its kind, less the ones whose grid it does not set (a paper-B
+    sweep without ``h`` computes no top-h row, so it has no top-h figure)."""
+    return tuple(f for f in FIGURES[sw.kind] if f not in NEEDS or getattr(sw, NEEDS[f]))
 
 
 def grid_summary(sw: Sweep, datasets: list[str]) -> str:
@@ -18,7 +25,8 @@ def grid_summary(sw: Sweep, datasets: list[str]) -> str:
         parts.append(f"β ∈ {{{', '.join(map(str, sw.beta))}}}")
         n = len(datasets) * len(sw.mechanisms) * len(sw.eps) * len(sw.k) * len(sw.beta) * len(sw.r_values)
     else:
-        parts.append(f"h ∈ {{{', '.join(map(str, sw.h))}}}, subspace dim {{{', '.join(map(str, sw.subspace_dims))}}}")
+        parts.append(f"h ∈ {{{', '.join(map(str, sw.h))}}}, subspace dim {{{', '.join(map(str, sw.subspace_dims))}}}"
+                     if sw.h else "no top-h (no h, subspace_dims)")
         n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps)
     parts.append(r)
     return "; ".join(parts) + f" ({n} points)"
@@ -36,7 +44,7 @@ def entries(sweeps: dict[str, Sweep], datasets: dict[str, list[str]]) -> list[di
             "description": sw.description,
             "grid": grid_summary(sw, datasets[name]),
             "files": [f"sweeps/{name}/sweep.parquet", f"sweeps/{name}/sweep.csv"]
-            + [f"sweeps/{name}/figures/{f}.png" for f in FIGURES[sw.kind]],
+            + [f"sweeps/{name}/figures/{f}.png" for f in figures(sw)],
         })
     return out
 

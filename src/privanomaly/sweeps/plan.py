@@ -51,8 +51,7 @@ class SweepPlan:
         files = []
         for n in self.a + self.b:
             files += [f"{out}/{n}/sweep.parquet", f"{out}/{n}/sweep.csv"]
-            kind = self.sweeps[n].kind
-            files += [f"{out}/{n}/figures/{f}.{e}" for f in index.FIGURES[kind] for e in ("png", "pdf")]
+            files += [f"{out}/{n}/figures/{f}.{e}" for f in index.figures(self.sweeps[n]) for e in ("png", "pdf")]
         return files
 
     @staticmethod
@@ -66,8 +65,13 @@ class SweepPlan:
         return index.entries(self.sweeps, self.datasets)
 
     def cap(self, sweep: str) -> int:
-        """The ball-count cap of a paper-A sweep (:func:`privanomaly.sweeps.counts.sweep_cap`)."""
-        return sweep_cap(self.sweeps[sweep].beta, self.sweeps[sweep].eps)
+        """The ball-count cap of a paper-A sweep (:func:`privanomaly.sweeps.counts.sweep_cap`, at the smallest
+        ``noise_share`` of its mechanisms)."""
+        from privanomaly import mechanisms  # the registry: each mechanism's noise_share
+
+        sw = self.sweeps[sweep]
+        share = min((mechanisms.get(n).noise_share for n in sw.mechanisms), default=1.0)
+        return sweep_cap(sw.beta, sw.eps, noise_share=share)
 
     def ball_keys(self, sweep: str) -> list[str]:
         """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""

@@ -188,7 +188,8 @@ def parse(name: str, entry: dict) -> Sweep:
         known = mechanisms.names("aiq")
         bad = [m for m in sw.mechanisms if m not in known]
         if bad:
-            raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}")
+            raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}"
+                             f"{mechanisms.not_loaded_hint()}")
         if sw.n_absent < 0:
             raise ValueError(f"{where}.n_absent: must be >= 0")
         _distinct_tokens(sw.beta, str, f"{where}.beta")

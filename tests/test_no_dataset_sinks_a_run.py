@@ -70,20 +70,23 @@ def test_script_writes_skipped_rows_instead_of_failing(tmp_path):
     (tmp_path / "choice.json").write_text(json.dumps({"dataset": "mine", "r": 0.3}))
     (tmp_path / "mine.json").write_text(json.dumps({"dataset": "mine", "steps": []}))  # prepare's provenance
     out = {"csv": str(tmp_path / "s1.csv"), "md": str(tmp_path / "s1.md")}
-    params = dict(k=3, delta=0.01, eps=EPS, conventions=["printed"], max_work=1, fast_exact_max=0, timeout=None)
+    # the rule's params (privanomaly.paper_b.workflow.scenario1_bound: Algorithm 2's guard for the dataset) and the
+    # safety timeout, read from the config
+    params = dict(k=3, delta=0.01, eps=EPS, conventions=["printed"], bound={"max_work": 1, "skip_infeasible": True})
+    config = {"paper_b": {"scenario1": {"timeout_seconds": None}}}
     _run_script("paper_b_scenario1.py", input={"data": str(tmp_path / "mine.parquet"),
                                                "choice": str(tmp_path / "choice.json")},
                 output=out, params=params, wildcards={"pb_dataset": "mine", "pb_method": "paper"},
-                log=tmp_path / "s1.log")
+                log=tmp_path / "s1.log", config=config)
     df = pd.read_csv(out["csv"])
     assert len(df) == len(EPS) and df["skipped"].notna().all()
     assert df["skipped"].str.contains("max_work").all() and df["sigma_global"].notna().all()
     assert "rows skipped" in (tmp_path / "s1.log").read_text()
-    # a per-dataset guard lifts it: max_work_by_dataset
+    # a per-dataset guard lifts it (max_work_by_dataset: the bound's max_work of this dataset)
     _run_script("paper_b_scenario1.py", input={"data": str(tmp_path / "mine.parquet"),
                                                "choice": str(tmp_path / "choice.json")},
-                output=out, params={**params, "max_work_by_dataset": {"mine": 1000}},
-                wildcards={"pb_dataset": "mine", "pb_method": "paper"}, log=tmp_path / "s1.log")
+                output=out, params={**params, "bound": {"max_work": 1000, "skip_infeasible": True}},
+                wildcards={"pb_dataset": "mine", "pb_method": "paper"}, log=tmp_path / "s1.log", config=config)
     df = pd.read_csv(out["csv"])
     assert df["skipped"].isna().all() and df["sigma_smooth"].notna().all()  # "" reads back as empty
 

@@ -215,7 +215,7 @@ def test_recommended_cap_for_a_tiny_eps_is_a_cap_the_counting_kernels_take():
     from privanomaly import sp
     from privanomaly.sp.mdd import NO_CAP
 
-    assert sp.recommended_cap(5, 1.0) == 5 + 42  # ceil(60 ln 2) = 42
+    assert sp.recommended_cap(5, 1.0) == 5 + 46  # ceil(ln(64 * 2^60)) = ceil(66 ln 2) = 46
     for eps in (1e-300, 5e-324):
         cap = sp.recommended_cap(5, eps)
         assert cap == NO_CAP

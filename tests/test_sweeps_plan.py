@@ -118,12 +118,13 @@ def test_cap_follows_the_smallest_noise_share_of_the_sweeps_mechanisms():
     try:
         base = dict(CFG["a"], datasets=["thyroid"], mechanisms=["sp", "optimal_dp", "compiler"])
         default = SweepPlan({"a": base}, lambda n, k: n, list).cap("a")
-        assert default == sp.recommended_cap(5, 0.5 / 2)  # unchanged for the built-ins (the smallest share: 1/2)
+        assert default == sp.recommended_cap(5, 0.5 / 4)  # the compiler's share: 1/4
         cap = SweepPlan({"a": dict(base, mechanisms=["sp", "quarter_test"])}, lambda n, k: n, list).cap("a")
-        assert cap == sp.recommended_cap(5, 0.5 / 4) > default
+        half = SweepPlan({"a": dict(base, mechanisms=["sp"])}, lambda n, k: n, list).cap("a")  # the ε/2 default
+        assert cap == sp.recommended_cap(5, 0.5 / 4) > half
         m, far = M.get("quarter_test"), np.array([10_000])
         exact = m.error(np.array([1]), far, beta=5, k=1, eps=0.5)[0]
         assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=cap)[0] - exact) <= 2.0**-60
-        assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=default)[0] - exact) > 2.0**-40
+        assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=half)[0] - exact) > 2.0**-40
     finally:
         M.unregister("quarter_test")

@@ -77,9 +77,9 @@ def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():
           "eps_grid": [0.25, 1.0], "eps_ref": 1.0,
           "mechanisms": {"errors": ["sp", "optimal_dp", "compiler"], "detection": ["sp"]}}
     assert pa_plan.eps_min(pa) == pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "comp") == 0.05
-    assert pa_plan.eps_min(pa, "t1") == 0.125  # the compiler's input runs at eps/2 (noise_share)
+    assert pa_plan.eps_min(pa, "t1") == 0.0625  # the compiler's error decays at eps/4 (noise_share)
     pa["fig2"]["eps"] = 1.0
-    assert pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "t1") == 0.125
+    assert pa_plan.eps_min(pa, "mix") == pa_plan.eps_min(pa, "t1") == 0.0625
 
 
 def test_the_claims_params_hold_what_the_claims_read():

@@ -113,9 +113,10 @@ class AIQMechanism(Mechanism):
 
     family = "aiq"
     noise_share: float = 1.0
-    """The share of ``eps`` at which the mechanism's noise runs (its errors fall like e^(-share eps Δ)): 1/2 for
-    the compiler's eps/2-DP input and the noisy-threshold baseline. Ball counts capped for share * eps keep
-    every reported error within 2^-60 of the uncapped one (:func:`privanomaly.sp.recommended_cap`)."""
+    """The slowest rate, as a share of ``eps``, at which the mechanism's error falls per unit of its distance
+    (like e^(-share eps Δ)): 1/2 for the noisy-threshold baseline (DLap(eps/2)), 1/4 for the compiler (its gain
+    e^(-eps δ/4) on δ = L - Δ_G). Ball counts capped for share * eps keep every reported error within 2^-60 of
+    the uncapped one (:func:`privanomaly.sp.recommended_cap`; checked for every registered mechanism)."""
 
     @abstractmethod
     def probs(self, x_i, B, *, beta, k, eps, cap=None) -> tuple[np.ndarray, np.ndarray]:

@@ -156,7 +156,8 @@ class Compiler(AIQMechanism):
     paper = "A"
     reference = "Construction 2 (Theorem 4.7)"
     neighbours = "sensitive_k"
-    noise_share = 0.5  # the input runs at a/2
+    # the input runs at a/2, and the gain e^(-a δ/4) of an anomaly whose L the cap cuts falls at a/4 per unit
+    noise_share = 0.25
 
     def claim(self, *, eps, beta=None, k=None, cap=None) -> Claim:
         a = dlap.rational_rate(eps)

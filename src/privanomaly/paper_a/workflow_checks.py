@@ -77,7 +77,7 @@ def betas(pa: Mapping, dataset: str) -> list:
 def eps_min(pa: Mapping, dataset: str | None = None) -> float:
     """The smallest ε any mechanism of paper A runs its noise at on the record tables: where ball counts may be
     capped. The error mechanisms run at every ε of ``eps_grid``, the detection ones at ``eps_ref``, each at its
-    ``noise_share`` of it (1/2 for the compiler's input and the noisy threshold); Figures 2-3 run SP and DP at
+    ``noise_share`` of it (1/2 for the noisy threshold, 1/4 for the compiler); Figures 2-3 run SP and DP at
     ``fig2.eps``, the compiler figure its constant input at ``compiler.eps``.
 
     ``dataset``: the cap of that dataset's record table (rule paper_a_records's param). A dataset of

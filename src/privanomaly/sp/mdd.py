@@ -24,7 +24,8 @@ Count cap. The ball counts may be computed *capped*, B_c = min(B, cap) with cap 
 ``min(Delta(B), cap - beta)``, which equals ``min(Delta(B_true), cap - beta)`` exactly: the capped
 mdd is still a 1-Lipschitz lower bound (min with a constant preserves both), so mechanisms built on it
 keep their exact privacy guarantee, and their error exceeds the uncapped one by at most
-exp(-eps (cap - beta)) / (1 + exp(-eps)) and only on records with B >= cap.
+exp(-eps (cap - beta)) / (1 + exp(-eps)), only where a distance reaches cap - beta (records with B >= cap and,
+when cap - beta < beta, anomalies whose L is cut).
 """
 
 from __future__ import annotations
@@ -126,9 +127,16 @@ def compiler_delta(x_i, B, beta, k, *, cap=None) -> np.ndarray:
 NO_CAP = 2**62  # a cap no count reaches (the counting kernels' int64 "no cap")
 
 
+#: the cap's exponential term is held below tol / TAIL_MARGIN: a tail with a polynomial factor - the noisy
+#: threshold's difference of two DLap, P(Z1 - Z2 >= n) <= (1 + n tanh(a)) e^(-a n), a factor < 47 at the cap
+#: for tol = 2^-60 - stays below tol too
+TAIL_MARGIN = 64.0
+
+
 def recommended_cap(beta, eps, *, tol: float = 2.0**-60) -> int:
-    """Smallest cap with exp(-eps * (cap - beta)) <= tol: beyond it every mdd-based error is < tol; at most
-    :data:`NO_CAP` (for an eps so small that the cap would pass it, which no count can reach anyway).
+    """Smallest cap with exp(-eps * (cap - beta)) <= tol / :data:`TAIL_MARGIN`: beyond it every error of the
+    registered paper-A mechanisms, evaluated at ``eps`` times their ``noise_share``, is within tol of the uncapped
+    one; at most :data:`NO_CAP` (for an eps so small that the cap would pass it, which no count can reach anyway).
 
     Use the smallest eps of a grid. The mechanisms stay exactly private with any cap >= beta + 1;
     the cap only bounds how much larger than the uncapped error the reported error can be.
@@ -137,7 +145,7 @@ def recommended_cap(beta, eps, *, tol: float = 2.0**-60) -> int:
     e = float(np.min(np.asarray(eps, dtype=float)))
     if not e > 0:
         raise ValueError(f"eps must be > 0, got {eps!r}")
-    extra = math.log(1.0 / tol) / e
+    extra = math.log(TAIL_MARGIN / tol) / e
     if not extra < NO_CAP:  # no count reaches it: the largest cap an int64 kernel takes, i.e. none
         return NO_CAP
     return min(NO_CAP, int(np.max(beta)) + max(1, math.ceil(extra)))

@@ -114,8 +114,8 @@ def sweep_cap(betas, eps_grid, mechanisms_halve_eps: bool = True, noise_share: f
     """Count cap for a sweep: beyond it every error is below 2^-60 at the smallest ε of the grid.
 
     Halved when a mechanism runs its noise at ε/2 (Laplace noisy threshold), so its tails are exact too; a
-    mechanism whose noise runs at a smaller share of ε (its ``noise_share``, the smallest of the sweep's
-    mechanisms) lowers it further.
+    mechanism whose error decays at a smaller share of ε (its ``noise_share``, the smallest of the sweep's
+    mechanisms: 1/4 for the compiler) lowers it further.
     """
     e = min(eps_grid) * min(float(noise_share), 0.5 if mechanisms_halve_eps else 1.0)
     return int(sp.recommended_cap(max(betas), e))

@@ -133,14 +133,19 @@ def test_rational_claim_is_what_the_toy_reports():
     assert ToyRandomisedResponse().claim(eps=0.1).epsilon_exact == Fraction(1, 10)
 
 
+def _audit_with(name: str, cls, names: list[str] | None = None) -> pd.DataFrame:
+    """The TINY audit of ``names`` (default: ``[name]``) with ``cls`` registered as ``name`` for its duration."""
+    M.register(name)(cls)
+    try:
+        return audit.run(TINY, names=names or [name], controls=False).set_index("mechanism")
+    finally:
+        M.unregister(name)
+
+
 def test_a_toy_whose_tables_misreport_its_law_fails_the_audit():
     """A mechanism whose exact law and sampler are right but whose ``probs`` (the errors every table reports)
     is not its exact law must not pass: its claim is proven, its reported accuracy is not (was: pass)."""
-    M.register("toy_rr_probs_lie")(ToyProbsLie)
-    try:
-        t = audit.run(TINY, names=["toy_rr_probs_lie"], controls=False).set_index("mechanism")
-    finally:
-        M.unregister("toy_rr_probs_lie")
+    t = _audit_with("toy_rr_probs_lie", ToyProbsLie)
     row = t.loc["toy_rr_probs_lie"]
     assert row["exhaustive_pass"] and row["statistical_pass"] and row["law_pass"] is not None and not row["law_pass"]
     assert row["result"] == "FAIL" and "probs is not the exact law" in row["note"]
@@ -160,11 +165,7 @@ class ToyAbsentSampler(ToyRandomisedResponse):
 def test_a_toy_whose_sampler_strays_from_its_law_off_the_sampled_edge_fails_the_audit(toys):
     """The CP audit samples one edge, where this sampler happens to agree with its law; the sampler is
     checked against the exact law on every (x_i, B) of the CP world too (was: pass)."""
-    M.register("toy_rr_absent")(ToyAbsentSampler)
-    try:
-        t = audit.run(TINY, names=["toy_rr", "toy_rr_absent"], controls=False).set_index("mechanism")
-    finally:
-        M.unregister("toy_rr_absent")
+    t = _audit_with("toy_rr_absent", ToyAbsentSampler, ["toy_rr", "toy_rr_absent"])
     bad, good = t.loc["toy_rr_absent"], t.loc["toy_rr"]
     assert bad["exhaustive_pass"] and bad["law_pass"] and not bad["statistical_pass"] and bad["result"] == "FAIL"
     assert bad["cp_eps_hat"] <= bad["cp_claimed_eps"]  # the CP audit alone does not see it
@@ -185,11 +186,7 @@ class ToyWrongRelation(ToyRandomisedResponse):
 def test_a_toy_whose_claim_is_on_another_relation_than_it_declares_fails_the_audit():
     """The audit checks the claim's relation but its table shows the class's: a mechanism declaring DP
     (add_remove) while claiming SP (sensitive_k) would read as DP-verified (was: pass, neighbours add_remove)."""
-    M.register("toy_rr_relation")(ToyWrongRelation)
-    try:
-        t = audit.run(TINY, names=["toy_rr_relation"], controls=False).set_index("mechanism")
-    finally:
-        M.unregister("toy_rr_relation")
+    t = _audit_with("toy_rr_relation", ToyWrongRelation)
     row = t.loc["toy_rr_relation"]
     assert row["neighbours"] == "add_remove" and "SP on sensitive_k" in row["claim"]
     assert not row["exhaustive_pass"] and row["result"] == "FAIL"

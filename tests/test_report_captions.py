@@ -94,3 +94,16 @@ def test_timing_caption_states_the_runs_datasets_and_eps():
     # the datasets of paper_b.timing.datasets under the names the table gives them (.test: a slice of Adult)
     assert "Synthetic 1, Adult 2, Adult (3000-row slice)" in text
     assert "all of Adult" not in text
+
+
+def test_sweep_table_caption_names_the_distance_each_kind_reads_r_off():
+    """Paper A reads a fraction or quantile r off the (β+1)-NN distances; paper B off the (k+1)-NN distances
+    on dist_S (privanomaly.sweeps.counts.resolve_r_paper_b) - paper B's sweeps have no β."""
+    cfg = CONFIGS["test"]
+    text = {}
+    for name in ("paperAbetaR", "paperBkR"):
+        sm = NS(config=cfg, wildcards=NS(sweep=name), params=NS(plot_params={}))
+        text[name] = " ".join(_render((ROOT / "workflow/report/sweep_table.rst").read_text(), sm, trim=True).split())
+    assert "flagging about that share of the records, read off the (β+1)-NN distances" in text["paperAbetaR"]
+    assert "read off the (k+1)-NN distances on paper B's distance dist_S" in text["paperBkR"]
+    assert "β" not in text["paperBkR"].split("r given as")[1].split(")")[0]

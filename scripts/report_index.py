@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from privanomaly import io, runlog
+from privanomaly import experiment, io, runlog
 from privanomaly.report import checks, index, sentences
 from privanomaly.sweeps import index as sweep_index
 
@@ -18,6 +18,11 @@ with runlog.log_to(snakemake.log[0]) as log:
     if p.uncovered:
         log.warning("outputs not in workflow/report/catalogue.yaml: %s", ", ".join(p.uncovered))
     targets = list(snakemake.input.targets)
+    outcomes = {}
+    for path in (t for t in targets if t.endswith("audit/privacy_audit.csv")):
+        audit = experiment.read_table(path, ["kind", "mechanism", "result"], "the privacy audit", "privacy_audit")
+        outcomes["A+B"] = index.audit_summary(list(audit["result"]), list(audit["kind"]), list(audit["mechanism"]))
+        log.info("privacy audit: %s", outcomes["A+B"])
     said = sentences.from_files(targets, dict(p.dataset_names))
     log.info("%d sentences in words", len(said))
     text = index.render(
@@ -29,6 +34,7 @@ with runlog.log_to(snakemake.log[0]) as log:
         unavailable=dict(p.unavailable),
         your_datasets={k: list(v) for k, v in p.your_datasets.items()},
         sentences=said,
+        outcomes=outcomes,
     )
     text += sweep_index.render(list(p.sweeps))
     io.write_text(snakemake.output.md, text)

@@ -152,6 +152,23 @@ def test_two_runs_give_byte_identical_tables(reference_run, second_run_cores1):
     assert differing == [], f"tables differ between --cores 2 and --cores 1: {differing}"
 
 
+@pytest.mark.slow
+def test_every_output_is_identical_across_path_cores_hash_seed_time_zone_and_locale(reference_run, second_run_cores1):
+    """Every output, not only the tables - Markdown, JSON, PNG and PDF figures - is byte-identical between the
+    reference run (its copy, --cores 2, PYTHONHASHSEED=0, TZ=UTC, LC_ALL=C) and the second run (another copy,
+    --cores 1, PYTHONHASHSEED=12345, TZ=Asia/Tokyo, a UTF-8 locale; tests/workflow_copy.ENVIRONMENTS): no
+    absolute path, timestamp, set order or locale-dependent number in any file. Only the run records and
+    paper B's wall-clock timing (workflow_copy.RUN_SPECIFIC) may differ."""
+    import workflow_copy as wf
+
+    ref = wf.output_bytes(reference_run.results)
+    other = second_run_cores1.outputs
+    assert {p.rsplit(".", 1)[-1] for p in ref} >= {"csv", "md", "parquet", "png", "pdf", "json"}
+    assert sorted(other) == sorted(ref)
+    differing = [p for p in ref if ref[p] != other[p]]
+    assert differing == [], f"outputs differ between the two environments: {differing}"
+
+
 @pytest.fixture(scope="module")
 def reference_run():
     import workflow_copy as wf

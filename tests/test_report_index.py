@@ -306,3 +306,21 @@ def test_gallery_names_and_errors(tmp_path):
         gallery.gallery_name("paper_a/figures/fig1.pdf")
     with pytest.raises(ValueError, match="width"):
         gallery.thumbnail(tmp_path / "x.png", tmp_path / "y.png", 4)
+
+
+def test_index_states_the_privacy_audits_outcome():
+    """The audit has no claims file; its line and headline say this run's outcome (was: "—", as if the audit had
+    none), naming every mechanism that did not pass and every control that was not caught."""
+    results = ["pass", "pass", "unproven (no violation in these worlds)", "FAIL", "caught", "NOT CAUGHT"]
+    kinds = ["mechanism"] * 4 + ["negative control"] * 2
+    names = ["sp", "optimal_dp", "gaussian_gs_lower", "toy", "sp_L_plus_1", "broken"]
+    said = index.audit_summary(results, kinds, names)
+    assert said == ("mechanisms: 2 pass, 1 unproven (gaussian_gs_lower), 1 FAIL (toy); "
+                    "negative controls: 1 caught, 1 NOT CAUGHT (broken)")
+    assert index.audit_summary(["pass", "caught"], ["mechanism", "negative control"], ["sp", "c"]) == (
+        "mechanisms: 1 pass; negative controls: 1 caught")
+    entry = {"paper": "A+B", "item": "Privacy audit", "title": "t", "files": ["audit/privacy_audit.csv"],
+             "rule": "privacy_audit", "checks": []}
+    text = index.render([entry], {}, {}, outcomes={"A+B": said})
+    assert f"- Paper A+B (privacy audit of every registered mechanism of both papers (privanomaly.audit)): {said}" in text
+    assert text.rstrip().splitlines()[-1].endswith(f"| `privacy_audit` | {said} |")

@@ -164,6 +164,17 @@ def _caption_numbers(text: str) -> set[tuple[str, str]]:
     return out
 
 
+def test_every_report_item_has_a_mimetype_the_report_can_show(dump):
+    """Snakemake embeds each report item under the mimetype of its suffix and falls back to text/plain: a binary
+    file (Parquet) would be shown as text. Every item marked report(...) has a known mimetype."""
+    import mimetypes
+
+    marked = [o["path"] for r in dump["rules"] for o in r["outputs"] if o["report"]]
+    assert marked
+    unknown = [p for p in marked if mimetypes.guess_type(p)[0] is None]
+    assert unknown == [], f"report items without a mimetype (shown as text/plain): {unknown}"
+
+
 def test_captions_name_the_papers_figure_or_table(dump):
     """Each caption of a catalogued figure/table says which paper and which figure/table it reproduces."""
     items = catalogue.load(CATALOGUE)

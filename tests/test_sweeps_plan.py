@@ -128,3 +128,18 @@ def test_cap_follows_the_smallest_noise_share_of_the_sweeps_mechanisms():
         assert abs(m.error(np.array([1]), far, beta=5, k=1, eps=0.5, cap=half)[0] - exact) > 2.0**-40
     finally:
         M.unregister("quarter_test")
+
+
+def test_index_links_every_figure_file_of_a_sweep():
+    """results/index.md links each sweep figure's PNG and the PDF written beside it (was: the PNG only, so the
+    index did not list outputs the run wrote)."""
+    import re
+
+    from privanomaly.sweeps import index
+
+    plan = _plan()
+    text = index.render(plan.index_entries())
+    for name in ("a", "b"):
+        figs = [t for t in plan.targets("S") if t.startswith(f"S/{name}/figures/")]
+        linked = {f"S/{m[len('sweeps/'):]}" for m in re.findall(r"\]\((sweeps/[^)]+)\)", text)}
+        assert figs and set(figs) <= linked, (figs, linked)

@@ -47,6 +47,8 @@ SLOW_TEST_TARGETS: list[str] = [
     # paper B: Scenario 1 with Algorithm 2 run to completion under a work guard (never a fallback) - the
     # table must not depend on the machine, load or number of cores
     "paper_b/tables/scenario1_adult_b1_paper.csv",
+    # a figure (PNG and PDF) drawn from one of those tables: no date, path or locale in its bytes
+    "paper_b/figures/scenario2_synthetic_b2.png",
 ]
 
 
@@ -123,6 +125,31 @@ def snakemake_cmd(cores: int, *extra: str, copy: Path) -> list[str]:
     ]
 
 
+def _utf8_locale() -> str | None:
+    """A UTF-8 locale this machine has (C.UTF-8 where installed), else None."""
+    import locale
+
+    saved = locale.setlocale(locale.LC_ALL)
+    for name in ("C.UTF-8", "C.utf8", "en_US.UTF-8"):
+        try:
+            locale.setlocale(locale.LC_ALL, name)
+            return name
+        except locale.Error:
+            continue
+        finally:
+            locale.setlocale(locale.LC_ALL, saved)
+    return None
+
+
+# The process environment of a copy's runs, by the copy's name: the determinism test compares the reference
+# run with the interrupted one, so they differ in everything a result must not depend on - the path of the
+# copy, --cores, the hash seed, the time zone and the locale.
+ENVIRONMENTS: dict[str, dict[str, str]] = {
+    "reference": {"PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C"},
+    "killed": {"PYTHONHASHSEED": "12345", "TZ": "Asia/Tokyo", **({"LC_ALL": _utf8_locale()} if _utf8_locale() else {})},
+}
+
+
 def env_for(copy: Path) -> dict[str, str]:
     env = dict(os.environ)
     # the copy's own library, not the editable install of the original checkout
@@ -130,6 +157,7 @@ def env_for(copy: Path) -> dict[str, str]:
     env.setdefault("OMP_NUM_THREADS", "1")
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
     env.setdefault("MKL_NUM_THREADS", "1")
+    env.update(ENVIRONMENTS.get(copy.name, {}))
     return env
 
 
@@ -159,6 +187,23 @@ class Run:
         """Every table of the run (relative path → bytes): CSV, and the Parquet data tables; logs,
         benchmarks (timings) and hidden temporary files excluded."""
         return table_bytes(self.results)
+
+
+# Files of a run that may differ between two runs of the same configuration: the run's own records (the
+# results_dir it was given; the sha256 of that configuration) and the wall-clock seconds of paper B's timing.
+RUN_SPECIFIC = ("effective_config.yaml", "provenance.json", "paper_b/timing/", "paper_b/tables/smooth_timing.")
+
+
+def output_bytes(results: Path) -> dict[str, bytes]:
+    """Every output file of the run (relative path → bytes): tables in every format, figures (PNG, PDF), JSON,
+    Markdown; logs, benchmarks, hidden temporary files and :data:`RUN_SPECIFIC` excluded."""
+    out = {}
+    for p in sorted(results.rglob("*")):
+        rel = p.relative_to(results).as_posix()
+        if not p.is_file() or p.name.startswith(".") or rel.startswith(("logs/", "benchmarks/", *RUN_SPECIFIC)):
+            continue
+        out[rel] = p.read_bytes()
+    return out
 
 
 def table_bytes(results: Path) -> dict[str, bytes]:
@@ -215,6 +260,7 @@ class Interrupted:
     guard: subprocess.CompletedProcess | None  # ``python -m privanomaly.runguard --unlock <copy>``
     lock_left: bool | None  # runguard.has_lock(copy) after the guard
     final: dict[str, bytes]  # the tables after the resumed run
+    outputs: dict[str, bytes]  # every output after the resumed run (output_bytes)
 
 
 @functools.cache
@@ -249,7 +295,8 @@ def interrupted_run() -> Interrupted:
         lock_left = runguard.has_lock(copy)
         if guard.returncode == 0 and not lock_left:
             run(copy, 1, "--rerun-incomplete")
-    return Interrupted(copy, finished_before_kill, partial, locked, live, guard, lock_left, table_bytes(results))
+    return Interrupted(copy, finished_before_kill, partial, locked, live, guard, lock_left, table_bytes(results),
+                       output_bytes(results))
 
 
 def start_in_new_group(copy: Path, cores: int, *extra: str) -> subprocess.Popen:

@@ -127,13 +127,14 @@ rule sweep_collect:
     input:
         points=get_sweep_points,
     output:
-        parquet=report(
-            f"{SW_OUT}/{{sweep}}/sweep.parquet",
+        parquet=f"{SW_OUT}/{{sweep}}/sweep.parquet",
+        # the CSV is the report's item: the HTML report shows a table it can open (a Parquet file is binary)
+        csv=report(
+            f"{SW_OUT}/{{sweep}}/sweep.csv",
             caption="../report/sweep_table.rst",
             category="Sweeps",
             subcategory="{sweep}",
         ),
-        csv=f"{SW_OUT}/{{sweep}}/sweep.csv",
     log:
         f"{LOGS}/sweep_collect/{{sweep}}.log",
     benchmark:

@@ -57,6 +57,24 @@ def _verdicts_cell(checks: list[Verdict], with_ids: bool = True) -> str:
             f"{checks_mod.summary(readings, with_ids=False)})")
 
 
+def audit_summary(results: list[str], kinds: list[str], names: list[str]) -> str:
+    """This run's outcome of the privacy audit (``audit/privacy_audit.csv``: columns ``kind``, ``result``,
+    ``mechanism``), e.g. ``"mechanisms: 12 pass, 1 unproven (gaussian_gs_lower); negative controls: 11 caught"``;
+    an outcome other than pass / caught names its rows."""
+    parts = []
+    for kind, label, good in (("mechanism", "mechanisms", "pass"), ("negative control", "negative controls", "caught")):
+        rows = [(r.split(" (", 1)[0], n) for r, k, n in zip(results, kinds, names) if k == kind]
+        if not rows:
+            continue
+        outcomes = list(dict.fromkeys(r for r, _ in rows))
+        cells = []
+        for o in sorted(outcomes, key=lambda o: o != good):
+            who = [n for r, n in rows if r == o]
+            cells.append(f"{len(who)} {o}" + ("" if o == good else f" ({', '.join(who)})"))
+        parts.append(f"{label}: {', '.join(cells)}")
+    return "; ".join(parts) or "—"
+
+
 def render(
     entries: list[dict],
     verdicts: dict[str, list[Verdict]],
@@ -66,6 +84,7 @@ def render(
     unavailable: dict[str, str] | None = None,
     your_datasets: dict[str, list[str]] | None = None,
     sentences: list[str] | None = None,
+    outcomes: dict[str, str] | None = None,
 ) -> str:
     """The Markdown of results/index.md.
 
@@ -74,7 +93,8 @@ def render(
     ``dataset_names``: dataset -> the paper's name for it; ``uncovered``: targets the catalogue misses
     (listed, never dropped); ``unavailable``: dataset -> why it is not in this run; ``your_datasets``: paper ->
     the run's datasets that paper never used (reported with our numbers and no paper verdict); ``sentences``:
-    one per result in words (:mod:`privanomaly.report.sentences`), listed before the table.
+    one per result in words (:mod:`privanomaly.report.sentences`), listed before the table; ``outcomes``: paper ->
+    this run's outcome where it has no claims file (the privacy audit, "A+B": :func:`audit_summary`).
     """
     from privanomaly.report import sentences as sentences_mod
 
@@ -91,7 +111,8 @@ def render(
         v = verdicts.get(paper, [])
         src = sources.get(paper)
         where = f" in [`{src}`]({src})" if src else ""
-        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {_verdicts_cell(v, with_ids=False)}{where}")
+        said = _verdicts_cell(v, with_ids=False) if v or paper not in (outcomes or {}) else outcomes[paper]
+        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {said}{where}")
     for paper, yours in sorted((your_datasets or {}).items()):
         if yours:
             src = sources.get(paper)
@@ -107,9 +128,10 @@ def render(
     for e in entries:
         v = checks_mod.select(verdicts.get(e["paper"], []), e.get("checks", []))
         title = e["title"].replace("|", "\\|")
+        said = _verdicts_cell(v) if v or e["paper"] not in (outcomes or {}) else outcomes[e["paper"]]
         lines.append(
             f"| {e['paper']} | {_item_cell(e, names)} | {title} | {_files_cell(e['files'])} | `{e['rule']}` | "
-            f"{_verdicts_cell(v).replace('|', '/')} |"
+            f"{said.replace('|', '/')} |"
         )
     if uncovered:
         lines += ["", "Outputs not in the catalogue (add them to `workflow/report/catalogue.yaml`):", ""]

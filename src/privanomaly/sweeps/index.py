@@ -49,6 +49,14 @@ def entries(sweeps: dict[str, Sweep], datasets: dict[str, list[str]]) -> list[di
     return out
 
 
+def _figure_cell(png: str) -> str:
+    """A figure's link, with the PDF that rule ``sweep_plot`` writes beside every PNG."""
+    cell = f"[{png.rsplit('/', 1)[-1]}]({png})"
+    if png.endswith(".png"):
+        cell += f" (+ [.pdf]({png[:-len('.png')]}.pdf))"
+    return cell
+
+
 def render(entries: list[dict]) -> str:
     """The "Sweeps" section of results/index.md (empty string when the run has no sweep)."""
     if not entries:
@@ -65,7 +73,7 @@ def render(entries: list[dict]) -> str:
     ]
     for e in entries:
         table, csv, *figs = e["files"]
-        fig_cells = ", ".join(f"[{f.rsplit('/', 1)[-1]}]({f})" for f in figs)
+        fig_cells = ", ".join(_figure_cell(f) for f in figs)
         desc = (e.get("description") or "").replace("|", "\\|")
         lines.append(f"| `{e['name']}` | {e['kind']} | {desc} | {e['grid']} | [`{table}`]({table}) ([csv]({csv})) | "
                      f"{fig_cells} |")

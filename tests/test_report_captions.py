@@ -1,0 +1,109 @@
+"""Every caption of workflow/report renders as Snakemake's report renders it - Jinja2 with ``trim_blocks`` and
+``lstrip_blocks``, then docutils to HTML - without a docutils error in the text a reader sees, without two
+words glued together where a Jinja block ends a line, and stating the values of the run it describes.
+
+The configurations are config.yaml and config.yaml + .test/config.yaml; the wildcards and plot params are
+those the workflow gives (each paper-B reading, each sweep and sweep figure), so every branch is rendered.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import re
+from pathlib import Path
+from types import SimpleNamespace as NS
+
+import jinja2
+import pytest
+from docutils.core import publish_parts
+
+from scope_checker import merged_config
+
+ROOT = Path(__file__).resolve().parents[1]
+CAPTIONS = sorted((ROOT / "workflow" / "report").glob("*.rst"))
+CONFIGS = {"default": merged_config(ROOT), "test": merged_config(ROOT, ROOT / ".test" / "config.yaml")}
+# an incomplete run: `make report` lists the missing outputs on the front page (workflow.rst)
+CONFIGS["incomplete"] = copy.deepcopy(CONFIGS["test"])
+CONFIGS["incomplete"]["report"]["missing_outputs"] = [f"paper_a/tables/t{i}.csv" for i in range(35)]
+READINGS = ["", "paper_r", "paper_r_printed_exponent"]
+SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "top_h", "other"]
+
+
+def _contexts(cfg: dict):
+    """One ``snakemake`` object per combination of wildcards/params a caption can be rendered with."""
+    for reading in READINGS:
+        for sweep in cfg.get("sweeps") or {"none": None}:
+            for figure in SWEEP_FIGURES:
+                wc = NS(dataset="synthetic_b1", method="paper", paper="A", sweep=sweep, figure=figure,
+                        pb_reading=reading, name="paper_a_error_vs_eps")
+                yield NS(config=cfg, wildcards=wc, params=NS(plot_params={"reading": reading, "paper_r": 1.1}))
+
+
+def _render(text: str, sm: NS, trim: bool) -> str:
+    env = jinja2.Environment(trim_blocks=trim, lstrip_blocks=trim)
+    return env.from_string(text).render(snakemake=sm, categories={}, files=[])
+
+
+def _cases():
+    for path in CAPTIONS:
+        for name, cfg in CONFIGS.items():
+            yield pytest.param(path, cfg, id=f"{path.stem}-{name}")
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # docutils 0.22: writer_name, as Snakemake calls it
+@pytest.mark.parametrize("path, cfg", list(_cases()))
+def test_caption_renders_without_docutils_messages_or_glued_words(path, cfg):
+    text = path.read_text(encoding="utf-8")
+    seen = set()
+    for sm in _contexts(cfg):
+        if path.name in ("sweep_figure.rst", "sweep_table.rst") and not cfg.get("sweeps"):
+            continue
+        rendered = _render(text, sm, trim=True)
+        if rendered in seen:
+            continue
+        seen.add(rendered)
+        # docutils as Snakemake calls it; its messages would be shown inside the caption
+        body = publish_parts(rendered, writer_name="html",
+                             settings_overrides={"warning_stream": io.StringIO()})["body"]
+        assert "system-message" not in body and "problematic" not in body, (
+            f"{path.name}: docutils reports a problem in the rendered caption:\n"
+            + re.sub(r"<[^>]+>", "", body[body.find("System Message"):])[:400])
+        # a block tag that ends a line eats that newline (trim_blocks): the words around it must stay apart
+        loose = set(_render(text, sm, trim=False).split())
+        glued = [w for w in rendered.split() if w not in loose]
+        assert glued == [], f"{path.name}: words glued where a Jinja block ends a line: {glued}"
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_the_checks_catch_a_substitution_and_a_glued_word():
+    body = publish_parts("a (|x - y| < 1) b", writer_name="html",
+                         settings_overrides={"warning_stream": io.StringIO()})["body"]
+    assert "system-message" in body
+    text = "a{% if 1 %}\nb{% endif %}\n"
+    assert _render(text, NS(), trim=True).split() == ["ab"]
+    assert _render(text, NS(), trim=False).split() == ["a", "b"]
+
+
+def test_timing_caption_states_the_runs_datasets_and_eps():
+    cfg = copy.deepcopy(CONFIGS["test"])
+    cfg["paper_b"]["timing"]["eps"] = 0.7
+    sm = NS(config=cfg, wildcards=NS(), params=NS(plot_params={}))
+    text = " ".join(_render((ROOT / "workflow/report/paper_b_timing.rst").read_text(), sm, trim=True).split())
+    assert "ε = 0.7" in text and "ε = 0.5" not in text
+    # the datasets of paper_b.timing.datasets under the names the table gives them (.test: a slice of Adult)
+    assert "Synthetic 1, Adult 2, Adult (3000-row slice)" in text
+    assert "all of Adult" not in text
+
+
+def test_sweep_table_caption_names_the_distance_each_kind_reads_r_off():
+    """Paper A reads a fraction or quantile r off the (β+1)-NN distances; paper B off the (k+1)-NN distances
+    on dist_S (privanomaly.sweeps.counts.resolve_r_paper_b) - paper B's sweeps have no β."""
+    cfg = CONFIGS["test"]
+    text = {}
+    for name in ("paperAbetaR", "paperBkR"):
+        sm = NS(config=cfg, wildcards=NS(sweep=name), params=NS(plot_params={}))
+        text[name] = " ".join(_render((ROOT / "workflow/report/sweep_table.rst").read_text(), sm, trim=True).split())
+    assert "flagging about that share of the records, read off the (β+1)-NN distances" in text["paperAbetaR"]
+    assert "read off the (k+1)-NN distances on paper B's distance dist_S" in text["paperBkR"]
+    assert "β" not in text["paperBkR"].split("r given as")[1].split(")")[0]

@@ -107,3 +107,15 @@ def test_sweep_table_caption_names_the_distance_each_kind_reads_r_off():
     assert "flagging about that share of the records, read off the (β+1)-NN distances" in text["paperAbetaR"]
     assert "read off the (k+1)-NN distances on paper B's distance dist_S" in text["paperBkR"]
     assert "β" not in text["paperBkR"].split("r given as")[1].split(")")[0]
+
+
+def test_table1_caption_names_the_datasets_pca_is_applied_to():
+    """It stated "credit card, APS and synthetic" as fixed text; it follows ``datasets.<name>.preprocess.pca``."""
+    cfg = copy.deepcopy(CONFIGS["default"])
+    sm = NS(config=cfg, wildcards=NS(), params=NS(plot_params={}))
+    path = ROOT / "workflow/report/paper_a_table1.rst"
+    text = " ".join(_render(path.read_text(), sm, trim=True).split())
+    assert "applies it: creditcard to 6, aps to 6, synthetic_a to 6;" in text
+    cfg["datasets"]["aps"]["preprocess"].pop("pca")
+    text = " ".join(_render(path.read_text(), sm, trim=True).split())
+    assert "applies it: creditcard to 6, synthetic_a to 6;" in text

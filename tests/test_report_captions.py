@@ -119,3 +119,11 @@ def test_table1_caption_names_the_datasets_pca_is_applied_to():
     cfg["datasets"]["aps"]["preprocess"].pop("pca")
     text = " ".join(_render(path.read_text(), sm, trim=True).split())
     assert "applies it: creditcard to 6, synthetic_a to 6;" in text
+
+
+def test_audit_caption_states_the_draws_per_cell_of_each_level():
+    """The audit page's caption quotes the goodness-of-fit draws per (x_i, B) cell; they are the levels' own."""
+    from privanomaly.audit.harness import LEVELS
+
+    text = " ".join((ROOT / "workflow/report/privacy_audit.rst").read_text(encoding="utf-8").split())
+    assert f"{LEVELS['fast'].gof_n:,} draws per cell at the fast level, {LEVELS['full'].gof_n:,} at the full one" in text

@@ -151,12 +151,20 @@ def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) ->
         raise _decode_error(path, exc, encoding, where) from exc
 
 
-def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Any:
-    """What pandas reads: the path itself, or the text of a zip member / a gzip'd file."""
+def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Callable[[], Any]:
+    """What pandas reads, as a function called for each read of the file: the path itself, or a stream of the
+    text of a zip member / a gzip'd file - decompressed and decoded at the first call only."""
     member = read.get("member")
-    if member is None and not zipfile.is_zipfile(path) and not _is_gzip(path):
-        return path
-    return io.StringIO(_read_text(path, member, read.get("encoding", "utf-8"), where))
+    state: dict[str, str | None] = {}
+
+    def source() -> Any:
+        if "text" not in state:
+            plain = member is None and not zipfile.is_zipfile(path) and not _is_gzip(path)
+            state["text"] = None if plain else _read_text(path, member, read.get("encoding", "utf-8"), where)
+        text = state["text"]
+        return path if text is None else io.StringIO(text)
+
+    return source
 
 
 def _read_csv(
@@ -181,10 +189,11 @@ def _read_csv(
     if names is not None:
         opts["names"] = list(names)
     what = f"{where}read.names ({len(names)} names)" if names is not None else "the header"
-    df = _parse(lambda: _csv_source(path, read, where), opts, path, where, what)
+    source = _csv_source(path, read, where)
+    df = _parse(source, opts, path, where, what)
     if opts["header"] == 0 and names is None:
         # pandas silently renames duplicated header names (a, a -> a, a.1): refuse them instead
-        raw = pd.read_csv(_csv_source(path, read, where), **{**opts, "header": None, "nrows": 1, "dtype": str})
+        raw = pd.read_csv(source(), **{**opts, "header": None, "nrows": 1, "dtype": str})
         cols = [str(c).strip() for c in raw.iloc[0].tolist()] if len(raw) else []
         dups = sorted({c for c in cols if cols.count(c) > 1})
         if dups:
@@ -201,7 +210,7 @@ def _read_csv(
     if _has_padded_cells(df):
         expected = (f"{where}read.names gives" if names is not None
                     else "the header has" if opts["header"] == 0 else "the first row has")
-        _check_short_rows(_csv_source(path, read, where), opts, df.shape[1], path, expected, where)
+        _check_short_rows(source(), opts, df.shape[1], path, expected, where)
     return df
 
 

@@ -204,15 +204,20 @@ def check_finite(X: np.ndarray, columns: Sequence[str], step: str, where: str = 
         )
 
 
-def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
-    """Step 3. z-score every column (ddof = 0); constant columns are set to 0.
+def constant_columns(X: np.ndarray) -> np.ndarray:
+    """The columns of ``X`` whose values are all equal (every column of an empty ``X``): exactly, not by a float
+    std of 0 - the mean of n copies of 0.3 is not 0.3, so their std is ~1e-16 and z-scores by it would turn the
+    column into a constant -1 or 1, or blow other rows scaled by it up to ~1e16."""
+    return (X == X[:1]).all(axis=0)
 
-    A column is constant when all its values are equal (exactly: its float std need not be 0 - the mean of
-    n copies of 0.3 is not 0.3 - and would turn the column into a constant -1 or 1). Overflow is not hidden:
-    another column whose mean or variance overflows gives non-finite values, which the caller rejects
-    (``check_finite``), instead of a RuntimeWarning and a column of zeros.
+
+def standardize(X: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+    """Step 3. z-score every column (ddof = 0); constant columns (:func:`constant_columns`) are set to 0.
+
+    Overflow is not hidden: another column whose mean or variance overflows gives non-finite values, which the
+    caller rejects (``check_finite``), instead of a RuntimeWarning and a column of zeros.
     """
-    const = (X == X[:1]).all(axis=0) if len(X) else np.ones(X.shape[1], dtype=bool)
+    const = constant_columns(X)
     with np.errstate(over="ignore", invalid="ignore"):
         mean = X.mean(axis=0)
         std = X.std(axis=0)

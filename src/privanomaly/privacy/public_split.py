@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from privanomaly.datasets.prepare import constant_columns
+
 from . import scope
 
 __all__ = ["Split", "split", "refit_standardisation"]
@@ -60,9 +62,7 @@ def refit_standardisation(Z: np.ndarray, public: np.ndarray, prov: Mapping) -> t
         return Z.copy(), dict(prov, steps=steps)  # nothing to refit, or PCA'd columns: not the raw z-scores
     P = Z[np.asarray(public)]
     mean, std = P.mean(axis=0), P.std(axis=0)
-    # equal values, not std == 0: the float std of n equal values need not be 0 (n copies of 0.3), and
-    # dividing by it would blow the other rows' values up to ~1e16
-    const = (P == P[:1]).all(axis=0) | (std == 0)
+    const = constant_columns(P) | (std == 0)
     out = (Z - mean) / np.where(const, 1.0, std)
     out[:, const] = 0.0
     for s in steps:

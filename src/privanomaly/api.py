@@ -270,7 +270,7 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     beta_tuned, r_tuned = bool(tuned_on_data) or _chosen_beta(data, beta), bool(tuned_on_data) or near_r is not None
     both = f"(β, r) = ({int(beta)}, {float(r):.6g})"
     if beta_tuned == r_tuned:  # one phrase for the pair, as the paper tunes it
-        params = [(both + (near_r or "" if r_tuned else ""), r_tuned)]
+        params = [(both + (near_r or ""), r_tuned)]  # near_r is None unless r was chosen near it
     else:  # β fixed by hand with a tuned r, or the reverse: say which one was read off the data
         params = [(f"β = {int(beta)}", beta_tuned), (f"r = {float(r):.6g}" + (near_r or ""), r_tuned)]
     tuned = beta_tuned or r_tuned

@@ -32,6 +32,7 @@ __all__ = [
     "sign_at",
     "all_mechanisms",
     "fingerprint",
+    "smallest_noise_share",
     "not_loaded_hint",
     "unloaded_modules",
     "get",
@@ -82,6 +83,13 @@ def names(family: str | None = None) -> list[str]:
 def all_mechanisms(family: str | None = None) -> list[Mechanism]:
     """Every registered mechanism (of ``family``), in registration order."""
     return [get(n) for n in names(family)]
+
+
+def smallest_noise_share(names) -> float:
+    """The smallest ``noise_share`` of the mechanisms ``names`` (1 for none): the slowest rate, as a share of ε, at
+    which one of their errors falls per unit of distance - what a count cap for all of them is computed at
+    (:func:`privanomaly.sp.recommended_cap`)."""
+    return min((get(n).noise_share for n in names), default=1.0)
 
 
 def fingerprint(family: str | None = None) -> dict[str, str]:

@@ -87,13 +87,9 @@ def eps_min(pa: Mapping, dataset: str | None = None) -> float:
     from privanomaly import mechanisms
 
     mech = pa.get("mechanisms", {})
-
-    def share(names) -> float:
-        return min((mechanisms.get(n).noise_share for n in names), default=1.0)
-
-    out = [min(pa["eps_grid"]) * share(mech.get("errors", [])), pa["compiler"]["eps"]]
+    out = [min(pa["eps_grid"]) * mechanisms.smallest_noise_share(mech.get("errors", [])), pa["compiler"]["eps"]]
     if "eps_ref" in pa:
-        out.append(pa["eps_ref"] * share(mech.get("detection", [])))
+        out.append(pa["eps_ref"] * mechanisms.smallest_noise_share(mech.get("detection", [])))
     if dataset is None or dataset not in pa["datasets"] or dataset == pa["fig2"]["dataset"]:
         out.append(pa["fig2"]["eps"])
     return min(out)

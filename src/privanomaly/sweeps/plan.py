@@ -70,8 +70,7 @@ class SweepPlan:
         from privanomaly import mechanisms  # the registry: each mechanism's noise_share
 
         sw = self.sweeps[sweep]
-        share = min((mechanisms.get(n).noise_share for n in sw.mechanisms), default=1.0)
-        return sweep_cap(sw.beta, sw.eps, noise_share=share)
+        return sweep_cap(sw.beta, sw.eps, noise_share=mechanisms.smallest_noise_share(sw.mechanisms))
 
     def ball_keys(self, sweep: str) -> list[str]:
         """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""

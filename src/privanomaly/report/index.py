@@ -45,10 +45,13 @@ def _item_cell(entry: dict, names: dict[str, str]) -> str:
     return label
 
 
-def _verdicts_cell(checks: list[Verdict], with_ids: bool = True) -> str:
+def _verdicts_cell(checks: list[Verdict], with_ids: bool = True, outcome: str | None = None) -> str:
     """The summary of ``checks`` with the rows of the paper's own readings (ids ``<reading>/<id>``, paper B's
     comparison.md: the same claims recomputed at the paper's r or exponent) counted apart, so a claim is not counted
-    once per reading and the counts agree with comparison.md's own headline."""
+    once per reading and the counts agree with comparison.md's own headline; without checks, ``outcome`` when given
+    (a part with no claims file: the privacy audit)."""
+    if not checks and outcome is not None:
+        return outcome
     ours = [c for c in checks if "/" not in c.id]
     readings = [c for c in checks if "/" in c.id]
     if not ours or not readings:
@@ -111,7 +114,7 @@ def render(
         v = verdicts.get(paper, [])
         src = sources.get(paper)
         where = f" in [`{src}`]({src})" if src else ""
-        said = _verdicts_cell(v, with_ids=False) if v or paper not in (outcomes or {}) else outcomes[paper]
+        said = _verdicts_cell(v, with_ids=False, outcome=(outcomes or {}).get(paper))
         lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {said}{where}")
     for paper, yours in sorted((your_datasets or {}).items()):
         if yours:
@@ -128,7 +131,7 @@ def render(
     for e in entries:
         v = checks_mod.select(verdicts.get(e["paper"], []), e.get("checks", []))
         title = e["title"].replace("|", "\\|")
-        said = _verdicts_cell(v) if v or e["paper"] not in (outcomes or {}) else outcomes[e["paper"]]
+        said = _verdicts_cell(v, outcome=(outcomes or {}).get(e["paper"]))
         lines.append(
             f"| {e['paper']} | {_item_cell(e, names)} | {title} | {_files_cell(e['files'])} | `{e['rule']}` | "
             f"{said.replace('|', '/')} |"

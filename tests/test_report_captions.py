@@ -127,3 +127,20 @@ def test_audit_caption_states_the_draws_per_cell_of_each_level():
 
     text = " ".join((ROOT / "workflow/report/privacy_audit.rst").read_text(encoding="utf-8").split())
     assert f"{LEVELS['fast'].gof_n:,} draws per cell at the fast level, {LEVELS['full'].gof_n:,} at the full one" in text
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+@pytest.mark.parametrize("caption", ["sweep_table.rst", "sweep_figure.rst"])
+def test_a_sweep_description_is_shown_as_written_whatever_its_characters(caption):
+    """A sweep's description is free text: RST markup characters in it (``|x|`` a substitution, ``*`` an
+    emphasis, ``name_`` a reference, a backtick, ``[1]_`` a footnote) are shown literally, not parsed."""
+    cfg = copy.deepcopy(CONFIGS["test"])
+    name = next(iter(cfg["sweeps"]))
+    desc = "eps |grid| *fine `x` _y {{ z }} a\\b end_ [1]_ <http://a> k: 1"
+    cfg["sweeps"][name]["description"] = desc + "\nsecond line"
+    sm = NS(config=cfg, wildcards=NS(sweep=name, figure="error_vs_eps"), params=NS(plot_params={}))
+    rendered = _render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True)
+    body = publish_parts(rendered, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
+    assert "system-message" not in body and "problematic" not in body
+    text = " ".join(re.sub(r"<[^>]+>", "", body).replace("&lt;", "<").replace("&gt;", ">").split())
+    assert desc + " second line" in text

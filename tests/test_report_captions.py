@@ -144,3 +144,15 @@ def test_a_sweep_description_is_shown_as_written_whatever_its_characters(caption
     assert "system-message" not in body and "problematic" not in body
     text = " ".join(re.sub(r"<[^>]+>", "", body).replace("&lt;", "<").replace("&gt;", ">").split())
     assert desc + " second line" in text
+
+
+def test_paper_b_tables_caption_states_adults_dimension_from_config():
+    """Adult's d follows the attributes ``datasets.adult_b1`` keeps (it was the fixed text "d = 5")."""
+    cfg = copy.deepcopy(CONFIGS["default"])
+    sm = NS(config=cfg, wildcards=NS(pb_reading=""), params=NS(plot_params={}))
+    path = ROOT / "workflow/report/paper_b_tables.rst"
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "Adult has d = 5 here (age, education-num, capital-gain, capital-loss, hours-per-week:" in text
+    cfg["datasets"]["adult_b1"]["preprocess"]["drop_columns"].remove("fnlwgt")
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "Adult has d = 6 here (age, fnlwgt, education-num," in text

@@ -180,6 +180,24 @@ def test_thyroid_build_provenance_and_summary_row():
     assert row["sha256"] == e["files"][0]["sha256"] and row["steps"] == "standardize"
 
 
+@pytest.mark.skipif(not MIRROR.is_dir(), reason="dataset mirror not present")
+def test_a_table_that_draws_no_random_numbers_is_built_without_a_seed():
+    """Rule prepare passes the seed only to entries that draw from it (a generator or a subsample)."""
+    from privanomaly.datasets.validation import draws_randomness
+
+    e = CONFIG["datasets"]["thyroid"]
+    assert not draws_randomness(e) and draws_randomness(CONFIG["datasets"]["synthetic_a"])
+    assert draws_randomness(CONFIG["datasets"]["adult_b1"])  # its subsample
+    path = [str(MIRROR / e["files"][0]["path"])]
+    df, prov = build("thyroid", e, path, None)
+    assert df.equals(build("thyroid", e, path, CONFIG["seed"])[0]) and prov["seed"] is None
+    with pytest.raises(ValueError, match="datasets.synthetic_a: a generator or a subsample draws random numbers"):
+        build("synthetic_a", CONFIG["datasets"]["synthetic_a"], [], None)
+    sub = {**e, "preprocess": {**e["preprocess"], "subsample": {"n_normal": 10, "n_anomaly": 2}}}
+    with pytest.raises(ValueError, match="a seed is needed"):
+        build("thyroid", sub, path, None)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     labels=st.lists(st.integers(0, 1), min_size=1, max_size=200),

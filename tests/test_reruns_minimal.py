@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from scope_checker import merged_config
 from workflow_copy import MIRROR, RESULTS, SNAKEMAKE, copy_workflow, env_for
 
 pytestmark = pytest.mark.slow
@@ -132,6 +133,21 @@ def test_a_datasets_description_reruns_nothing(built):
     # what makes the table does rerun it, and what reads it
     got = jobs(built, {"datasets": {"thyroid": {"preprocess": {"standardize": False}}}}, "standardize")
     assert got["prepare"] == {"dataset=thyroid"} and "paper_a_select" in got
+
+
+def test_a_new_seed_reruns_the_tables_that_draw_from_it_not_the_deterministic_ones(built):
+    """Preparing a dataset draws random numbers only for a generator or a subsample: the other tables (thyroid,
+    the Ionosphere sets are read and standardised) are the same at every seed, and nothing after them reruns."""
+    got = jobs(built, {"seed": 12345}, "seed")
+    cfg = merged_config(built, built / ".test" / "config.yaml")
+    drawing = {f"dataset={n}" for n, e in cfg["datasets"].items()
+               if "generator" in e or (e.get("preprocess") or {}).get("subsample")}
+    assert got["prepare"] == drawing & {f"dataset={n}" for n in _prepared(built)}
+    assert "dataset=thyroid" not in got["prepare"] and "dataset=synthetic_a" in got["prepare"]
+
+
+def _prepared(copy: Path) -> set[str]:
+    return {p.stem for p in (copy / RESULTS / "data").glob("*.parquet")}
 
 
 # last: it changes a raw file (and restores it)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
 from privanomaly.configplan import check_papers
-from privanomaly.datasets.validation import build_entry, check_dataset_entry
+from privanomaly.datasets.validation import build_entry, check_dataset_entry, draws_randomness
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
 from privanomaly.paper_b import workflow as pb_plan
@@ -77,6 +77,12 @@ def get_raw_sha256(wildcards):
 def get_dataset_entry(wildcards):
     """The config entry datasets.<dataset> as rule prepare reads it (without its description or homepage)."""
     return build_entry(PLAN.entry(wildcards.dataset))
+
+
+def get_prepare_seed(wildcards):
+    """The config seed if preparing the dataset draws random numbers (a generator or a subsample), else None:
+    a new seed reruns only the tables it changes."""
+    return config["seed"] if draws_randomness(PLAN.entry(wildcards.dataset)) else None
 
 
 def job_dataset(wildcards, caller):

@@ -57,7 +57,7 @@ rule prepare:
         runtime=20,
     params:
         entry=get_dataset_entry,
-        seed=config["seed"],
+        seed=get_prepare_seed,
         raw_sha256=get_raw_sha256,
     script:
         "../../scripts/prepare.py"

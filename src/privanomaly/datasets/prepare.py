@@ -38,7 +38,7 @@ from privanomaly.seeding import rng as make_rng
 FITTED_ON_DATA = "all records (the released data included)"
 
 from . import loaders, sources, synthetic
-from .validation import DataError, is_local_file
+from .validation import DataError, draws_randomness, is_local_file
 
 # the name pandas gives a column whose header field is empty
 UNNAMED = re.compile(r"Unnamed: \d+")
@@ -314,14 +314,18 @@ def preprocess(
 
 
 def build(
-    name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int
+    name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int | None
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Load or generate dataset ``name`` per its config ``entry`` (the keys of
     :data:`privanomaly.datasets.validation.BUILD_KEYS`; others are ignored); return (table, provenance).
 
     ``raw_files`` are the local paths of ``entry['files']`` (raw cache or local file), in the same order.
+    ``seed`` is the config seed when the entry draws random numbers (:func:`.validation.draws_randomness`), else
+    None: a table that draws none does not depend on it (provenance records ``seed`` null).
     """
     where = f"datasets.{name}."
+    if draws_randomness(entry) and seed is None:
+        raise ValueError(f"{where[:-1]}: a generator or a subsample draws random numbers: a seed is needed")
     prov: dict[str, Any] = {"dataset": name}
     if "generator" in entry:
         gen = dict(entry["generator"])

@@ -33,6 +33,12 @@ def build_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {k: entry[k] for k in BUILD_KEYS if k in entry}
 
 
+def draws_randomness(entry: Mapping[str, Any]) -> bool:
+    """Whether preparing ``entry`` draws random numbers (a ``generator``, or ``preprocess.subsample``): only then
+    does its table depend on the config seed (rule prepare's param ``seed``; None otherwise)."""
+    return "generator" in entry or bool((entry.get("preprocess") or {}).get("subsample"))
+
+
 def check_dataset_names(names: Iterable[Any], known: Iterable[str], key: str) -> list[str]:
     """Return ``names`` as a list, or raise naming the first unknown one and its config key.
 

@@ -6,7 +6,11 @@ from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
 from privanomaly.configplan import check_papers
-from privanomaly.datasets.validation import build_entry, check_dataset_entry, draws_randomness
+from privanomaly.datasets.validation import (
+    build_entry,
+    check_dataset_entry,
+    draws_randomness,
+)
 from privanomaly.paper_a import workflow_checks as pa_plan
 from privanomaly.paper_b import readings as pb_readings
 from privanomaly.paper_b import workflow as pb_plan

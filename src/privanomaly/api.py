@@ -110,7 +110,7 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     cells, so no statistic of the data is read); ``Data.frame`` holds the rows kept. ``standardize``
     z-scores the features (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A
     dataset with fewer than 2 rows, one label only or identical rows is an error naming it."""
-    from privanomaly.datasets.loaders import label_mask
+    from privanomaly.datasets.labels import label_mask
     from privanomaly.datasets.prepare import UNNAMED, Wording, check_degenerate
     from privanomaly.datasets.prepare import standardize as zscore
 

@@ -1,14 +1,16 @@
 """Data layer: raw files (download / mirror copy, sha256), loaders, synthetic generators, preprocessing.
 
 * :mod:`.sources`    — fetch a raw file from its canonical URL or a local mirror, verify sha256, atomically.
-* :mod:`.loaders`    — parse .npz / .mat / .csv / .parquet / UCI .data / APS csv / zipped csv; split the label.
+* :mod:`.loaders`    — parse .npz / .mat / .csv / .parquet / UCI .data / APS csv / zipped csv.
+* :mod:`.rawtext`    — a raw file's text: plain, gzip'd or a zip member, decoded, without a BOM.
+* :mod:`.labels`     — split the label column off a raw table (which values mean anomaly).
 * :mod:`.synthetic`  — paper A's Gaussian mixture and paper B's Synthetic 1/2 generators.
 * :mod:`.prepare`    — missing values, column selection, standardise, PCA, seeded stratified subsample.
 * :mod:`.validation` — clear errors (``DataError``, ``ChecksumError``) and config checks.
 
 Output schema (docs/CONVENTIONS.md): float64 feature columns plus ``label`` int8 (1 = anomaly/outlier).
 
-The names of :mod:`.loaders` and :mod:`.prepare` (pandas) are imported on first use, so a job that only
+The names of :mod:`.loaders`, :mod:`.labels` and :mod:`.prepare` (pandas) are imported on first use, so a job that only
 fetches raw files (:mod:`.sources`) does not import pandas.
 """
 
@@ -39,16 +41,18 @@ __all__ = [
     "verify_sha256",
 ]
 
-_LAZY = {"load_table": "loaders", "split_label": "loaders", "build": "prepare", "check_schema": "prepare",
+_LAZY = {"load_table": "loaders", "split_label": "labels", "build": "prepare", "check_schema": "prepare",
          "preprocess": "prepare"}
 
 
 def __getattr__(name: str) -> Any:
-    """``load_table``, ``split_label`` (:mod:`.loaders`), ``build``, ``check_schema``, ``preprocess``
-    (:mod:`.prepare`), imported when first asked for."""
+    """``load_table`` (:mod:`.loaders`), ``split_label`` (:mod:`.labels`), ``build``, ``check_schema``,
+    ``preprocess`` (:mod:`.prepare`), imported when first asked for."""
     where = _LAZY.get(name)
     if where == "loaders":
         from . import loaders as module
+    elif where == "labels":
+        from . import labels as module
     elif where == "prepare":
         from . import prepare as module
     else:

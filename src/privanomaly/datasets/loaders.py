@@ -19,12 +19,12 @@ name) and start with a UTF-8 byte-order mark. Every row must have as many fields
 ``read.names``, or the first row): a row with fewer or more is an error naming its line, never padded with
 missing values or read with a column shifted into the row labels.
 
-Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CONVENTIONS.md).
+Feature names follow the source where it has names, else ``x0..x{d-1}`` (docs/CONVENTIONS.md). The bytes and text
+of a file come from :mod:`.rawtext`; the label column is split off by :mod:`.labels`.
 """
 
 from __future__ import annotations
 
-import gzip
 import io
 import os
 import re
@@ -38,117 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .rawtext import decode_error, is_gzip, is_html, read_text
 from .validation import DataError
-
-
-def _zip_member(path: Path, member: str) -> tuple[zipfile.ZipFile, str]:
-    """Open ``path`` as a zip and resolve ``member`` (exact name, else the unique member with that basename)."""
-    try:
-        zf = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
-        raise DataError(f"{path}: not a zip archive ({exc})") from exc
-    names = zf.namelist()
-    if member in names:
-        return zf, member
-    matches = [n for n in names if Path(n).name == Path(member).name]
-    if len(matches) != 1:
-        zf.close()
-        raise DataError(f"{path}: member {member!r} not found in the zip (members: {', '.join(names)})")
-    return zf, matches[0]
-
-
-def _decode_error(path: Path, exc: UnicodeDecodeError, encoding: str, where: str, data: bytes | None = None) -> DataError:
-    """A DataError for text that is not in ``encoding``: the byte, its line, and the key to set.
-
-    ``data`` are the bytes that were decoded (a zip member); by default the file's own bytes, decoded again
-    here because a reader that decodes in chunks reports offsets within its chunk.
-    """
-    if data is None:
-        data = path.read_bytes()
-    try:
-        data.decode(encoding)
-        start = exc.start  # (not reproducible: keep the reader's position)
-        line = None
-    except UnicodeDecodeError as again:
-        start = again.start
-        line = data.count(b"\n", 0, start) + 1
-    bad = data[start : start + 1].hex() if line else exc.object[exc.start : exc.start + 1].hex()
-    at = f"line {line}, byte offset {start}" if line else f"offset {start}"
-    return DataError(
-        f"{path}: not valid {encoding} text (byte 0x{bad} at {at}); if the file is in another encoding, set "
-        f"{where}read.encoding (e.g. latin-1), or convert the file to UTF-8"
-    )
-
-
-GZIP_MAGIC = b"\x1f\x8b"
-
-
-def _is_gzip(path: Path) -> bool:
-    """``path`` starts with the gzip magic bytes (a gzip'd text file, whatever its name)."""
-    with open(path, "rb") as fh:
-        return fh.read(2) == GZIP_MAGIC
-
-
-def _gunzip(path: Path) -> bytes:
-    """The decompressed bytes of a gzip file; a truncated or corrupt one is a DataError naming it."""
-    try:
-        return gzip.decompress(path.read_bytes())
-    except (EOFError, OSError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-        raise DataError(f"{path}: a gzip file that cannot be decompressed (truncated or corrupt: {exc})") from exc
-
-
-def _is_html(path: Path) -> bool:
-    """``path`` starts (after blanks and a BOM) like an HTML page: what a web server sends for a login or
-    error page, or a repository's viewer page saved instead of the raw file."""
-    with open(path, "rb") as fh:
-        head = fh.read(1024).lstrip(b"\xef\xbb\xbf \t\r\n").lower()
-    return head.startswith((b"<!doctype html", b"<html"))
-
-
-def _strip_bom(text: str) -> str:
-    """``text`` without a leading byte-order mark (files saved as "UTF-8 with BOM")."""
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def _read_text(path: Path, member: str | None, encoding: str = "utf-8", where: str = "") -> str:
-    """The text of ``path`` (decompressed if it is gzip'd) or of its zip ``member``, without a leading BOM."""
-    return _strip_bom(_read_raw_text(path, member, encoding, where))
-
-
-def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) -> str:
-    try:
-        if member is None and _is_gzip(path):
-            data = _gunzip(path)
-            try:
-                return data.decode(encoding)
-            except UnicodeDecodeError as exc:
-                raise _decode_error(Path(f"{path} (gunzipped)"), exc, encoding, where, data) from exc
-        if member is None and not zipfile.is_zipfile(path):
-            return path.read_text(encoding=encoding)
-        if member is None:
-            with zipfile.ZipFile(path) as zf:
-                names = zf.namelist()
-            if names and all(n.endswith(".npy") for n in names):  # np.savez writes <array>.npy members
-                raise DataError(f"{path}: is a NumPy .npz archive (arrays {[n[:-4] for n in names][:6]}), not "
-                                f"text; set {where}format: npz")
-            if "xl/workbook.xml" in names:  # an .xlsx is a zip of XML parts
-                raise DataError(f"{path}: is an Excel workbook (.xlsx), not text; save its sheet as CSV (UTF-8) "
-                                f"and point {where}files[0].path at that file")
-            raise DataError(f"{path}: is a zip archive ({names[:6]}); set {where}read.member to the file inside "
-                            f"it (format zip_csv), or {where}format to the file's format")
-        zf, name = _zip_member(path, member)
-        with zf:
-            try:
-                data = zf.read(name)
-            except (zipfile.BadZipFile, EOFError, zlib.error) as exc:  # e.g. "Bad CRC-32": damaged bytes
-                raise DataError(f"{path}: member {name!r} of the zip is damaged (truncated or corrupt: {exc}); "
-                                "replace the zip with a good copy") from exc
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError as exc:
-            raise _decode_error(Path(f"{path}[{name}]"), exc, encoding, where, data) from exc
-    except UnicodeDecodeError as exc:
-        raise _decode_error(path, exc, encoding, where) from exc
 
 
 def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Callable[[], Any]:
@@ -159,8 +50,8 @@ def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Callabl
 
     def source() -> Any:
         if "text" not in state:
-            plain = member is None and not zipfile.is_zipfile(path) and not _is_gzip(path)
-            state["text"] = None if plain else _read_text(path, member, read.get("encoding", "utf-8"), where)
+            plain = member is None and not zipfile.is_zipfile(path) and not is_gzip(path)
+            state["text"] = None if plain else read_text(path, member, read.get("encoding", "utf-8"), where)
         text = state["text"]
         return path if text is None else io.StringIO(text)
 
@@ -233,7 +124,7 @@ def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where
             f"(a column name is missing: complete the header{f' or give {where}read.names' if where else ''})"
         ) from exc
     except UnicodeDecodeError as exc:
-        raise _decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
+        raise decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
     except pd.errors.EmptyDataError as exc:
         raise DataError(f"{path}: the file is empty (no header, no rows)") from exc
     except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
@@ -256,7 +147,7 @@ def _has_padded_cells(df: pd.DataFrame) -> bool:
     return not pd.api.types.is_numeric_dtype(last) and bool((last.astype("string") == "").any())
 
 
-_PANDAS_COMPRESSED = (".bz2", ".xz", ".zst", ".tar", ".tgz")  # pandas decompresses these by name (gzip: see _is_gzip)
+_PANDAS_COMPRESSED = (".bz2", ".xz", ".zst", ".tar", ".tgz")  # pandas decompresses these by name (gzip: see is_gzip)
 
 
 def _check_short_rows(
@@ -313,7 +204,7 @@ def _check_short_rows(
 def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFrame:
     """APS csv: skip the licence preamble up to the line starting with ``read.header_prefix`` (``class,``)."""
     prefix = read.get("header_prefix", "class,")
-    text = _read_text(path, read.get("member"), read.get("encoding", "utf-8"), where)
+    text = read_text(path, read.get("member"), read.get("encoding", "utf-8"), where)
     max_pre = int(read.get("max_preamble_lines", 100))
     lines = text.split("\n", max_pre + 1)
     header = next(
@@ -410,7 +301,7 @@ def load_table(
         raise DataError(f"{path}: file not found")
     if path.stat().st_size == 0:
         raise DataError(f"{path}: the file is empty (0 bytes); {fix}")
-    if _is_html(path):
+    if is_html(path):
         raise DataError(f"{path}: is an HTML page, not the data file (a login, error or viewer page saved in its "
                         f"place?); {fix}")
     if fmt in ("npz", "mat"):
@@ -456,78 +347,3 @@ def load_table(
         named = [n for n in df.index.names if n is not None]
         return (df.reset_index(level=named) if named else df).reset_index(drop=True)
     raise DataError(f"{path}: unknown format {fmt!r}")
-
-
-# YAML 1.1 (the config's loader) reads these words as booleans: `anomaly_values: [yes]` arrives as True
-YAML_BOOL_WORDS = {
-    True: ("yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"),
-    False: ("no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"),
-}
-
-
-def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
-    """Boolean mask of ``values`` equal to any of ``wanted`` (numeric compare for numeric columns, else text).
-
-    A boolean in ``wanted`` is what YAML made of a word such as ``yes``/``no``/``on``/``off``/``true``: it
-    matches each of those words in a text column (and True/False in a boolean one).
-    """
-    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
-        nums = []
-        for w in wanted:
-            try:
-                nums.append(float(w))
-            except (TypeError, ValueError):
-                continue
-        return np.isin(values.to_numpy(dtype=np.float64), np.asarray(nums, dtype=np.float64))
-    texts = [str(w).strip() for w in wanted]
-    for flag in (True, False):
-        if any(isinstance(w, (bool, np.bool_)) and bool(w) is flag for w in wanted):
-            texts += YAML_BOOL_WORDS[flag]
-    text = values.astype("string").str.strip()
-    mask = text.isin(texts).fillna(False).to_numpy(dtype=bool, copy=True)
-    if pd.api.types.is_bool_dtype(values):  # a boolean label (e.g. an npz's y.astype(bool)): True is 1, False 0
-        mask |= label_mask(values.astype(np.int8), [w for w in wanted if not isinstance(w, str)])
-    return mask
-
-
-def split_label(
-    df: pd.DataFrame, label: Mapping[str, Any], where: str = "", source: str = ""
-) -> tuple[pd.DataFrame, np.ndarray]:
-    """Separate the label column; return (other columns, int8 labels with 1 = anomaly/outlier).
-
-    ``label.anomaly_values`` are the raw values meaning anomaly; with ``label.normal_values`` any other value
-    is an error (guards against typos such as ``<=50k``). A label with no anomaly at all is an error too.
-    ``source`` (the raw file) is named in the message about a row without a label.
-    """
-    col = label["column"]
-    if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
-        raise DataError(f"{where}label.column: index {col} is outside the {len(df.columns)} columns of the file "
-                        f"(0-based: 0..{len(df.columns) - 1}); give the label's index or its name")
-    name = df.columns[col] if isinstance(col, int) and col not in df.columns else str(col)
-    if name not in df.columns:
-        raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
-    raw = df[name]
-    if raw.isna().any():
-        first = int(np.flatnonzero(raw.isna().to_numpy())[0]) + 1
-        raise DataError(f"{where}label.column {name!r}: {int(raw.isna().sum())} row(s) have no label (the first: data "
-                        f"row {first}{' of ' + source if source else ''}, 1-based, header not counted); give every "
-                        "row its label, or remove the rows without one")
-    is_anom = label_mask(raw, label["anomaly_values"])
-    if label.get("normal_values") is not None:
-        is_norm = label_mask(raw, label["normal_values"])
-        both = is_anom & is_norm
-        if both.any():
-            seen = sorted(map(str, raw[both].unique()))[:10]
-            raise DataError(f"{where}label: values {seen} are in both anomaly_values and normal_values; a value "
-                            "means one label - remove it from one of the lists")
-        bad = ~(is_anom | is_norm)
-        if bad.any():
-            seen = sorted(map(str, raw[bad].unique()))[:10]
-            raise DataError(f"{where}label: values {seen} are in neither anomaly_values nor normal_values")
-    if not is_anom.any():
-        seen = sorted(map(str, raw.unique()))[:10]
-        raise DataError(
-            f"{where}label.anomaly_values: {list(label['anomaly_values'])} match no row of {name!r} "
-            f"(values seen: {seen})"
-        )
-    return df.drop(columns=[name]), is_anom.astype(np.int8)

@@ -37,7 +37,7 @@ from privanomaly.seeding import rng as make_rng
 # ``fitted_on`` of a step whose statistics come from the data (read by privanomaly.privacy.scope)
 FITTED_ON_DATA = "all records (the released data included)"
 
-from . import loaders, sources, synthetic
+from . import labels, loaders, sources, synthetic
 from .validation import DataError, draws_randomness, is_local_file
 
 # the name pandas gives a column whose header field is empty
@@ -358,7 +358,7 @@ def build(
             path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
         raw_rows = len(table)
-        features, y = loaders.split_label(table, entry["label"], where, str(path))
+        features, y = labels.split_label(table, entry["label"], where, str(path))
         label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
         for key in ("keep_columns", "drop_columns"):
             if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):

@@ -68,6 +68,10 @@ def resolve_r_paper_b(X: np.ndarray, r_kind: str, value: float, k: int) -> float
     """
     from privanomaly.outliers.distance import subspace_coords
 
+    if r_kind != "value" and int(k) + 1 > len(X):
+        raise ValueError(f"k = {int(k)}: r given as {r_kind} {value:g} is read off the (k+1)-NN distances, which "
+                         f"need at least k + 1 = {int(k) + 1} records; the dataset has {len(X)} (use a smaller k, or "
+                         "give r as a value)")
     return resolve_r(subspace_coords(X), r_kind, value, int(k), "euclidean")
 
 

@@ -153,7 +153,7 @@ def parse(name: str, entry: dict) -> Sweep:
     sw = Sweep(
         name=name,
         kind=kind,
-        description=str(_opt(entry, "description", "")),
+        description=" ".join(str(_opt(entry, "description", "")).split()),  # one line (index.md's table row)
         datasets=_tuple(entry.get("datasets"), str, f"{where}.datasets"),
         eps=_tuple(entry.get("eps"), float, f"{where}.eps"),
         k=_tuple(entry.get("k"), int, f"{where}.k"),

@@ -1,0 +1,50 @@
+"""Fault cases a researcher hits with a sweep, each a clear error naming what was asked and what was expected
+(or a correct result): paper B's k larger than a dataset allows when r is read off the data, and a sweep
+description spread over several lines in results/index.md."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from privanomaly.sweeps import counts, index, sigma, spec
+
+
+def _xy(n: int = 6):
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(n, 2)), np.zeros(n, np.int8)
+
+
+@pytest.mark.parametrize("r_kind", ["fraction", "quantile"])
+def test_paper_b_k_too_large_for_the_data_names_k_not_beta(r_kind):
+    X, _ = _xy(6)
+    with pytest.raises(ValueError) as exc:
+        counts.resolve_r_paper_b(X, r_kind, 0.5, 6)
+    msg = str(exc.value)
+    assert "k = 6" in msg and "(k+1)-NN" in msg and "7 records" in msg and "has 6" in msg
+    assert "β" not in msg  # paper B has no β: the user set k
+
+
+def test_paper_b_k_too_large_works_with_an_absolute_r():
+    """With r given as a value nothing is read off the (k+1)-NN distances: k >= N is a legitimate point
+    (every record has fewer than k others, so all N are outliers)."""
+    X, y = _xy(6)
+    s = {"eps": [1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["fast"], "h": [], "subspace_dims": [],
+         "max_subspaces": 100, "max_work": 1000, "fast_exact_max": 1000, "timeout": None,
+         "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
+    rows = sigma.dataset_rows(X, y, "d", [6], ["v0.5"], s, None)
+    assert rows["true_count"].tolist() == [6.0]
+
+
+def test_dataset_rows_names_the_dataset_when_k_is_too_large():
+    X, y = _xy(6)
+    with pytest.raises(ValueError, match=r"dataset d \(6 records\).*k = 6"):
+        sigma.dataset_rows(X, y, "d", [6], ["f0.1"], {}, None)
+
+
+def test_a_description_over_several_lines_stays_one_row_of_the_index():
+    sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
+                          "beta": [2], "r": {"value": [1.0]}, "description": "first line\nsecond | line\n"})
+    text = index.render(index.entries({"s": sw}, {"s": ["d"]}))
+    rows = [line for line in text.splitlines() if line.startswith("| `s`")]
+    assert len(rows) == 1 and "first line second \\| line |" in rows[0]

@@ -48,3 +48,21 @@ def test_a_description_over_several_lines_stays_one_row_of_the_index():
     text = index.render(index.entries({"s": sw}, {"s": ["d"]}))
     rows = [line for line in text.splitlines() if line.startswith("| `s`")]
     assert len(rows) == 1 and "first line second \\| line |" in rows[0]
+
+
+def test_the_sweep_report_rules_know_the_datasets_their_table_has():
+    """A sweep listing an unavailable dataset runs on the others: its table and figure rules carry those (param
+    ``datasets``), so their captions can state the table's datasets rather than the configured list."""
+    import re
+    from pathlib import Path
+
+    from privanomaly.sweeps.plan import SweepPlan
+
+    cfg = {"a": {"kind": "paper_a", "datasets": ["gone", "thyroid"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
+                 "beta": [5], "r": {"fraction": [0.05]}}}
+    plan = SweepPlan(cfg, lambda names, key: names, lambda names: [n for n in names if n != "gone"])
+    assert plan.setting("a", "run_datasets", {}) == ["thyroid"]
+    smk = (Path(__file__).resolve().parents[1] / "workflow" / "rules" / "sweeps.smk").read_text()
+    for rule in ("sweep_collect", "sweep_plot"):
+        block = re.search(rf"rule {rule}:(.*?)(?=\nrule |\Z)", smk, re.S).group(1)
+        assert 'datasets=sweep_setting("run_datasets")' in block, rule

@@ -74,3 +74,20 @@ def test_a_null_description_is_no_description():
     sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
                           "beta": [2], "r": {"value": [1.0]}, "description": None})
     assert sw.description == ""
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+def test_a_description_written_over_lines_is_one_line_in_the_configuration_and_captions(tmp_path):
+    overlay = tmp_path / "desc.yaml"
+    overlay.write_text("sweeps:\n  paperAbetaR:\n    description: |\n      first line\n\n      - second line\n")
+    cfg = merged_config(ROOT, ROOT / ".test" / "config.yaml", overlay)
+    cfg = check_config(cfg, SCHEMA, [ROOT / "config.yaml", ROOT / ".test" / "config.yaml", overlay])
+    assert cfg["sweeps"]["paperAbetaR"]["description"] == "first line - second line"
+    env = jinja2.Environment(trim_blocks=True, lstrip_blocks=True)
+    sm = NS(config=cfg, wildcards=NS(sweep="paperAbetaR", figure="gain"), params=NS())
+    for caption in ("sweep_table.rst", "sweep_figure.rst"):
+        text = env.from_string((ROOT / "workflow" / "report" / caption).read_text()).render(
+            snakemake=sm, categories={}, files=[])
+        assert "first line - second line" in text
+        body = publish_parts(text, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
+        assert "system-message" not in body

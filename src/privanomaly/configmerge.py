@@ -15,7 +15,8 @@ configuration, in place:
   ``paper_a.metric`` (a sweep metric that differs is an error), so its evidence is about the tables' anomalies;
 - a null under a sweep or under its ``r`` is how an overlay drops that key of config.yaml's entry (``r:
   {fraction: null, value: [0.5]}`` changes the kind of r): the key is removed, so every reader of the
-  configuration - the parser, the report's captions, the recorded configuration - sees it absent.
+  configuration - the parser, the report's captions, the recorded configuration - sees it absent; a sweep's
+  ``description`` written over several lines (a YAML block) is made the one line it is shown as.
 
 :func:`resolve` is idempotent (a recorded configuration resolved again is unchanged) and returns one line
 per change, for the run's log.
@@ -43,12 +44,15 @@ def _check(names, known, key: str) -> None:
 
 
 def _drop_nulls(sweeps: MutableMapping[str, Any]) -> None:
-    """Remove, in place, every null-valued key of each sweep entry and of its ``r`` mapping (module doc)."""
+    """Remove, in place, every null-valued key of each sweep entry and of its ``r`` mapping; put a
+    ``description`` on one line (module doc)."""
     for entry in sweeps.values():
         if not isinstance(entry, MutableMapping):
             continue
         for key in [k for k, v in entry.items() if v is None]:
             del entry[key]
+        if isinstance(entry.get("description"), str):
+            entry["description"] = " ".join(entry["description"].split())
         r = entry.get("r")
         if isinstance(r, MutableMapping):
             for key in [k for k, v in r.items() if v is None]:

@@ -66,3 +66,15 @@ def test_the_sweep_report_rules_know_the_datasets_their_table_has():
     for rule in ("sweep_collect", "sweep_plot"):
         block = re.search(rf"rule {rule}:(.*?)(?=\nrule |\Z)", smk, re.S).group(1)
         assert 'datasets=sweep_setting("run_datasets")' in block, rule
+
+
+def test_a_paper_b_radius_of_zero_is_refused_before_the_dag():
+    """Paper B's outlier count needs r > 0 (it raised "radius r must be > 0" inside the job, after the DAG);
+    paper A's r = 0 is a valid ball (the record's own copies) and stays allowed."""
+    base = {"kind": "paper_b", "datasets": ["d"], "eps": [1.0], "k": [2]}
+    with pytest.raises(ValueError, match=r"sweeps\.s\.r\.value: paper B's radius must be > 0.*\[0\.0, 1\.0\]"):
+        spec.parse("s", {**base, "r": {"value": [0.0, 1.0]}})
+    assert spec.parse("s", {**base, "r": {"value": [0.5]}}).r_values == (0.5,)
+    a = spec.parse("a", {"kind": "paper_a", "datasets": ["d"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
+                         "beta": [2], "r": {"value": [0.0]}})
+    assert a.r_values == (0.0,)

@@ -196,6 +196,9 @@ def parse(name: str, entry: dict) -> Sweep:
     else:
         if sw.beta:
             raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        if r_kind == "value" and any(v <= 0 for v in r_values):
+            raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
+                             f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(r_values)}")
         from privanomaly.outliers import CONVENTIONS  # the noise conventions' registry
 
         bad = [c for c in sw.conventions if c not in CONVENTIONS]

@@ -67,3 +67,16 @@ def test_gain_at_a_tiny_reference_eps_uses_that_eps_only():
         s = at[at["mechanism"] == "sp"].pivot(index="beta", columns="r_spec", values=col)
         np.testing.assert_array_equal(np.ma.filled(np.ma.masked_invalid(M), np.nan), (o - s).to_numpy(dtype=float),
                                       err_msg=title)
+
+
+def test_gain_labels_two_close_radii_apart():
+    X = np.array([[0, 0], [0, 0], [0, 1], [1, 0], [1, 1], [5, 5], [9, 0], [9, 0], [12, 12]], dtype=float)
+    y = np.zeros(len(X), np.int8)
+    mechs = ["sp", "optimal_dp"]
+    sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": mechs, "eps": [1.0], "k": [1],
+                          "beta": [2], "r": {"value": [1.0000001, 1.0000002]}, "n_absent": 0})
+    cap = counts.sweep_cap(sw.beta, sw.eps)
+    table = chunks.count_tables(X, y, spec.ball_keys(sw), sw.metric, cap, np.zeros((0, 2)))
+    t = chunks.chunk_rows(table, "d", partition.chunks(sw, 128)[0], mechs, cap)
+    ax = next(ax for ax in plots.gain(t).axes if ax.images)
+    assert [tl.get_text() for tl in ax.get_xticklabels()] == ["r = 1.0000001", "r = 1.0000002"]

@@ -78,3 +78,17 @@ def test_a_paper_b_radius_of_zero_is_refused_before_the_dag():
     a = spec.parse("a", {"kind": "paper_a", "datasets": ["d"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
                          "beta": [2], "r": {"value": [0.0]}})
     assert a.r_values == (0.0,)
+
+
+def test_grid_values_are_stated_in_full_in_the_scope_columns_and_the_index():
+    """Two grid values that agree to six digits are two points: the rows' scope text and index.md state each
+    as the config gives it (format :g made 0.1234567 and 0.1234568 both "0.123457")."""
+    from privanomaly.privacy import scope
+
+    assert scope.sweep_r("value", 0.1234567).public_inputs == ("r = 0.1234567 (config)",)
+    assert scope.sweep_r("value", 2.0).public_inputs == ("r = 2 (config)",)
+    assert "0.0123456789" in scope.sweep_r("fraction", 0.0123456789).data_dependent[0]
+    sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": ["sp"], "eps": [0.1234567, 0.1234568],
+                          "k": [1], "beta": [2], "r": {"value": [1.0000001, 1.0000002]}})
+    line = index.grid_summary(sw, ["d"])
+    assert "ε ∈ {0.1234567, 0.1234568}" in line and "r (value) ∈ {1.0000001, 1.0000002}" in line

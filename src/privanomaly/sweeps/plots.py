@@ -21,6 +21,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from privanomaly.sweeps.spec import num_token  # noqa: E402 - grid values in full: two values, two labels
+
 FLOOR = 1e-30  # plotted in place of exact zeros on log axes
 COLORS = {"sp": "tab:blue", "optimal_dp": "tab:red", "laplace_count": "tab:green", "laplace_noisy_threshold": "tab:orange",
           "compiler": "tab:purple"}
@@ -40,7 +42,7 @@ def _panels(nrows: int, ncols: int, w: float = 3.6, h: float = 2.9):
     return fig, axes
 
 def _rlabel(kind: str, spec: float) -> str:
-    return {"value": "r = {:g}", "fraction": "f = {:g}", "quantile": "q = {:g}"}[kind].format(spec)
+    return {"value": "r = {}", "fraction": "f = {}", "quantile": "q = {}"}[kind].format(num_token(spec))
 
 def error_vs_eps(t: pd.DataFrame):
     datasets, ks = list(dict.fromkeys(t["dataset"])), sorted(t["k"].unique())
@@ -60,7 +62,7 @@ def error_vs_eps(t: pd.DataFrame):
                 ax.plot(med.index, np.maximum(med.to_numpy(), FLOOR), color=_color(m, m_i), lw=2, label=m)
             ax.plot(eps, 1 / (1 + np.exp(eps)), "k--", lw=0.8, label="1/(1+e^ε)")
             ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
-            ax.set_xticks(eps, [f"{e:g}" for e in eps], fontsize=7)
+            ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
             ax.minorticks_off()
             if j == 0:
                 ax.set_ylabel("error on (β, r)-anomalies")
@@ -103,7 +105,7 @@ def gain(t: pd.DataFrame):
             ax.set_yticks(range(diff.shape[0]), [f"β = {b}" for b in diff.index], fontsize=7)
             ax.set_title(f"{ds}, {gname}:\n{m} − sp", fontsize=8)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {eps_ref:g}, k = {k_ref}; "
+    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {num_token(eps_ref)}, k = {k_ref}; "
                  "blue = SP errs less", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
@@ -142,7 +144,7 @@ def sigma_ratio(t: pd.DataFrame):
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
             ax.set_title(f"{ds}, {m} bound\nσ_Global from the {what}", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"σ_Global / σ_Smooth at ε = {eps_ref:g} (convention {conv})", fontsize=9)
+    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)} (convention {conv})", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 

@@ -48,3 +48,29 @@ def test_a_sweeps_fraction_radius_is_no_records_distance(monkeypatch, fast):
     x_i, B = sp.record_counts(X, r)
     assert np.array_equal(sp.is_anomaly(x_i, B, 1), flagged)
     assert np.array_equal((cdist(X, X) <= r).sum(axis=1) <= 1, flagged)
+
+
+def test_a_quantile_radius_on_a_records_distance_keeps_that_neighbour_within():
+    """r = the q-quantile of d_β is a d_β itself when q (n - 1) is whole: that record's (β+1)-th neighbour is
+    at distance r, so it is no (β, r)-anomaly (d <= r). The ball counts compare squares (sum of squares <=
+    r*r) while d_β is a rounded square root; the quantile radius is the next floats up where they differ, so
+    the (β, r)-anomalies are exactly {d_β > quantile}, as a brute-force oracle counts them."""
+    X = np.random.default_rng(7).normal(size=(300, 3))
+    beta, n = 2, 300
+    d = selection.knn_radius_table(X, [beta])[:, 0]
+    D = cdist(X, X)
+    checked = differed = 0
+    for j in range(n - 60, n - 1):
+        q = j / (n - 1)
+        r_q = float(np.quantile(d, q))
+        if not np.any(d == r_q):
+            continue
+        x_i, B = sp.record_counts(X, r_q)
+        differed += int(not np.array_equal(sp.is_anomaly(x_i, B, beta), d > r_q))  # the squares' rounding
+        r = counts.resolve_r(X, "quantile", q, beta, "euclidean")
+        assert r_q <= r <= r_q * (1 + 1e-15)
+        x_i, B = sp.record_counts(X, r)
+        assert np.array_equal(sp.is_anomaly(x_i, B, beta), d > r_q)
+        assert np.array_equal((D <= r_q).sum(axis=1) <= beta, d > r_q)
+        checked += 1
+    assert checked >= 20 and differed >= 1  # the case arises, and is handled

@@ -11,9 +11,12 @@ r is given in one of three ways (exactly one key under ``r``):
 
 * ``value: [...]``     absolute radii (the same for every dataset and β);
 * ``fraction: [...]``  the flagged share f: r is the selection protocol's radius for f
-  (:func:`privanomaly.paper_a.selection.radius_for_fraction` of the (β+1)-NN distances), so about a
-  fraction f of the records are (β, r)-anomalies - one grid fits datasets of every scale;
-* ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear).
+  (:func:`privanomaly.paper_a.selection.radius_for_fraction` of the (β+1)-NN distances: a midpoint between
+  two distinct d_β, never a d_β itself), so about a fraction f of the records are (β, r)-anomalies - one grid
+  fits datasets of every scale;
+* ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear); where
+  that is a d_β itself, the next float up at which the ball counts hold that record's (β+1)-th neighbour
+  (:func:`privanomaly.sweeps.counts.closed_at`).
 
 For paper B the (β+1)-NN distance is the (k+1)-NN distance: a record is a distance outlier (Def. 8) iff it
 has fewer than k *other* records within r, i.e. its ball count (itself included) is <= k - measured on paper

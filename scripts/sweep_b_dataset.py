@@ -10,6 +10,9 @@ with runlog.log_to(snakemake.log[0]) as log:
     prov = scope.read_provenance(snakemake.input.provenance)
     # the safety timeout is not a param (rule sweep_b_dataset): it fails the job, never changes the rows
     settings = {**dict(p.items()), "timeout": snakemake.config["paper_b"]["scenario1"].get("timeout_seconds")}
-    rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, p.k, p.r_tokens, settings, prov, log)
+    try:
+        rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, p.k, p.r_tokens, settings, prov, log)
+    except ValueError as exc:  # e.g. a k the dataset has too few records for: name the sweep
+        raise ValueError(f"config sweeps.{snakemake.wildcards.sweep}: {exc}") from exc
     log.info("%s: %d rows", snakemake.wildcards.dataset, len(rows))
     io.write_table(rows, snakemake.output.rows)

@@ -12,7 +12,11 @@ configuration, in place:
 - the sweep feeding paper A's claims (``paper_a.claims.sweep``) runs on the datasets of ``paper_a.datasets``
   it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 points),
   and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``; it measures with
-  ``paper_a.metric`` (a sweep metric that differs is an error), so its evidence is about the tables' anomalies.
+  ``paper_a.metric`` (a sweep metric that differs is an error), so its evidence is about the tables' anomalies;
+- a null under a sweep or under its ``r`` is how an overlay drops that key of config.yaml's entry (``r:
+  {fraction: null, value: [0.5]}`` changes the kind of r): the key is removed, so every reader of the
+  configuration - the parser, the report's captions, the recorded configuration - sees it absent; a sweep's
+  ``description`` written over several lines (a YAML block) is made the one line it is shown as.
 
 :func:`resolve` is idempotent (a recorded configuration resolved again is unchanged) and returns one line
 per change, for the run's log.
@@ -39,6 +43,22 @@ def _check(names, known, key: str) -> None:
                                   f"datasets.{name} (known: {', '.join(sorted(known))})")
 
 
+def _drop_nulls(sweeps: MutableMapping[str, Any]) -> None:
+    """Remove, in place, every null-valued key of each sweep entry and of its ``r`` mapping; put a
+    ``description`` on one line (module doc)."""
+    for entry in sweeps.values():
+        if not isinstance(entry, MutableMapping):
+            continue
+        for key in [k for k, v in entry.items() if v is None]:
+            del entry[key]
+        if isinstance(entry.get("description"), str):
+            entry["description"] = " ".join(entry["description"].split())
+        r = entry.get("r")
+        if isinstance(r, MutableMapping):
+            for key in [k for k, v in r.items() if v is None]:
+                del r[key]
+
+
 def resolve(config: MutableMapping[str, Any]) -> list[str]:
     """Merge the ``extra_datasets`` of both papers into their lists and fit the claim sweep to
     ``paper_a.datasets`` (see the module doc), in place; return what changed, one line each."""
@@ -62,8 +82,9 @@ def resolve(config: MutableMapping[str, Any]) -> list[str]:
         if merged != list(s1["datasets"]):
             notes.append(f"paper_b.scenario1.datasets: {', '.join(merged)} (with paper_b.extra_datasets)")
         s1["datasets"] = merged
-    name = (pa.get("claims") or {}).get("sweep")
     sweeps = config.get("sweeps") or {}
+    _drop_nulls(sweeps)
+    name = (pa.get("claims") or {}).get("sweep")
     if name and name in sweeps and (sweeps[name] or {}).get("kind") != "paper_a":
         raise ConfigListError(f"config key paper_a.claims.sweep: {name!r} is a {(sweeps[name] or {}).get('kind')} "
                               "sweep; claims A3, A6, A8 read a paper_a sweep (name one, or write null: the tables)")

@@ -149,6 +149,8 @@ rule sweep_collect:
         sweep=lambda wc: wc.sweep,
         kind=sweep_setting("kind"),
         r_kind=sweep_setting("r_kind"),
+        # the datasets of its rows (the configured ones less the unavailable): for the caption
+        datasets=sweep_setting("run_datasets"),
     script:
         "../../scripts/sweep_collect.py"
 
@@ -178,5 +180,7 @@ rule sweep_plot:
         "../../envs/privanomaly.yaml"
     params:
         figure=lambda wc: wc.figure,
+        # the datasets of its table (the configured ones less the unavailable): for the caption
+        datasets=sweep_setting("run_datasets"),
     script:
         "../../scripts/sweep_plot.py"

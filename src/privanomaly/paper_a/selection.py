@@ -58,16 +58,39 @@ def knn_radius_table(
 
 
 def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
-    """Radius flagging about ``fraction`` of records: midpoint between consecutive sorted d_β values.
+    """Radius flagging about ``fraction`` of records: midpoint between consecutive distinct sorted d_β values.
 
-    With m = max(1, round(fraction·n)) the m largest d_β exceed the returned r (up to ties).
+    With m = max(1, round(fraction·n)) the m largest d_β exceed the returned r; when the m-th and (m+1)-th
+    largest are equal, the nearest count that a gap between distinct values allows (:func:`gap_midpoint`).
     """
     s = np.sort(np.asarray(d_beta, dtype=float))[::-1]
     n = len(s)
     if not 0 < fraction < 1:
         raise ValueError(f"fraction must be in (0, 1), got {fraction}")
     m = min(max(1, int(round(fraction * n))), n - 1)
-    return float((s[m - 1] + s[m]) / 2.0)
+    return gap_midpoint(s, m, n)
+
+
+def gap_midpoint(s: np.ndarray, m: int, n: int) -> float | None:
+    """The radius flagging m of n records (d_β > r), from ``s``, the largest d_β in descending order.
+
+    The midpoint of s[m-1] and s[m] when they differ. When they are equal (a mutual (β+1)-th neighbour pair
+    has equal d_β, which then is the distance of the pair), that midpoint is a d_β itself: whether such a
+    record is flagged - B ≤ β, B counting the pair at distance exactly r - would be decided by the float
+    rounding of one distance kernel against another. Then the midpoint of the nearest gap between distinct
+    values is taken, above or below the tied value, whichever flags a count nearer m (the fewer when both are
+    as near); every value equal: that value. None when ``s`` (shorter than n) ends inside the tie.
+    """
+    if s[m - 1] > s[m]:
+        return float((s[m - 1] + s[m]) / 2.0)
+    v = s[m]
+    above = int(np.searchsorted(-s, -v, side="left"))  # values > v (s descending)
+    below = int(np.searchsorted(-s, -v, side="right"))  # values >= v
+    if below == len(s) < n:
+        return None
+    gaps = ([(m - above, above, (s[above - 1] + v) / 2.0)] if above >= 1 else []) + (
+        [(below - m, below, (v + s[below]) / 2.0)] if below < n else [])
+    return float(min(gaps)[2]) if gaps else float(v)
 
 
 METRIC_OF_P = {2.0: "euclidean", 1.0: "manhattan", float("inf"): "chebyshev"}
@@ -126,7 +149,7 @@ def largest_knn_radii(X: np.ndarray, beta: int, count: int, *, p: float = 2.0) -
 
 def radius_at_fraction(X: np.ndarray, beta: int, fraction: float, *, p: float = 2.0) -> float:
     """``radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], fraction)``, the same float, from the
-    m + 1 largest d_β only (:func:`largest_knn_radii`)."""
+    m + 1 largest d_β only (:func:`largest_knn_radii`; more when a tie runs past them)."""
     return radii_at_fractions(X, beta, [fraction], p=p)[0]
 
 
@@ -140,8 +163,13 @@ def radii_at_fractions(X: np.ndarray, beta: int, fractions, *, p: float = 2.0) -
     if n < 2:
         raise ValueError(f"a radius at a fraction needs at least 2 records, dataset has {n}")
     ms = [min(max(1, int(round(f * n))), n - 1) for f in fractions]
-    top = largest_knn_radii(X, beta, max(ms) + 1, p=p)
-    return [float((top[m - 1] + top[m]) / 2.0) for m in ms]
+    count = max(ms) + 1
+    while True:  # more of the largest d_β only when a tie at a radius runs past those at hand
+        top = largest_knn_radii(X, beta, count, p=p)
+        radii = [gap_midpoint(top, m, n) for m in ms]
+        if all(r is not None for r in radii):
+            return radii
+        count = min(n, 2 * count)
 
 
 def f1_scores(pred: np.ndarray, labels: np.ndarray) -> tuple[float, float, float, int]:

@@ -137,13 +137,15 @@ def paper_a_beta_r(choice: Mapping) -> Scope:
 
 
 def sweep_r(r_kind: str, r_spec: float) -> Scope:
-    """A sweep's r: ``value`` is public (config); ``fraction`` / ``quantile`` are read off the data."""
+    """A sweep's r: ``value`` is public (config); ``fraction`` / ``quantile`` are read off the data. The number
+    is written in full (the shortest digits that give the float back): the value the row used."""
+    v = np.format_float_positional(float(r_spec), trim="-")
     if r_kind == "value":
-        return Scope((f"r = {r_spec:g} (config)",), ())
+        return Scope((f"r = {v} (config)",), ())
     if r_kind == "fraction":
-        return Scope((), (f"r for flagged fraction {r_spec:g} read off the data's k-NN distances",))
+        return Scope((), (f"r for flagged fraction {v} read off the data's k-NN distances",))
     if r_kind == "quantile":
-        return Scope((), (f"r = {r_spec:g}-quantile of the data's k-NN distances",))
+        return Scope((), (f"r = {v}-quantile of the data's k-NN distances",))
     raise ValueError(f"unknown r kind {r_kind!r} (one of value, fraction, quantile)")
 
 

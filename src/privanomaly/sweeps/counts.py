@@ -35,8 +35,26 @@ def resolve_r(X: np.ndarray, r_kind: str, value: float, beta: int | None, metric
     if r_kind == "fraction":  # from the largest d_β only, the same float as from all of them
         return radius_at_fraction(X, int(beta), value, p=P_OF_METRIC[metric])
     if r_kind == "quantile":
-        return float(np.quantile(knn_radius_table(X, [int(beta)], p=P_OF_METRIC[metric])[:, 0], value))
+        d = knn_radius_table(X, [int(beta)], p=P_OF_METRIC[metric])[:, 0]
+        return closed_at(X, d, float(np.quantile(d, value)), int(beta), metric)
     raise ValueError(f"unknown r kind {r_kind!r}")
+
+
+def closed_at(X: np.ndarray, d_beta: np.ndarray, r: float, beta: int, metric: str, tries: int = 8) -> float:
+    """``r``, or the next floats above it while a record whose d_β is exactly ``r`` has fewer than β + 1
+    records within r in the ball counts (:func:`privanomaly.sp.ball_counts_at`).
+
+    A quantile of the d_β can be a d_β itself (an order statistic, or a tie). That record's (β+1)-th neighbour
+    is then at distance r, so it is no (β, r)-anomaly (Def. 2.2 counts d <= r), but the ball counts compare
+    squares (sum (a - b)^2 <= r*r) while d_β is a rounded square root: the pair fell outside in about a quarter
+    of such cases. Moving r up by a few units in the last place counts it, as d_β <= r says.
+    """
+    on = np.flatnonzero(np.asarray(d_beta) == r)
+    for _ in range(tries):
+        if not len(on) or bool((sp.ball_counts_at(X[on], X, r, metric=metric, cap=beta + 1) >= beta + 1).all()):
+            return r
+        r = float(np.nextafter(r, np.inf))
+    return r
 
 
 def resolve_radii(X: np.ndarray, keys, metric: str) -> dict[str, float]:
@@ -68,6 +86,10 @@ def resolve_r_paper_b(X: np.ndarray, r_kind: str, value: float, k: int) -> float
     """
     from privanomaly.outliers.distance import subspace_coords
 
+    if r_kind != "value" and int(k) + 1 > len(X):
+        raise ValueError(f"k = {int(k)}: r given as {r_kind} {value:g} is read off the (k+1)-NN distances, which "
+                         f"need at least k + 1 = {int(k) + 1} records; the dataset has {len(X)} (use a smaller k, or "
+                         "give r as a value)")
     return resolve_r(subspace_coords(X), r_kind, value, int(k), "euclidean")
 
 

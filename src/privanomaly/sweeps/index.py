@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from privanomaly.sweeps.spec import Sweep
+from privanomaly.sweeps.spec import Sweep, num_token
 
 FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "top_h")}
 NEEDS = {"top_h": "h"}  # a figure drawn only when the sweep sets this grid (top-h: `h` with `subspace_dims`)
@@ -16,11 +16,11 @@ def figures(sw: Sweep) -> tuple[str, ...]:
 
 def grid_summary(sw: Sweep, datasets: list[str]) -> str:
     """One line: datasets x mechanisms x ε x k x β x r and the number of grid points."""
-    r = f"r ({sw.r_kind}) ∈ {{{', '.join(f'{v:g}' for v in sw.r_values)}}}"
+    r = f"r ({sw.r_kind}) ∈ {{{', '.join(num_token(v) for v in sw.r_values)}}}"  # in full: the grid's values
     parts = [f"datasets {', '.join(datasets)}"]
     if sw.kind == "paper_a":
         parts.append(f"mechanisms {', '.join(sw.mechanisms)}")
-    parts += [f"ε ∈ {{{', '.join(f'{e:g}' for e in sw.eps)}}}", f"k ∈ {{{', '.join(map(str, sw.k))}}}"]
+    parts += [f"ε ∈ {{{', '.join(num_token(e) for e in sw.eps)}}}", f"k ∈ {{{', '.join(map(str, sw.k))}}}"]
     if sw.kind == "paper_a":
         parts.append(f"β ∈ {{{', '.join(map(str, sw.beta))}}}")
         n = len(datasets) * len(sw.mechanisms) * len(sw.eps) * len(sw.k) * len(sw.beta) * len(sw.r_values)

@@ -104,7 +104,11 @@ class SweepPlan:
 
     def setting(self, sweep: str, field: str, scenario1: Mapping[str, Any]) -> Any:
         """A setting of ``sweep`` for its jobs: a field of its :class:`Sweep` (tuples as lists), ``cap``
-        (:meth:`cap`) or ``max_work`` (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one)."""
+        (:meth:`cap`), ``max_work`` (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one) or
+        ``run_datasets`` (the datasets it runs on in this run - its table's - for the report's captions, which
+        otherwise see only the configured list, unavailable datasets included)."""
+        if field == "run_datasets":
+            return list(self.datasets[sweep])
         if field == "cap":
             return self.cap(sweep)
         if field == "max_work":

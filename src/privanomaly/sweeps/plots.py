@@ -21,6 +21,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from privanomaly.sweeps.spec import num_token  # noqa: E402 - grid values in full: two values, two labels
+
 FLOOR = 1e-30  # plotted in place of exact zeros on log axes
 COLORS = {"sp": "tab:blue", "optimal_dp": "tab:red", "laplace_count": "tab:green", "laplace_noisy_threshold": "tab:orange",
           "compiler": "tab:purple"}
@@ -40,7 +42,7 @@ def _panels(nrows: int, ncols: int, w: float = 3.6, h: float = 2.9):
     return fig, axes
 
 def _rlabel(kind: str, spec: float) -> str:
-    return {"value": "r = {:g}", "fraction": "f = {:g}", "quantile": "q = {:g}"}[kind].format(spec)
+    return {"value": "r = {}", "fraction": "f = {}", "quantile": "q = {}"}[kind].format(num_token(spec))
 
 def error_vs_eps(t: pd.DataFrame):
     datasets, ks = list(dict.fromkeys(t["dataset"])), sorted(t["k"].unique())
@@ -60,7 +62,7 @@ def error_vs_eps(t: pd.DataFrame):
                 ax.plot(med.index, np.maximum(med.to_numpy(), FLOOR), color=_color(m, m_i), lw=2, label=m)
             ax.plot(eps, 1 / (1 + np.exp(eps)), "k--", lw=0.8, label="1/(1+e^ε)")
             ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
-            ax.set_xticks(eps, [f"{e:g}" for e in eps], fontsize=7)
+            ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
             ax.minorticks_off()
             if j == 0:
                 ax.set_ylabel("error on (β, r)-anomalies")
@@ -78,7 +80,7 @@ def _annotate(ax, M: np.ndarray, vmax: float, fmt: str = "{:.2g}") -> None:
 def gain(t: pd.DataFrame):
     eps_ref = reference_eps(t["eps"])
     k_ref = int(t["k"].min())
-    sub = t[np.isclose(t["eps"], eps_ref) & (t["k"] == k_ref)]
+    sub = t[(t["eps"] == eps_ref) & (t["k"] == k_ref)]  # the grid's own float: distinct ε are never merged
     datasets = list(dict.fromkeys(sub["dataset"]))
     others = [m for m in dict.fromkeys(sub["mechanism"]) if m != SP]
     groups = [("error_anomaly", "anomalies"), ("error_absent_void", "absent void points")]
@@ -103,7 +105,7 @@ def gain(t: pd.DataFrame):
             ax.set_yticks(range(diff.shape[0]), [f"β = {b}" for b in diff.index], fontsize=7)
             ax.set_title(f"{ds}, {gname}:\n{m} − sp", fontsize=8)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {eps_ref:g}, k = {k_ref}; "
+    fig.suptitle(f"SP's gain (error of the other mechanism − error of SP) at ε = {num_token(eps_ref)}, k = {k_ref}; "
                  "blue = SP errs less", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.97))
     return fig
@@ -113,9 +115,12 @@ def sigma_ratio(t: pd.DataFrame):
     s = t[t["part"] == "sigma"]
     if "skipped" in s.columns:
         s = s[s["skipped"].fillna("") == ""]
-    s = s[s["convention"] == "printed"] if (s["convention"] == "printed").any() else s
+    # one reading of Theorems 1-2: as printed (the one with a DP guarantee), else the table's first; the ratios
+    # of two readings are different quantities (never averaged into one cell)
+    conv = "printed" if (s["convention"] == "printed").any() else (str(s["convention"].iloc[0]) if len(s) else "")
+    s = s[s["convention"] == conv]
     eps_ref = reference_eps(s["eps"]) if len(s) else 1.0
-    s = s[np.isclose(s["eps"], eps_ref)]
+    s = s[s["eps"] == eps_ref]
     datasets, methods = list(dict.fromkeys(s["dataset"])), list(dict.fromkeys(s["method"]))
     ratios = [("ratio", "GS lower bound (paper's figure)")]
     if "ratio_upper" in s.columns and s["ratio_upper"].notna().any():
@@ -139,7 +144,7 @@ def sigma_ratio(t: pd.DataFrame):
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
             ax.set_title(f"{ds}, {m} bound\nσ_Global from the {what}", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"σ_Global / σ_Smooth at ε = {eps_ref:g} (convention {s['convention'].iloc[0]})", fontsize=9)
+    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)} (convention {conv})", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 

@@ -107,7 +107,10 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     for k in (int(x) for x in ks):
         for tok in r_tokens:
             r_kind, r_value = spec.parse_r_token(tok)
-            r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
+            try:
+                r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
+            except ValueError as exc:  # e.g. a k the dataset has too few records for: name the dataset
+                raise ValueError(f"dataset {dataset} ({len(X)} records): {exc}") from exc
             if log is not None:
                 log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
 

@@ -11,9 +11,12 @@ r is given in one of three ways (exactly one key under ``r``):
 
 * ``value: [...]``     absolute radii (the same for every dataset and β);
 * ``fraction: [...]``  the flagged share f: r is the selection protocol's radius for f
-  (:func:`privanomaly.paper_a.selection.radius_for_fraction` of the (β+1)-NN distances), so about a
-  fraction f of the records are (β, r)-anomalies - one grid fits datasets of every scale;
-* ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear).
+  (:func:`privanomaly.paper_a.selection.radius_for_fraction` of the (β+1)-NN distances: a midpoint between
+  two distinct d_β, never a d_β itself), so about a fraction f of the records are (β, r)-anomalies - one grid
+  fits datasets of every scale;
+* ``quantile: [...]``  r = the q-quantile of the (β+1)-NN distances d_β (numpy's default, linear); where
+  that is a d_β itself, the next float up at which the ball counts hold that record's (β+1)-th neighbour
+  (:func:`privanomaly.sweeps.counts.closed_at`).
 
 For paper B the (β+1)-NN distance is the (k+1)-NN distance: a record is a distance outlier (Def. 8) iff it
 has fewer than k *other* records within r, i.e. its ball count (itself included) is <= k - measured on paper
@@ -153,7 +156,7 @@ def parse(name: str, entry: dict) -> Sweep:
     sw = Sweep(
         name=name,
         kind=kind,
-        description=str(entry.get("description", "")),
+        description=" ".join(str(_opt(entry, "description", "")).split()),  # one line (index.md's table row)
         datasets=_tuple(entry.get("datasets"), str, f"{where}.datasets"),
         eps=_tuple(entry.get("eps"), float, f"{where}.eps"),
         k=_tuple(entry.get("k"), int, f"{where}.k"),
@@ -196,6 +199,9 @@ def parse(name: str, entry: dict) -> Sweep:
     else:
         if sw.beta:
             raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        if r_kind == "value" and any(v <= 0 for v in r_values):
+            raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
+                             f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(r_values)}")
         from privanomaly.outliers import CONVENTIONS  # the noise conventions' registry
 
         bad = [c for c in sw.conventions if c not in CONVENTIONS]

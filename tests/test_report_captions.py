@@ -28,6 +28,7 @@ CONFIGS["incomplete"] = copy.deepcopy(CONFIGS["test"])
 CONFIGS["incomplete"]["report"]["missing_outputs"] = [f"paper_a/tables/t{i}.csv" for i in range(35)]
 READINGS = ["", "paper_r", "paper_r_printed_exponent"]
 SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "top_h", "other"]
+OFFLINE_UNAVAILABLE = {"creditcard", "aps"}  # not in the mirror: a run without them lists them as unavailable
 
 
 def _contexts(cfg: dict):
@@ -37,7 +38,11 @@ def _contexts(cfg: dict):
             for figure in SWEEP_FIGURES:
                 wc = NS(dataset="synthetic_b1", method="paper", paper="A", sweep=sweep, figure=figure,
                         pb_reading=reading, name="paper_a_error_vs_eps")
-                yield NS(config=cfg, wildcards=wc, params=NS(plot_params={"reading": reading, "paper_r": 1.1}))
+                # rules sweep_collect/sweep_plot: the sweep's datasets this run has (offline: no creditcard, aps)
+                run = [d for d in (cfg["sweeps"][sweep]["datasets"] if sweep != "none" else [])
+                       if d not in OFFLINE_UNAVAILABLE]
+                yield NS(config=cfg, wildcards=wc,
+                         params=NS(plot_params={"reading": reading, "paper_r": 1.1}, datasets=run))
 
 
 def _render(text: str, sm: NS, trim: bool) -> str:
@@ -138,7 +143,8 @@ def test_a_sweep_description_is_shown_as_written_whatever_its_characters(caption
     name = next(iter(cfg["sweeps"]))
     desc = "eps |grid| *fine `x` _y {{ z }} a\\b end_ [1]_ <http://a> k: 1"
     cfg["sweeps"][name]["description"] = desc + "\nsecond line"
-    sm = NS(config=cfg, wildcards=NS(sweep=name, figure="error_vs_eps"), params=NS(plot_params={}))
+    sm = NS(config=cfg, wildcards=NS(sweep=name, figure="error_vs_eps"),
+            params=NS(plot_params={}, datasets=["thyroid"]))
     rendered = _render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True)
     body = publish_parts(rendered, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
     assert "system-message" not in body and "problematic" not in body
@@ -156,3 +162,25 @@ def test_paper_b_tables_caption_states_adults_dimension_from_config():
     cfg["datasets"]["adult_b1"]["preprocess"]["drop_columns"].remove("fnlwgt")
     text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
     assert "Adult has d = 6 here (age, fnlwgt, education-num," in text
+
+
+@pytest.mark.parametrize("caption", ["sweep_table.rst", "sweep_figure.rst"])
+def test_sweep_captions_name_the_datasets_of_the_run_and_the_convention_drawn(caption):
+    """The captions list the datasets the sweep's table has (rule param ``datasets``), not the configured ones an
+    offline run lacks; sigma_ratio names the convention the figure draws when the sweep lists no ``printed``."""
+    cfg = copy.deepcopy(CONFIGS["default"])
+    name = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_a")
+    sm = NS(config=cfg, wildcards=NS(sweep=name, figure="error_vs_eps"),
+            params=NS(plot_params={}, datasets=["synthetic_a", "thyroid"]))
+    text = " ".join(_render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "synthetic_a, thyroid" in text and "creditcard" not in text
+    if caption == "sweep_figure.rst":
+        b = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_b")
+        sm.wildcards = NS(sweep=b, figure="sigma_ratio")
+        cfg["sweeps"][b]["conventions"] = ["local_theorem1", "beta_equals_eps_alpha_without_5"]
+        text = " ".join(_render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True).split())
+        assert "noise convention beta_equals_eps_alpha_without_5 (a reading of the printed constants" in text
+        assert "as printed" not in text
+        cfg["sweeps"][b]["conventions"] = ["printed", "local_theorem1"]
+        text = " ".join(_render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True).split())
+        assert "noise convention as printed (the only one with a DP guarantee)" in text

@@ -146,6 +146,28 @@ def test_a_new_seed_reruns_the_tables_that_draw_from_it_not_the_deterministic_on
     assert "dataset=thyroid" not in got["prepare"] and "dataset=synthetic_a" in got["prepare"]
 
 
+def test_an_edited_library_module_reruns_the_jobs_whose_scripts_import_it(built):
+    """Rule param ``library`` (privanomaly.codedigest): Snakemake's code trigger sees a rule's script only, so a
+    fix in the library left every table built before it in place. Paper A's growth module is imported by rule
+    paper_a_growth's script alone; the Python API by no script."""
+
+    def edited(rel: str) -> dict[str, set[str]]:
+        path = built / "src" / "privanomaly" / rel
+        text = path.read_text(encoding="utf-8")
+        try:
+            path.write_text(text + "\n# an edit\n", encoding="utf-8")
+            return jobs(built, None)
+        finally:
+            path.write_text(text, encoding="utf-8")
+
+    got = edited("paper_a/growth.py")
+    assert got["paper_a_growth"] and "paper_a_growth_table" in got
+    assert not {"prepare", "paper_a_select", "paper_a_records", "paper_a_errors", "paper_b_tune_r",
+                "sweep_counts", "privacy_audit"} & set(got)
+    assert edited("api.py") == {}
+    assert jobs(built, None) == {}  # restored: nothing to do
+
+
 def _prepared(copy: Path) -> set[str]:
     return {p.stem for p in (copy / RESULTS / "data").glob("*.parquet")}
 

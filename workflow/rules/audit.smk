@@ -24,6 +24,7 @@ rule privacy_audit:
         mem_mb=4000,
         runtime=60,
     params:
+        library=library_code("privacy_audit"),
         level=config["audit"]["level"],
         seed=config["seed"],
         mechanisms=AUDITED_MECHANISMS,  # a mechanism added or edited reruns the audit

@@ -5,6 +5,7 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
+from privanomaly.codedigest import script_digest
 from privanomaly.configplan import check_papers
 from privanomaly.datasets.validation import (
     build_entry,
@@ -81,6 +82,13 @@ def get_raw_sha256(wildcards):
 def get_dataset_entry(wildcards):
     """The config entry datasets.<dataset> as rule prepare reads it (without its description or homepage)."""
     return build_entry(PLAN.entry(wildcards.dataset))
+
+
+def library_code(script):
+    """Param `library` of the jobs of scripts/<script>.py, the digest of the privanomaly modules the script can
+    run (privanomaly.codedigest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
+    code trigger sees the script file only."""
+    return script_digest(Path(workflow.basedir) / "scripts" / f"{script}.py")
 
 
 def get_prepare_seed(wildcards):

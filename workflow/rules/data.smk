@@ -29,6 +29,7 @@ rule download:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("download"),
         url=get_download_url,
         sha256=get_download_sha256,
     script:
@@ -56,6 +57,7 @@ rule prepare:
         mem_mb=8000,
         runtime=20,
     params:
+        library=library_code("prepare"),
         entry=get_dataset_entry,
         seed=get_prepare_seed,
         raw_sha256=get_raw_sha256,
@@ -90,6 +92,7 @@ rule data_summary:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("data_summary"),
         unavailable=PLAN.unavailable_rows(),
     script:
         "../../scripts/data_summary.py"

@@ -40,6 +40,7 @@ rule paper_a_select:
         mem_mb=8000,
         runtime=30,
     params:
+        library=library_code("paper_a_select"),
         fractions=PA["selection"]["fractions"],
         max_query_rows=PA["selection"]["max_query_rows"],
         betas=get_paper_a_betas,
@@ -69,6 +70,7 @@ rule paper_a_records:
         mem_mb=8000,
         runtime=30,
     params:
+        library=library_code("paper_a_records"),
         eps_min=get_records_eps_min,
         metric=PA["metric"],
     script:
@@ -98,6 +100,7 @@ rule paper_a_errors:
         mem_mb=8000,
         runtime=30,
     params:
+        library=library_code("paper_a_errors"),
         eps_grid=PA["eps_grid"],
         k_grid=PA["k_grid"],
         eps_ref=PA["eps_ref"],
@@ -131,6 +134,7 @@ rule paper_a_detection:
         mem_mb=8000,
         runtime=60,
     params:
+        library=library_code("paper_a_detection"),
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         mechanisms=PA["mechanisms"]["detection"],
@@ -161,6 +165,7 @@ rule paper_a_growth:
         mem_mb=8000,
         runtime=30,
     params:
+        library=library_code("paper_a_growth"),
         sizes=PA["growth"]["sizes"],
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
@@ -184,6 +189,7 @@ rule paper_a_fig1_data:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_a_fig1_data"),
         eps_values=PA["fig1"]["eps_values"],
         eps_max=PA["fig1"]["eps_max"],
     script:
@@ -213,6 +219,7 @@ rule paper_a_fig23_data:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_a_fig23_data"),
         dataset=PA["fig2"]["dataset"],
         eps=PA["fig2"]["eps"],
         k=PA["fig2"]["k"],
@@ -236,6 +243,7 @@ rule paper_a_fig4_data:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_a_fig4_data"),
         center=PA["fig4"]["center"],
         beta=PA["fig4"]["beta"],
         r=PA["fig4"]["r"],
@@ -261,6 +269,7 @@ rule paper_a_compiler_data:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_a_compiler_data"),
         dataset=lambda wc: wc.pa_dataset,
         eps=PA["compiler"]["eps"],
         k=PA["compiler"]["k"],
@@ -311,6 +320,7 @@ rule paper_a_claims:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_a_claims"),
         stand_in=PA_STAND_IN,
         cfg=pa_plan.claims_settings(PA),
         datasets=PA_SETS["paper_a.tables"],

@@ -41,6 +41,7 @@ rule paper_b_tune_r:
         mem_mb=2000,
         runtime=10,
     params:
+        library=library_code("paper_b_tune_r"),
         k=PB["k"],
         r_grid=PB["tuning"]["r_grid"],
         tie_break=PB["tuning"]["tie_break"],
@@ -64,6 +65,7 @@ rule paper_b_paper_r:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_b_paper_r"),
         k=PB["k"],
         space=get_tuning_space,
         r=get_paper_r,
@@ -102,6 +104,7 @@ rule paper_b_tables:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_b_tables"),
         datasets=reading_datasets("paper_b.table_sets"),
         table1=reading_datasets("paper_b.table1"),
         table2=reading_datasets("paper_b.table2"),
@@ -126,6 +129,7 @@ rule paper_b_gs_bounds:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_b_gs_bounds"),
         k=PB["k"],
         d_max=PB["fig1"]["d_max"],
         N=PB["fig1"]["N"],
@@ -148,6 +152,7 @@ rule paper_b_kissing:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_b_kissing"),
         k_values=PB["fig2"]["k_values"],
         plot_k=PB["fig2"]["plot_k"],
     script:
@@ -179,6 +184,7 @@ rule paper_b_scenario1:
         mem_mb=2000,
         runtime=15,
     params:
+        library=library_code("paper_b_scenario1"),
         k=PB["k"],
         delta=PB["delta"],
         eps=PB["scenario1"]["eps"],
@@ -210,6 +216,7 @@ rule paper_b_scenario2:
         mem_mb=2000,
         runtime=15,
     params:
+        library=library_code("paper_b_scenario2"),
         seed=config["seed"],
         k=PB["k"],
         dim=PB["scenario2"]["subspace_dim"],
@@ -244,6 +251,7 @@ rule paper_b_timing:
         mem_mb=2000,
         runtime=15,
     params:
+        library=library_code("paper_b_timing"),
         k=PB["k"],
         delta=PB["delta"],
         eps=PB["timing"]["eps"],
@@ -307,6 +315,7 @@ rule paper_b_comparison:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("paper_b_comparison"),
         k=PB["k"],
         names=PB["datasets"],
         scenario1=PB_SETS["paper_b.scenario1"],

@@ -31,6 +31,7 @@ rule privacy_price:
         mem_mb=4000,
         runtime=30,
     params:
+        library=library_code("privacy_price"),
         paper=lambda wc: wc.paper,
         datasets=get_price_datasets,
         privacy=config["privacy"],

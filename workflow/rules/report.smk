@@ -42,6 +42,7 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
         conda:
             "../../envs/privanomaly.yaml"
         params:
+            library=library_code("render"),
             kind=_item.plot.kind,
             function=_item.plot.function,
             plot_params=item_params(_item),
@@ -76,6 +77,7 @@ rule report_index:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("report_index"),
         entries=[e.as_dict() for e in REPORT_MATCH.entries],
         uncovered=REPORT_MATCH.uncovered,
         papers=list(REPORT_CLAIMS),
@@ -109,6 +111,7 @@ rule report_gallery:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("report_gallery"),
         width=config["report"]["gallery_width"],
     script:
         "../../scripts/report_gallery.py"
@@ -126,6 +129,7 @@ rule effective_config:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("report_effective_config"),
         config=get_config,
     script:
         "../../scripts/report_effective_config.py"
@@ -150,6 +154,7 @@ rule provenance:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("provenance"),
         config=get_config,
         config_sha256=config_sha256(config),
         commit=git_commit(workflow.basedir),

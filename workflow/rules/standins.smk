@@ -30,6 +30,7 @@ rule standin:
         mem_mb=4000,
         runtime=10,
     params:
+        library=library_code("standin"),
         generator=get_standin_generator,
         seed=config["seed"],
     script:
@@ -77,6 +78,7 @@ rule standin_readme:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("standin_readme"),
         notes=PLAN.stand_in_notes(),
         files=PLAN.standin_files(),
         seed=config["seed"],

@@ -42,6 +42,7 @@ rule sweep_counts:
         mem_mb=4000,
         runtime=30,
     params:
+        library=library_code("sweep_counts"),
         ballkeys=get_sweep_ball_keys,
         metric=sweep_setting("metric"),
         n_absent=sweep_setting("n_absent"),
@@ -74,6 +75,7 @@ rule sweep_chunk:
         mem_mb=2000,
         runtime=30,
     params:
+        library=library_code("sweep_chunk"),
         points=get_chunk_points,
         mechanisms=sweep_setting("mechanisms"),
         cap=sweep_setting("cap"),
@@ -105,6 +107,7 @@ rule sweep_b_dataset:
         mem_mb=4000,
         runtime=60,
     params:
+        library=library_code("sweep_b_dataset"),
         k=sweep_setting("k"),
         r_tokens=sweep_setting("r_tokens"),
         eps=sweep_setting("eps"),
@@ -146,6 +149,7 @@ rule sweep_collect:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("sweep_collect"),
         sweep=lambda wc: wc.sweep,
         kind=sweep_setting("kind"),
         r_kind=sweep_setting("r_kind"),
@@ -179,6 +183,7 @@ rule sweep_plot:
     conda:
         "../../envs/privanomaly.yaml"
     params:
+        library=library_code("sweep_plot"),
         figure=lambda wc: wc.figure,
         # the datasets of its table (the configured ones less the unavailable): for the caption
         datasets=sweep_setting("run_datasets"),

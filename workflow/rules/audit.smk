@@ -26,6 +26,6 @@ rule privacy_audit:
     params:
         level=config["audit"]["level"],
         seed=config["seed"],
-        mechanisms=AUDITED_MECHANISMS,  # a mechanism added or edited reruns the audit
+        mechanisms=AUDITED_MECHANISMS,  # a mechanism of privanomaly.mechanisms added or edited reruns the audit
     script:
         "../../scripts/privacy_audit.py"

@@ -50,3 +50,22 @@ def test_cli_help_states_its_real_defaults():
     for sub, flag in (("paper-a", "--mechanism"), ("paper-b", "--mechanism"), ("paper-a", "--k")):
         default, text = _help(sub, flag)
         assert f"default {default}" in text, (sub, flag, text)
+
+
+def test_a_claim_spends_at_most_the_eps_asked_for_but_the_printed_exponent():
+    """docs/guide.md: claim(eps=...) is the (eps, delta) actually spent, at most the eps asked for, except
+    exp_top_h_printed (Theorem 3: 2 eps)."""
+    import privanomaly.audit  # noqa: F401 - registers the end-to-end mechanisms too
+    from privanomaly import mechanisms
+
+    over = {}
+    for name in mechanisms.names():
+        m = mechanisms.get(name)
+        for eps in (0.1, 1.0, 3.0):
+            try:
+                claim = m.claim(eps=eps, delta=0.01, k=1, beta=5, h=2)
+            except TypeError:
+                claim = m.claim(eps=eps)
+            if claim.epsilon > eps * (1 + 1e-12):
+                over.setdefault(name, []).append(claim.epsilon / eps)
+    assert over == {"exp_top_h_printed": [2.0, 2.0, 2.0]}

@@ -194,3 +194,22 @@ def test_growth_table_that_lost_a_column_stops_claim_a4(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{path}: no column 'n_records' (expected paper A's growth table (CSV)"), msg
     assert "whose rule paper_a_growth_table rebuilds it" in msg, msg
+
+
+def test_sweep_table_that_lost_a_column_stops_the_claims_naming_it(tmp_path):
+    # was: paper_a_claims read the sweep with pd.read_parquet and stopped on KeyError: 'error_absent_void'
+    from privanomaly.sweeps import claims as sweep_claims
+
+    path = tmp_path / "sweep.parquet"
+    row = {c: [0.0] for c in sweep_claims.COLUMNS} | {"dataset": ["t"], "mechanism": ["sp"], "r_spec": ["f0.05"]}
+    pd.DataFrame(row).to_parquet(path)
+    assert list(sweep_claims.read_sweep(path).columns) == list(sweep_claims.COLUMNS)
+    pd.read_parquet(path).drop(columns="error_absent_void").to_parquet(path)
+    with pytest.raises(ValueError) as exc:
+        sweep_claims.read_sweep(path)
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: no column 'error_absent_void' (expected a paper-A sweep's tidy table"), msg
+    assert "whose rule sweep_collect rebuilds it" in msg, msg
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"sweep\.parquet: cannot be read as a paper-A sweep's tidy table"):
+        sweep_claims.read_sweep(path)

@@ -213,3 +213,38 @@ def test_sweep_table_that_lost_a_column_stops_the_claims_naming_it(tmp_path):
     path.write_bytes(b"")
     with pytest.raises(ValueError, match=r"sweep\.parquet: cannot be read as a paper-A sweep's tidy table"):
         sweep_claims.read_sweep(path)
+
+
+# ---------------------------------------------------------------- a dataset's provenance JSON, damaged
+def _table1_inputs(tmp_path: Path) -> tuple[dict, dict, Path]:
+    prov = tmp_path / "toy.json"
+    prov.write_text(json.dumps({"dataset": "toy", "rows": 4, "dims": 1, "n_anomalies": 1, "raw_rows": 4,
+                                "raw_columns": 1, "source": {"path": "toy.csv", "sha256": "0"}, "steps": []}))
+    choice = tmp_path / "toy_choice.json"
+    choice.write_text(json.dumps({"dataset": "toy", "beta": 1, "r": 0.5}))
+    inp = {"provenance": [str(prov)], "records": [str(_records(tmp_path))], "choices": [str(choice)]}
+    return inp, {"datasets": ["toy"], "missing": {}}, prov
+
+
+def test_table1_and_the_data_summary_name_a_damaged_provenance_json(tmp_path):
+    # was: rules paper_a_table1 and data_summary stopped on a bare JSONDecodeError ("Unterminated string starting
+    # at: line 10 column 14") naming no file, and on KeyError: 'dims' for a provenance without the key
+    from privanomaly.datasets.summary import PROVENANCE_KEYS, summary_table
+    from privanomaly.privacy.scope import read_provenance
+    from privanomaly.report import figures
+
+    inp, params, prov = _table1_inputs(tmp_path)
+    table1 = figures.get("paper_a.table1")
+    assert table1(inp, params)["dataset"].tolist() == ["toy"]
+    assert summary_table([read_provenance(prov, *PROVENANCE_KEYS)])["rows"].tolist() == [4]
+    good = prov.read_text()
+    prov.write_text(good[:60])
+    for call in (lambda: table1(inp, params), lambda: read_provenance(prov, *PROVENANCE_KEYS)):
+        with pytest.raises(ValueError) as exc:
+            call()
+        msg = str(exc.value)
+        assert msg.startswith(f"{prov}: cannot read the dataset's provenance JSON (JSONDecodeError"), msg
+        assert msg.endswith("whose rule prepare rebuilds it"), msg
+    prov.write_text(json.dumps({k: v for k, v in json.loads(good).items() if k != "dims"}))
+    with pytest.raises(ValueError, match=r"toy\.json: the dataset's provenance has no key 'dims'.*rule prepare"):
+        table1(inp, params)

@@ -248,3 +248,35 @@ def test_table1_and_the_data_summary_name_a_damaged_provenance_json(tmp_path):
     prov.write_text(json.dumps({k: v for k, v in json.loads(good).items() if k != "dims"}))
     with pytest.raises(ValueError, match=r"toy\.json: the dataset's provenance has no key 'dims'.*rule prepare"):
         table1(inp, params)
+
+
+# ---------------------------------------------------------------- a CSV cut mid-row
+def test_csv_cut_mid_row_stops_its_readers_naming_it(tmp_path):
+    # was: a half-truncated CSV (a copy interrupted, a full disk) was read with its cut row as NaN and the job
+    # carried on: paper_a_claims, paper_b_comparison, paper_a_fig1, paper_b_plot_tuning ... ended with exit 0
+    from privanomaly.report import figures, sentences
+
+    paths = _summaries(tmp_path)
+    intact = experiment.concat(paths)
+    text = paths[1].read_bytes()
+    paths[1].write_bytes(text[: text.rindex(b",") + 2])  # "...,0." : the last row cut inside its last field
+    readers = {
+        "concat": lambda: experiment.concat(paths),
+        "read_table": lambda: experiment.read_table(paths[1], ["mechanism"], "a summary", "paper_a_errors"),
+        "a plot's inputs": lambda: figures.read_tables({"summaries": [str(p) for p in paths]}),
+        "one plot input": lambda: figures.read_tables({"summary": str(paths[1])}),
+    }
+    for name, read in readers.items():
+        with pytest.raises(ValueError) as exc:
+            read()
+        msg = str(exc.value)
+        assert msg.startswith(f"{paths[1]}: cannot be read as "), (name, msg)
+        assert "the file ends in the middle of a row" in msg and "rerun the workflow" in msg, (name, msg)
+    table2 = tmp_path / "paper_a" / "tables" / "table2.csv"
+    table2.parent.mkdir(parents=True)
+    table2.write_text("dataset,eps\nthyroid,1", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"table2\.csv: cannot be read as paper A's Table 2 .* middle of a row"):
+        sentences.from_files([table2])
+    paths[1].write_bytes(text)  # intact again: read as before, nothing else changed
+    pd.testing.assert_frame_equal(experiment.concat(paths), intact)
+    assert intact["mean_error"].notna().all() and len(intact) == 4

@@ -40,6 +40,22 @@ def split_frame(df: pd.DataFrame, name: str = "dataset") -> Dataset:
     return Dataset(X, y, [str(c) for c in features])
 
 
+def read_csv(path: str | Path, **kwargs) -> pd.DataFrame:
+    """A CSV table this workflow wrote (:func:`privanomaly.io.write_table`: every line, the last one too, ends
+    with a newline). A file whose last byte is not a newline was cut mid-row - a copy or write interrupted, a
+    full disk - and is a ``ValueError``: pandas would read the cut row with NaN and the job carry on."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, 2)
+        cut = False
+        if size:  # an empty file is left to pandas (EmptyDataError)
+            fh.seek(size - 1)
+            cut = fh.read(1) != b"\n"
+    if cut:
+        raise ValueError(f"the file ends in the middle of a row (its last line has no newline, {size} bytes): "
+                         "it was cut short")
+    return pd.read_csv(path, **kwargs)
+
+
 def read_output(path: str | Path, reader, what: str):
     """``reader(path)``; a file of this workflow that is missing or cannot be read (truncated, emptied, not its
     format) is a ``ValueError`` naming it, saying what it should be and how to rebuild it."""
@@ -62,7 +78,7 @@ def read_json(path: str | Path, what: str):
     return read_output(path, _load_json, what)
 
 
-def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=pd.read_csv) -> pd.DataFrame:
+def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=read_csv) -> pd.DataFrame:
     """One table of this workflow (written by ``rule``) read with ``reader``, checked to have every column a
     script reads by name: a missing or unreadable file, or one that lacks a column, is a ``ValueError`` naming the
     file, the columns and how to rebuild it (never a bare ``KeyError`` inside the library)."""
@@ -100,7 +116,7 @@ def read_choice(path: str | Path, *keys: str) -> dict:
     return choice
 
 
-def concat(paths: Iterable[str | Path], reader=pd.read_csv) -> pd.DataFrame:
+def concat(paths: Iterable[str | Path], reader=read_csv) -> pd.DataFrame:
     """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none.
 
     The tables are one rule's output for several datasets, so they have the same columns: one that lacks a

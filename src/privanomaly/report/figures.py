@@ -89,12 +89,12 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
     files: JSONs give the list of objects; CSVs that all carry a ``dataset`` column (tidy per-dataset tables)
     are concatenated into one, other CSVs give the list of DataFrames (dataset order kept)."""
     from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
-    from privanomaly.experiment.inputs import read_json, read_output
+    from privanomaly.experiment.inputs import read_csv, read_json, read_output
 
     def read(path: str) -> Any:
         if str(path).endswith(".json"):
             return read_json(path, "a JSON output of this workflow")
-        return read_output(path, pd.read_csv, "a table of this workflow")
+        return read_output(path, read_csv, "a table of this workflow")
 
     def read_list(paths: Sequence[str]) -> Any:
         if any(str(p).endswith(".json") for p in paths):

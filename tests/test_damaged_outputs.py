@@ -280,3 +280,20 @@ def test_csv_cut_mid_row_stops_its_readers_naming_it(tmp_path):
     paths[1].write_bytes(text)  # intact again: read as before, nothing else changed
     pd.testing.assert_frame_equal(experiment.concat(paths), intact)
     assert intact["mean_error"].notna().all() and len(intact) == 4
+
+
+def test_damaged_prepared_parquet_stops_the_dag_naming_it(tmp_path):
+    # was: every snakemake command (a dry run too) stopped at DAG time on pyarrow's bare "ArrowInvalid: Parquet
+    # magic bytes not found in footer", naming no file (paper B's Scenario-1 outlook reads its metadata)
+    from privanomaly.paper_b.released_bound import file_outlook
+
+    path = tmp_path / "adult_b1.parquet"
+    pd.DataFrame({"x0": [0.0, 1.0, 2.0], "label": pd.array([0, 0, 1], dtype="int8")}).to_parquet(path)
+    assert file_outlook(str(path), 3, 5000, "adult_b1").verdict == "feasible"  # 3 records
+    assert file_outlook(str(tmp_path / "absent.parquet"), 3, 5000, "absent") is None  # not prepared yet
+    path.write_bytes(path.read_bytes()[:40])
+    with pytest.raises(ValueError) as exc:
+        file_outlook(str(path), 3, 5000, "adult_b1")
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: cannot be read as a prepared dataset (Parquet) (ArrowInvalid"), msg
+    assert msg.endswith("delete it and rerun the workflow, which rebuilds it"), msg

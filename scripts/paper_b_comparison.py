@@ -7,18 +7,25 @@ from privanomaly import experiment, io, runlog
 from privanomaly.paper_b import comparison_build
 
 with runlog.log_to(snakemake.log[0]) as log:
-    declared = {str(f) for f in snakemake.input}
+    declared, frames = {str(f) for f in snakemake.input}, {}
 
     def read(path, reader=experiment.read_csv):
         """Read a declared input only (every file this script reads is an input of the rule)."""
         if str(path) not in declared:
             raise ValueError(f"paper_b_comparison: {path} is read but not declared as an input of the rule")
-        return experiment.read_output(path, reader, "an input of the comparison")
+        frames[str(path)] = experiment.read_output(path, reader, "an input of the comparison")
+        return frames[str(path)]
 
     def read_json(path):
         return read(path, lambda q: json.loads(Path(q).read_text(encoding="utf-8")))
 
-    out = comparison_build.build(snakemake.input, snakemake.params, read, read_json)
+    try:
+        out = comparison_build.build(snakemake.input, snakemake.params, read, read_json)
+    except (KeyError, AttributeError) as exc:  # a column the comparison reads, lost from an input table
+        err = experiment.column_error(exc, frames, "paper B's comparison")
+        if err is None:
+            raise
+        raise err from None
     log.info("%d rows: %s", len(out.table), out.counts["ours"])
     for name, counts in out.counts.items():
         if name != "ours":

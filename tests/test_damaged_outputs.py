@@ -297,3 +297,50 @@ def test_damaged_prepared_parquet_stops_the_dag_naming_it(tmp_path):
     msg = str(exc.value)
     assert msg.startswith(f"{path}: cannot be read as a prepared dataset (Parquet) (ArrowInvalid"), msg
     assert msg.endswith("delete it and rerun the workflow, which rebuilds it"), msg
+
+
+# ---------------------------------------------------------------- a figure's input table that lost a column
+def _fig1_inputs(tmp_path: Path) -> dict[str, str]:
+    frontier = tmp_path / "frontier.csv"
+    pd.DataFrame({"eps": [0.5, 0.5], "error_y": [0.0, 0.5], "min_error_x": [1.0, 0.4]}).to_csv(frontier, index=False)
+    minerr = tmp_path / "min_worst_error.csv"
+    pd.DataFrame({"eps": [0.0, 1.0], "min_worst_error": [0.5, 0.27]}).to_csv(minerr, index=False)
+    return {"frontier": str(frontier), "minerr": str(minerr)}
+
+
+@pytest.mark.parametrize("function, key, column", [
+    ("paper_a.fig1", "frontier", "error_y"),
+    ("paper_a.fig1", "minerr", "min_worst_error"),
+])
+def test_figure_input_that_lost_a_column_names_the_file(tmp_path, function, key, column):
+    # was: the generic plot rules stopped on a bare KeyError: 'error_y' (paper_a_fig1, paper_a_fig2, the selection
+    # surface, ...) or "AttributeError: 'Pandas' object has no attribute 'source'" (paper_a_fig4)
+    from privanomaly.report import figures
+
+    inputs = _fig1_inputs(tmp_path)
+    out = [str(tmp_path / "fig.png")]
+    figures.render(function, inputs, {}, None, out)
+    assert Path(out[0]).stat().st_size > 0
+    pd.read_csv(inputs[key]).drop(columns=column).to_csv(inputs[key], index=False)
+    with pytest.raises(ValueError) as exc:
+        figures.render(function, inputs, {}, None, out)
+    assert str(exc.value) == (f"{inputs[key]}: no column {column!r}, which figure {function} reads; the file is "
+                              "damaged - delete it and rerun the workflow, which rebuilds it")
+
+
+def test_column_error_blames_no_file_for_other_lookups():
+    """A KeyError of a dict (a missing param), or a column every table has, is not a damaged file."""
+    table = pd.DataFrame({"a": [1]})
+    try:
+        {}["a"]
+    except KeyError as exc:
+        assert experiment.column_error(exc, {"t.csv": pd.DataFrame({"b": [1]})}, "x") is None
+    try:
+        table["b"]
+    except KeyError as exc:
+        assert experiment.column_error(exc, {"t.csv": table}, "x").args[0].startswith("t.csv: no column 'b'")
+        assert experiment.column_error(exc, {"u.csv": pd.DataFrame({"b": [1]})}, "x") is None
+    try:
+        next(table.itertuples()).b
+    except AttributeError as exc:
+        assert experiment.column_error(exc, {"t.csv": table}, "x").args[0].startswith("t.csv: no column 'b'")

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -76,6 +78,42 @@ def _load_json(path: str | Path):
 def read_json(path: str | Path, what: str):
     """A JSON output of this workflow (:func:`read_output`: missing or damaged is an error naming it)."""
     return read_output(path, _load_json, what)
+
+
+def _looked_up(exc: BaseException) -> tuple[Any, list[str] | None] | None:
+    """(column, columns of the table it was looked up in, when known) of a failed column lookup: pandas'
+    ``KeyError`` of ``df[col]`` or the ``AttributeError`` of an ``itertuples`` row; None for anything else (a
+    ``KeyError`` of a dict of the caller)."""
+    if isinstance(exc, AttributeError) and type(getattr(exc, "obj", None)).__name__ == "Pandas":
+        fields = list(exc.obj._fields)
+        return exc.name, fields[1:] if fields[:1] == ["Index"] else fields
+    if not (isinstance(exc, KeyError) and exc.args):
+        return None
+    tb, marker = exc.__traceback__, f"{os.sep}pandas{os.sep}"
+    while tb is not None:
+        if marker in tb.tb_frame.f_code.co_filename:
+            table = tb.tb_frame.f_locals.get("self")
+            return exc.args[0], list(map(str, table.columns)) if isinstance(table, pd.DataFrame) else None
+        tb = tb.tb_next
+    return None
+
+
+def column_error(exc: BaseException, frames: Mapping[str, Any], what: str) -> ValueError | None:
+    """What to raise instead of ``exc`` when it is a column lookup that failed on tables read from files -
+    pandas' ``KeyError`` for ``df[col]`` or the ``AttributeError`` of an ``itertuples`` row - and some of
+    ``frames`` ({path: what was read from it}) lack that column: a ``ValueError`` naming those files, the
+    column, ``what`` reads it and how to rebuild them. None when ``exc`` is about something else."""
+    looked = _looked_up(exc)
+    if looked is None:
+        return None
+    column, columns = looked
+    lacking = {str(p): t for p, t in frames.items() if isinstance(t, pd.DataFrame) and column not in t.columns}
+    same = [p for p, t in lacking.items() if columns is not None and list(map(str, t.columns)) == columns]
+    lacking = same or (list(lacking) if len(lacking) == 1 else [])  # the table looked in, else the only one
+    if not lacking:
+        return None
+    return ValueError(f"{', '.join(lacking)}: no column {column!r}, which {what} reads; the file is damaged - "
+                      "delete it and rerun the workflow, which rebuilds it")
 
 
 def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=read_csv) -> pd.DataFrame:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Iterable, NamedTuple
@@ -162,12 +163,15 @@ def concat(paths: Iterable[str | Path], reader=read_csv) -> pd.DataFrame:
     """
     paths = list(paths)
     frames = [read_output(p, reader, "a tidy table of this workflow") for p in paths]
-    for p, f in zip(paths[1:], frames[1:]):
-        if list(f.columns) != list(frames[0].columns):
-            first = list(frames[0].columns)
-            lacks = [c for c in first if c not in f.columns]
-            extra = [c for c in f.columns if c not in first]
-            raise ValueError(f"{p}: its columns differ from those of {paths[0]} (the same rule's table for another "
-                             f"dataset): lacks {lacks}, has {extra} besides, order {list(f.columns)}; the file is "
-                             "damaged - delete it and rerun the workflow, which rebuilds it")
+    columns = [tuple(f.columns) for f in frames]
+    if len(set(columns)) > 1:  # the damaged file is the odd one: most tables agree; of two, a lost column is the damage
+        votes = Counter(columns)
+        ref = max(votes, key=lambda c: (votes[c], len(c)))
+        good = paths[columns.index(ref)]
+        p, cols = next((p, c) for p, c in zip(paths, columns) if c != ref)
+        lacks = [c for c in ref if c not in cols]
+        extra = [c for c in cols if c not in ref]
+        raise ValueError(f"{p}: its columns differ from those of {good} (the same rule's table for another "
+                         f"dataset): lacks {lacks}, has {extra} besides, order {list(cols)}; the file is "
+                         "damaged - delete it and rerun the workflow, which rebuilds it")
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

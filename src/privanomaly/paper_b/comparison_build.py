@@ -42,7 +42,7 @@ def read_choices(files: Mapping[str, Any], read_json: Callable[[str], Any]) -> d
 def load_reading(files: Mapping[str, Any], read: Callable[[str], pd.DataFrame],
                  read_json: Callable[[str], Any]) -> dict[str, Any]:
     """The tables of one reading (:func:`privanomaly.paper_b.workflow.reading_inputs`)."""
-    tabs = pd.concat([read(f) for f in files["tables"]], ignore_index=True) if files["tables"] else None
+    tabs = experiment.concat(files["tables"], reader=read) if files["tables"] else None
     return {
         "tables": tabs,
         "choices": read_choices(files, read_json),
@@ -55,7 +55,7 @@ def load_reading(files: Mapping[str, Any], read: Callable[[str], pd.DataFrame],
 def build(inp: Any, p: Any, read: Callable[[str], pd.DataFrame], read_json: Callable[[str], Any]) -> Comparison:
     """The comparison of rule ``paper_b_comparison`` from its inputs ``inp`` (table1, table2, scenario1,
     scenario2, subspaces, timing, fig1, fig2) and params ``p`` (names, paper, k, delta, scenario2, readings)."""
-    tables = pd.concat([read(inp.table1), read(inp.table2)], ignore_index=True)
+    tables = experiment.concat([inp.table1, inp.table2], reader=read)  # one that lost a column: an error naming it
     all_choices = read_choices(p.readings["ours"]["inputs"], read_json)
     choices = {ds: all_choices[ds] for ds in tables["dataset"].unique()}
     s1 = experiment.concat(inp.scenario1, reader=read) if inp.scenario1 else None

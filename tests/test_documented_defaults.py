@@ -9,6 +9,7 @@ import inspect
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from privanomaly import api
@@ -69,3 +70,15 @@ def test_a_claim_spends_at_most_the_eps_asked_for_but_the_printed_exponent():
             if claim.epsilon > eps * (1 + 1e-12):
                 over.setdefault(name, []).append(claim.epsilon / eps)
     assert over == {"exp_top_h_printed": [2.0, 2.0, 2.0]}
+
+
+@pytest.mark.parametrize("module", ["privanomaly", "privanomaly.audit", "privanomaly.configcheck",
+                                    "privanomaly.configplan", "privanomaly.runguard", "privanomaly.report.partial",
+                                    "privanomaly.report.gallery", "privanomaly.report.catalogue"])
+def test_every_command_line_names_itself_in_its_help(module):
+    # was: "usage: runguard.py", "usage: gallery.py", ... - not the command the docs give
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True, check=True).stdout
+    assert out.startswith(f"usage: python -m {module} "), out[:80]

@@ -347,3 +347,18 @@ def test_column_error_blames_no_file_for_other_lookups():
         next(table.itertuples()).b
     except AttributeError as exc:
         assert experiment.column_error(exc, {"t.csv": table}, "x").args[0].startswith("t.csv: no column 'b'")
+
+
+def test_sweep_chunk_that_lost_a_column_is_named_not_collected_as_nan(tmp_path):
+    # was: rule sweep_collect concatenated the chunks with pd.concat and wrote the sweep table with NaN betas
+    from privanomaly.sweeps.collect import collect
+
+    paths = []
+    for ds in ("synthetic_a", "thyroid"):
+        paths.append(tmp_path / f"{ds}.parquet")
+        pd.DataFrame({"dataset": [ds], "mechanism": ["sp"], "eps": [0.5], "k": [1], "beta": [5],
+                      "r_spec": ["f0.05"]}).to_parquet(paths[-1])
+    assert collect([str(p) for p in paths], "s", "paper_a")["beta"].tolist() == [5, 5]
+    pd.read_parquet(paths[0]).drop(columns="beta").to_parquet(paths[0])
+    with pytest.raises(ValueError, match=rf"^{paths[0]}: its columns differ from those of {paths[1]} .* lacks \['beta'\]"):
+        collect([str(p) for p in paths], "s", "paper_a")

@@ -155,23 +155,25 @@ def read_choice(path: str | Path, *keys: str) -> dict:
     return choice
 
 
-def concat(paths: Iterable[str | Path], reader=read_csv) -> pd.DataFrame:
+def concat(paths: Iterable[str | Path], reader=read_csv, what: str = "a tidy table of this workflow",
+           ordered: bool = True) -> pd.DataFrame:
     """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none.
 
     The tables are one rule's output for several datasets, so they have the same columns: one that lacks a
     column (or has another) is damaged - an error naming it, never rows of NaN that a table or figure drops.
+    ``ordered=False``: the same columns in any order (tables whose columns a job writes in the order it meets them).
     """
     paths = list(paths)
-    frames = [read_output(p, reader, "a tidy table of this workflow") for p in paths]
-    columns = [tuple(f.columns) for f in frames]
+    frames = [read_output(p, reader, what) for p in paths]
+    columns = [tuple(f.columns) if ordered else tuple(sorted(map(str, f.columns))) for f in frames]
     if len(set(columns)) > 1:  # the damaged file is the odd one: most tables agree; of two, a lost column is the damage
         votes = Counter(columns)
         ref = max(votes, key=lambda c: (votes[c], len(c)))
         good = paths[columns.index(ref)]
-        p, cols = next((p, c) for p, c in zip(paths, columns) if c != ref)
-        lacks = [c for c in ref if c not in cols]
-        extra = [c for c in cols if c not in ref]
-        raise ValueError(f"{p}: its columns differ from those of {good} (the same rule's table for another "
-                         f"dataset): lacks {lacks}, has {extra} besides, order {list(cols)}; the file is "
+        i = next(i for i, c in enumerate(columns) if c != ref)
+        lacks = [c for c in ref if c not in columns[i]]
+        extra = [c for c in columns[i] if c not in ref]
+        raise ValueError(f"{paths[i]}: its columns differ from those of {good} (the same rule's table for another "
+                         f"dataset): lacks {lacks}, has {extra} besides, order {list(frames[i].columns)}; the file is "
                          "damaged - delete it and rerun the workflow, which rebuilds it")
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -137,4 +137,4 @@ scale: install
 # the .test DAG through --profile profiles/slurm, proven with sacct, tables byte-compared with a local run.
 # Not part of `make test` (it takes longer than the 5 minutes allowed there): see docs/guide.md "Run on a cluster".
 test-cluster: install
-	BIN=$(abspath $(BIN)) DATA_MIRROR=$(abspath ../shared/datasets) tools/test_cluster.sh
+	BIN=$(abspath $(BIN)) DATA_MIRROR='$(MIRROR_ABS)' tools/test_cluster.sh

@@ -1,8 +1,6 @@
 """Rule paper_a_claims: evaluate paper A's claims on this run's tables -> claims.md (PASS/FAIL on the paper's
 datasets; our numbers without a verdict on the user's own datasets)."""
 
-import pandas as pd
-
 from privanomaly import experiment, io, runlog
 from privanomaly.datasets import standins
 from privanomaly.paper_a import claims
@@ -21,7 +19,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     )
     registry = None
     if p.sweep:  # A3, A6, A8 from the sweep's whole grid (privanomaly.sweeps.claims); the claims say so
-        tables["sweep"] = pd.read_parquet(inp.sweep)
+        tables["sweep"] = sweep_claims.read_sweep(inp.sweep)
         registry = sweep_claims.registry_with_sweep(p.sweep)
     paper, yours, your_names = claims.evaluate_by_scope(
         tables, p.cfg, list(p.datasets), list(p.paper_datasets), dict(p.not_evaluated), registry

@@ -24,3 +24,14 @@ def test_only_names_an_unknown_mechanism(tmp_path, capsys):
     msg = capsys.readouterr().err
     assert "--only: not registered: nope" in msg and "optimal_dp" in msg
     assert not (tmp_path / "privacy_audit.csv").exists()
+
+
+def test_help_names_the_command_and_its_defaults(capsys):
+    # was: "usage: __main__.py", the description cut mid-sentence ("print and write") and no default shown
+    with pytest.raises(SystemExit) as err:
+        main(["--help"])
+    assert err.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert out.startswith("usage: python -m privanomaly.audit ")
+    assert "print and write the table" in out and "Exit status 1 if a mechanism fails" in out
+    assert "(default: full)" in out and "(default: results/audit)" in out

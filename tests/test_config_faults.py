@@ -144,6 +144,9 @@ def test_claim_sweep_naming_a_paper_b_sweep_is_an_error_and_deletes_nothing(tmp_
      "unknown key"),
     ("paper_b:\n  fig2:\n    k_values: [1, 100000]\n", "paper_b.fig2.k_values[1]", "greater than the maximum of 1000"),
     ("paper_b:\n  fig1:\n    d_max: 100000000\n", "paper_b.fig1.d_max", "greater than the maximum of 1000"),
+    # was: unbounded, unlike paper_b.scenario2.max_subspaces - the guard of the enumeration guarded nothing
+    ("sweeps:\n  paperBkR:\n    max_subspaces: 100000000\n", "sweeps.paperBkR.max_subspaces",
+     "greater than the maximum of 1000000"),
 ])
 def test_out_of_range_value_is_rejected_naming_the_key(tmp_path, text, key, words):
     msg = _error(tmp_path, text)

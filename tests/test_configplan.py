@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from privanomaly.configcheck import DEFAULT_SCHEMA, ConfigError, check_config, merged_config
+from privanomaly import configcheck, configplan
 from privanomaly.configplan import check_plan
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,3 +69,14 @@ def test_results_dir_that_is_a_file_is_named(tmp_path):
         _check(tmp_path, f"results_dir: {afile}\n")
     assert str(err.value) == (f"invalid configuration:\n  results_dir: '{afile}' is a file, not a directory; "
                               "set results_dir to a directory")
+
+
+def test_help_names_its_own_command(capsys):
+    # was: `python -m privanomaly.configplan --help` printed "usage: configplan.py" and configcheck's docstring
+    for mod, main in (("configplan", configplan.main), ("configcheck", configcheck.main)):
+        with pytest.raises(SystemExit):
+            main(["--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert out.startswith(f"usage: python -m privanomaly.{mod} "), out
+        assert ("then the workflow plan's checks" in out) == (mod == "configplan"), out
+        assert ":class:" not in out

@@ -13,12 +13,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", ROOT / "DEVELOPERS.md", *sorted((ROOT / "docs").glob("*.md"))]
+# config files and rule files whose comments show commands (e.g. .scale/config.yaml's "by hand" lines)
+COMMENTED = [ROOT / "config.yaml", ROOT / ".test" / "config.yaml", ROOT / ".scale" / "config.yaml",
+             *sorted((ROOT / "profiles").glob("*/config.yaml")), *sorted((ROOT / "workflow" / "rules").glob("*.smk")),
+             ROOT / "Makefile"]
 INLINE = re.compile(r"`([^`\n]*\bsnakemake\b[^`\n]*)`")
 COMMENT = re.compile(r"#\s*\S+\.yaml\s+[—-]\s+(\S*snakemake\b.*)$", re.M)
+COMMENT_LINE = re.compile(r"^#\s+((?:\S*/)?snakemake\s.*)$", re.M)  # a comment line that is a command
 
 
 def commands(text: str) -> list[str]:
-    return [m.group(1) for m in INLINE.finditer(text)] + [m.group(1) for m in COMMENT.finditer(text)]
+    return ([m.group(1) for m in INLINE.finditer(text)] + [m.group(1) for m in COMMENT.finditer(text)]
+            + [m.group(1) for m in COMMENT_LINE.finditer(text)])
 
 
 def misplaced(cmd: str) -> list[str]:
@@ -48,9 +54,20 @@ def test_targets_come_before_configfile_and_config(doc):
     assert not bad, f"{doc.name}: words read as config files or key=value: {bad}"
 
 
+@pytest.mark.parametrize("path", COMMENTED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_commands_in_config_and_rule_comments_put_targets_first(path):
+    # was: .scale/config.yaml's "by hand" lines `snakemake --cores 2 --configfile .scale/config.yaml scale_all`
+    # (FileNotFoundError: 'scale_all') and `... --config data_mirror=<real mirror> standin_mirror`
+    bad = {c: misplaced(c) for c in commands(path.read_text(encoding="utf-8")) if misplaced(c)}
+    assert not bad, f"{path.name}: words read as config files or key=value: {bad}"
+
+
 def test_the_check_sees_a_misplaced_target():
     assert misplaced("snakemake --configfile my.yaml sweeps_all") == ["sweeps_all"]
     assert misplaced("snakemake --cores 8 --config data_mirror=x paper_a_all") == ["paper_a_all"]
     assert misplaced("snakemake --cores 8 sweeps_all --configfile my.yaml --config seed=7") == []
     assert commands("# my.yaml — snakemake --cores 8 --configfile my.yaml sweeps_all\n") == [
         "snakemake --cores 8 --configfile my.yaml sweeps_all"]
+    assert commands("#   snakemake --cores 2 --configfile .scale/config.yaml scale_all\n") == [
+        "snakemake --cores 2 --configfile .scale/config.yaml scale_all"]
+    assert misplaced("snakemake --cores 2 --configfile .scale/config.yaml scale_all") == ["scale_all"]

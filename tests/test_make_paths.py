@@ -51,3 +51,15 @@ def test_make_test_uses_the_mirror_it_is_given():
     assert pytest_line[0] == "PRIVANOMALY_MIRROR=/data/my mirror"
     dag = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--rerun-incomplete" in w)
     assert after(dag, "--config") == "data_mirror=/data/my mirror"
+
+
+def test_make_test_cluster_uses_the_mirror_it_is_given():
+    # was: DATA_MIRROR=$(abspath ../shared/datasets) in the recipe, whatever DATA_MIRROR said
+    out = subprocess.run(["make", "-n", "-o", "install", "-C", str(ROOT), "test-cluster", "DATA_MIRROR=/data/my mirror"],
+                         capture_output=True, text=True, check=True).stdout
+    line = next(shlex.split(x) for x in out.splitlines() if "test_cluster.sh" in x)
+    assert "DATA_MIRROR=/data/my mirror" in line and line[-1] == "tools/test_cluster.sh"
+    default = subprocess.run(["make", "-n", "-o", "install", "-C", str(ROOT), "test-cluster",
+                              "DATA_MIRROR=../shared/datasets"], capture_output=True, text=True, check=True).stdout
+    assert f"DATA_MIRROR={(ROOT.parent / 'shared' / 'datasets').resolve()}" in shlex.split(
+        next(x for x in default.splitlines() if "test_cluster.sh" in x))

@@ -4,7 +4,8 @@
 #  1. installs what it needs from Debian (slurm-wlm, slurmdbd, munge, mariadb-server) when missing;
 #  2. starts, as root, from a private state directory ($CLUSTER_DIR, default .cluster/): munged (unless one
 #     already answers), MariaDB (127.0.0.1 only), slurmdbd (accounting, so that `sacct` works), slurmctld and
-#     slurmd, with SLURM_CONF pointing at the generated slurm.conf (nothing under /etc/slurm is touched);
+#     slurmd, with SLURM_CONF pointing at the generated slurm.conf; /etc/slurm/slurm.conf is a link to it
+#     while the test runs (srun inside a job reads that path) and a file that was there is put back at the end;
 #  3. runs the .test DAG locally (--cores 2) and through `--profile profiles/slurm`
 #     (snakemake-executor-plugin-slurm), each into its own results directory under $CLUSTER_DIR;
 #  4. checks with sacct that every submitted job is COMPLETED and that each job's mem_mb / runtime / threads

@@ -49,7 +49,8 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--out", help="write one row per record: the released answer and the true one")
     b = sub.add_parser("paper-b", help="release the number of outliers q_count(X, k, r) (paper B)")
     _data_args(b)
-    b.add_argument("--mechanism", default="gaussian_smooth_fast", help="a count mechanism (see `mechanisms`)")
+    b.add_argument("--mechanism", default="gaussian_smooth_fast",
+                   help="a count mechanism (default gaussian_smooth_fast; see `mechanisms`)")
     b.add_argument("--k", type=int, default=3, help="outlier threshold k (default 3, the paper's)")
     b.add_argument("--r", type=float, help="radius r (default: tuned)")
     b.add_argument("--delta", type=float, default=0.01, help="delta (default 0.01, the paper's)")

@@ -324,12 +324,18 @@ def merged_config(files: Sequence[str | os.PathLike]) -> dict:
     return config
 
 
-def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | None = None) -> int:
+def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | None = None,
+         prog: str = "python -m privanomaly.configcheck") -> int:
     """``python -m privanomaly.configcheck [--configfile F ...]``: check config.yaml plus overlays, say where.
 
     ``plan_check`` (``privanomaly.configplan``, which ``make`` runs) then runs the workflow plan's checks on
     the merged config; it raises :class:`ConfigError`."""
-    ap = argparse.ArgumentParser(description=main.__doc__)
+    plan = ("then the workflow plan's checks (dataset names, eps_ref in eps_grid, sweep sizes, ...)" if plan_check
+            else "not the workflow plan's checks (python -m privanomaly.configplan adds them)")
+    ap = argparse.ArgumentParser(prog=prog, description=(
+        "Check config.yaml merged with the overlays: strict YAML (a duplicate key, a syntax error or an empty file "
+        f"is named with file:line) and the schema (the key and file:line first); {plan}. Exit 1 with the message, "
+        "else 0."))
     ap.add_argument("--configfile", nargs="*", default=[], help="overlays, as given to snakemake")
     ap.add_argument("--base", default=str(ROOT / "config.yaml"), help="the workflow's config.yaml")
     ap.add_argument("--schema", default=str(DEFAULT_SCHEMA))

@@ -70,7 +70,7 @@ def check_catalogue(report_dir: str | Path = Path("workflow") / "report") -> Non
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m privanomaly.configplan [--configfile F ...]``: the files, the schema and the plan's checks."""
-    return configcheck.main(argv, plan_check=check_plan)
+    return configcheck.main(argv, plan_check=check_plan, prog="python -m privanomaly.configplan")
 
 
 if __name__ == "__main__":

@@ -82,7 +82,8 @@ def has_lock(directory: str | os.PathLike = ".") -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Refuse to start while another run of this directory is alive.")
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.runguard",
+                                 description="Refuse to start while another run of this directory is alive.")
     ap.add_argument("directory", nargs="?", default=".")
     ap.add_argument("--unlock", action="store_true", help="remove a stale Snakemake lock (no live run here)")
     args = ap.parse_args(argv)

@@ -27,6 +27,6 @@ rule privacy_audit:
         library=library_code("privacy_audit"),
         level=config["audit"]["level"],
         seed=config["seed"],
-        mechanisms=AUDITED_MECHANISMS,  # a mechanism added or edited reruns the audit
+        mechanisms=AUDITED_MECHANISMS,  # a mechanism of privanomaly.mechanisms added or edited reruns the audit
     script:
         "../../scripts/privacy_audit.py"

@@ -19,9 +19,12 @@ from .harness import LEVELS, run, table
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--level", choices=sorted(LEVELS), default="full")
-    ap.add_argument("--out", default="results/audit", help="directory for privacy_audit.{csv,md}")
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.audit", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--level", choices=sorted(LEVELS), default="full",
+                    help="fast: the subset `make test` runs; full: `make audit` (default: full)")
+    ap.add_argument("--out", default="results/audit",
+                    help="directory for privacy_audit.{csv,md} (default: results/audit)")
     ap.add_argument("--only", nargs="+", metavar="NAME",
                     help="audit only these registered mechanisms (no negative controls)")
     args = ap.parse_args(argv)

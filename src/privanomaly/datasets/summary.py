@@ -41,6 +41,10 @@ def _step_label(step: Mapping[str, Any]) -> str | None:
     return kind
 
 
+#: the keys of a provenance JSON that :func:`summary_table` reads
+PROVENANCE_KEYS = ("dataset", "rows", "dims", "n_anomalies", "raw_rows", "raw_columns", "source", "steps")
+
+
 def summary_table(provenances: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """One row per dataset: rows, dims, #anomalies, % anomalies, raw size, steps, source, raw sha256."""
     rows = []

@@ -3,11 +3,13 @@
 (:mod:`.verdict`)."""
 
 from privanomaly.experiment.inputs import (
-    Dataset, concat, load_dataset, read_choice, read_json, read_output, read_table, split_frame,
+    Dataset, column_error, concat, load_dataset, read_choice, read_csv, read_json, read_output, read_table,
+    split_frame,
 )
 from privanomaly.experiment.verdict import DIFFERS, FAIL, MATCH, NA, PASS, VERDICTS, Verdict, count, number, to_frame
 
 __all__ = [
-    "Dataset", "concat", "load_dataset", "read_choice", "read_json", "read_output", "read_table", "split_frame",
+    "Dataset", "column_error", "concat", "load_dataset", "read_choice", "read_csv", "read_json", "read_output", "read_table",
+    "split_frame",
     "DIFFERS", "FAIL", "MATCH", "NA", "PASS", "VERDICTS", "Verdict", "count", "number", "to_frame",
 ]

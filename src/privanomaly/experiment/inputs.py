@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -40,6 +43,22 @@ def split_frame(df: pd.DataFrame, name: str = "dataset") -> Dataset:
     return Dataset(X, y, [str(c) for c in features])
 
 
+def read_csv(path: str | Path, **kwargs) -> pd.DataFrame:
+    """A CSV table this workflow wrote (:func:`privanomaly.io.write_table`: every line, the last one too, ends
+    with a newline). A file whose last byte is not a newline was cut mid-row - a copy or write interrupted, a
+    full disk - and is a ``ValueError``: pandas would read the cut row with NaN and the job carry on."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, 2)
+        cut = False
+        if size:  # an empty file is left to pandas (EmptyDataError)
+            fh.seek(size - 1)
+            cut = fh.read(1) != b"\n"
+    if cut:
+        raise ValueError(f"the file ends in the middle of a row (its last line has no newline, {size} bytes): "
+                         "it was cut short")
+    return pd.read_csv(path, **kwargs)
+
+
 def read_output(path: str | Path, reader, what: str):
     """``reader(path)``; a file of this workflow that is missing or cannot be read (truncated, emptied, not its
     format) is a ``ValueError`` naming it, saying what it should be and how to rebuild it."""
@@ -62,7 +81,43 @@ def read_json(path: str | Path, what: str):
     return read_output(path, _load_json, what)
 
 
-def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=pd.read_csv) -> pd.DataFrame:
+def _looked_up(exc: BaseException) -> tuple[Any, list[str] | None] | None:
+    """(column, columns of the table it was looked up in, when known) of a failed column lookup: pandas'
+    ``KeyError`` of ``df[col]`` or the ``AttributeError`` of an ``itertuples`` row; None for anything else (a
+    ``KeyError`` of a dict of the caller)."""
+    if isinstance(exc, AttributeError) and type(getattr(exc, "obj", None)).__name__ == "Pandas":
+        fields = list(exc.obj._fields)
+        return exc.name, fields[1:] if fields[:1] == ["Index"] else fields
+    if not (isinstance(exc, KeyError) and exc.args):
+        return None
+    tb, marker = exc.__traceback__, f"{os.sep}pandas{os.sep}"
+    while tb is not None:
+        if marker in tb.tb_frame.f_code.co_filename:
+            table = tb.tb_frame.f_locals.get("self")
+            return exc.args[0], list(map(str, table.columns)) if isinstance(table, pd.DataFrame) else None
+        tb = tb.tb_next
+    return None
+
+
+def column_error(exc: BaseException, frames: Mapping[str, Any], what: str) -> ValueError | None:
+    """What to raise instead of ``exc`` when it is a column lookup that failed on tables read from files -
+    pandas' ``KeyError`` for ``df[col]`` or the ``AttributeError`` of an ``itertuples`` row - and some of
+    ``frames`` ({path: what was read from it}) lack that column: a ``ValueError`` naming those files, the
+    column, ``what`` reads it and how to rebuild them. None when ``exc`` is about something else."""
+    looked = _looked_up(exc)
+    if looked is None:
+        return None
+    column, columns = looked
+    lacking = {str(p): t for p, t in frames.items() if isinstance(t, pd.DataFrame) and column not in t.columns}
+    same = [p for p, t in lacking.items() if columns is not None and list(map(str, t.columns)) == columns]
+    lacking = same or (list(lacking) if len(lacking) == 1 else [])  # the table looked in, else the only one
+    if not lacking:
+        return None
+    return ValueError(f"{', '.join(lacking)}: no column {column!r}, which {what} reads; the file is damaged - "
+                      "delete it and rerun the workflow, which rebuilds it")
+
+
+def read_table(path: str | Path, columns: Iterable[str], what: str, rule: str, reader=read_csv) -> pd.DataFrame:
     """One table of this workflow (written by ``rule``) read with ``reader``, checked to have every column a
     script reads by name: a missing or unreadable file, or one that lacks a column, is a ``ValueError`` naming the
     file, the columns and how to rebuild it (never a bare ``KeyError`` inside the library)."""
@@ -100,20 +155,25 @@ def read_choice(path: str | Path, *keys: str) -> dict:
     return choice
 
 
-def concat(paths: Iterable[str | Path], reader=pd.read_csv) -> pd.DataFrame:
+def concat(paths: Iterable[str | Path], reader=read_csv, what: str = "a tidy table of this workflow",
+           ordered: bool = True) -> pd.DataFrame:
     """Concatenate per-dataset tidy tables (each already carries a ``dataset`` column); empty if none.
 
     The tables are one rule's output for several datasets, so they have the same columns: one that lacks a
     column (or has another) is damaged - an error naming it, never rows of NaN that a table or figure drops.
+    ``ordered=False``: the same columns in any order (tables whose columns a job writes in the order it meets them).
     """
     paths = list(paths)
-    frames = [read_output(p, reader, "a tidy table of this workflow") for p in paths]
-    for p, f in zip(paths[1:], frames[1:]):
-        if list(f.columns) != list(frames[0].columns):
-            first = list(frames[0].columns)
-            lacks = [c for c in first if c not in f.columns]
-            extra = [c for c in f.columns if c not in first]
-            raise ValueError(f"{p}: its columns differ from those of {paths[0]} (the same rule's table for another "
-                             f"dataset): lacks {lacks}, has {extra} besides, order {list(f.columns)}; the file is "
-                             "damaged - delete it and rerun the workflow, which rebuilds it")
+    frames = [read_output(p, reader, what) for p in paths]
+    columns = [tuple(f.columns) if ordered else tuple(sorted(map(str, f.columns))) for f in frames]
+    if len(set(columns)) > 1:  # the damaged file is the odd one: most tables agree; of two, a lost column is the damage
+        votes = Counter(columns)
+        ref = max(votes, key=lambda c: (votes[c], len(c)))
+        good = paths[columns.index(ref)]
+        i = next(i for i, c in enumerate(columns) if c != ref)
+        lacks = [c for c in ref if c not in columns[i]]
+        extra = [c for c in columns[i] if c not in ref]
+        raise ValueError(f"{paths[i]}: its columns differ from those of {good} (the same rule's table for another "
+                         f"dataset): lacks {lacks}, has {extra} besides, order {list(frames[i].columns)}; the file is "
+                         "damaged - delete it and rerun the workflow, which rebuilds it")
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

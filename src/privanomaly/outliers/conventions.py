@@ -52,7 +52,9 @@ class NoiseScales(NamedTuple):
 
 
 def noise_scales(conv: NoiseConvention, gs: float, eps: float, delta: float, p: int = 1) -> NoiseScales:
-    """sigma_Global, alpha and beta of reading ``conv`` (the only reader of a :class:`NoiseConvention`)."""
+    """sigma_Global, alpha and beta of reading ``conv`` (the only reader of its constants: ``log``,
+    ``variance_as_std``, ``alpha_factor``, ``beta``; Scenario 1's table also reads ``use_ls0`` and
+    ``privacy_proven``, which choose the smoothed value and the guarantee)."""
     from .gaussian import sigma_global, theorem1_sigma, theorem2_alpha, theorem2_beta  # scipy: only when used
 
     if conv.privacy_proven:

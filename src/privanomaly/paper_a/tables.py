@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 
@@ -106,8 +105,7 @@ def _table1(inp, p):
     rows = []
     for name, prov_path, rec_path, choice_path in zip(p["datasets"], inp["provenance"], inp["records"],
                                                       inp["choices"]):
-        with open(prov_path, encoding="utf-8") as fh:
-            prov = json.load(fh)
+        prov = scope.read_provenance(prov_path, "dims")
         choice = experiment.read_choice(choice_path, "beta")
         rec = records.read_records(rec_path)
         row = table1_row(name, rec, prov["dims"], pca_note(prov), choice["beta"], choice["r"])

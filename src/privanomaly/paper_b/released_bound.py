@@ -150,12 +150,15 @@ def algorithm2_outlook(N: int, k: int, d: int, max_work: int | None, name: str =
 
 def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
     """:func:`algorithm2_outlook` of a prepared dataset (``results/data/<name>.parquet``: features + ``label``)
-    from its Parquet metadata only (no data read); None while the file does not exist yet."""
+    from its Parquet metadata only (no data read); None while the file does not exist yet. A file that exists
+    but cannot be read (truncated, not Parquet) is a ``ValueError`` naming it and how to rebuild it."""
     from pathlib import Path
 
     if not Path(parquet).is_file():
         return None
     import pyarrow.parquet as pq
 
-    meta = pq.read_metadata(parquet)
+    from privanomaly.experiment.inputs import read_output
+
+    meta = read_output(parquet, pq.read_metadata, "a prepared dataset (Parquet)")
     return algorithm2_outlook(int(meta.num_rows), int(k), int(meta.num_columns) - 1, max_work, name)

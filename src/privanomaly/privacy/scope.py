@@ -78,15 +78,28 @@ def beside(data_path: str | Path) -> Path:
     return Path(data_path).with_suffix(".json")
 
 
-def read_provenance(path: str | Path) -> dict:
-    """A dataset's provenance JSON (``results/data/<name>.json``), checked to be an object."""
+REBUILD_PROVENANCE = "the file is damaged - delete it and rerun the workflow, whose rule prepare rebuilds it"
+
+
+def read_provenance(path: str | Path, *keys: str) -> dict:
+    """A dataset's provenance JSON (``results/data/<name>.json``), checked to be an object with a list ``steps``
+    and every key of ``keys``: a missing, unreadable or damaged file is a ``ValueError`` naming it and how to
+    rebuild it (never a bare ``JSONDecodeError`` or ``KeyError``)."""
     try:
         with open(path, encoding="utf-8") as fh:
             prov = json.load(fh)
+    except FileNotFoundError:
+        raise ValueError(f"{path}: not found (expected a dataset's provenance JSON, written by rule prepare); rerun "
+                         "the workflow to rebuild it") from None
     except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: cannot read the dataset's provenance JSON ({exc})") from exc
+        raise ValueError(f"{path}: cannot read the dataset's provenance JSON ({type(exc).__name__}: {exc}); "
+                         f"{REBUILD_PROVENANCE}") from None
     if not isinstance(prov, dict) or not isinstance(prov.get("steps", []), list):
-        raise ValueError(f"{path}: dataset provenance must be an object with a list 'steps'")
+        raise ValueError(f"{path}: dataset provenance must be an object with a list 'steps'; {REBUILD_PROVENANCE}")
+    lacks = [k for k in keys if k not in prov]
+    if lacks:
+        raise ValueError(f"{path}: the dataset's provenance has no key {', '.join(map(repr, lacks))} (expected "
+                         f"{list(keys)}); {REBUILD_PROVENANCE}")
     return prov
 
 

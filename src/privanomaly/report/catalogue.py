@@ -445,7 +445,7 @@ def update_readme(readme: str | Path, items: list[Item]) -> bool:
 def _main(argv: list[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.report.catalogue", description=__doc__.splitlines()[0])
     ap.add_argument("--catalogue", default="workflow/report/catalogue.yaml")
     ap.add_argument("--readme", help="rewrite the table between the catalogue markers of this README")
     args = ap.parse_args(argv)

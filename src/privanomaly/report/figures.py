@@ -89,12 +89,12 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
     files: JSONs give the list of objects; CSVs that all carry a ``dataset`` column (tidy per-dataset tables)
     are concatenated into one, other CSVs give the list of DataFrames (dataset order kept)."""
     from privanomaly.experiment import concat  # the per-dataset table concatenation of the project
-    from privanomaly.experiment.inputs import read_json, read_output
+    from privanomaly.experiment.inputs import read_csv, read_json, read_output
 
     def read(path: str) -> Any:
         if str(path).endswith(".json"):
             return read_json(path, "a JSON output of this workflow")
-        return read_output(path, pd.read_csv, "a table of this workflow")
+        return read_output(path, read_csv, "a table of this workflow")
 
     def read_list(paths: Sequence[str]) -> Any:
         if any(str(p).endswith(".json") for p in paths):
@@ -105,6 +105,16 @@ def read_tables(inputs: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
         return [read(p) for p in paths]
 
     return {key: read(value) if isinstance(value, str) else read_list(value) for key, value in inputs.items()}
+
+
+def _frames_by_path(inputs: Mapping[str, str | Sequence[str]], tables: Mapping[str, Any]) -> dict[str, Any]:
+    """{path: the table read from it} for :func:`read_tables`' result (a concatenated list: each of its paths)."""
+    out: dict[str, Any] = {}
+    for key, value in inputs.items():
+        paths, table = ([value] if isinstance(value, str) else list(value)), tables.get(key)
+        parts = table if isinstance(table, list) else [table] * len(paths)
+        out.update(zip(map(str, paths), parts))
+    return out
 
 
 def shown_datasets(tables: Mapping[str, pd.DataFrame]) -> list[str]:
@@ -134,7 +144,15 @@ def render(name: str, inputs: Mapping[str, str | Sequence[str]], params: Mapping
     if tables and all(is_empty(t) for t in tables.values()):  # every dataset of the figure unavailable
         fig = no_data_figure(f"{name}: no data in this run")
     else:
-        fig = get(name)(tables, params)
+        try:
+            fig = get(name)(tables, params)
+        except (KeyError, AttributeError) as exc:  # a column the function reads, lost from an input table
+            from privanomaly.experiment.inputs import column_error
+
+            err = column_error(exc, _frames_by_path(inputs, tables), f"figure {name}")
+            if err is None:
+                raise
+            raise err from None
     if stand_in is not None:
         standins.stamp_figure(fig, stand_in, shown_datasets(tables))
     io.save_figure(fig, *outputs)

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m privanomaly.report.gallery [--config config.yaml]``: publish a run's gallery to docs/gallery."""
     import yaml
 
-    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.report.gallery", description=main.__doc__)
     ap.add_argument("--config", default="config.yaml", help="the default config (no overlay)")
     args = ap.parse_args(argv)
     config = yaml.safe_load(Path(args.config).read_text(encoding="utf-8"))

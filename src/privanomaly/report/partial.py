@@ -136,7 +136,7 @@ def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.report.partial", description=__doc__.splitlines()[0])
     ap.add_argument("--snakemake", default="snakemake")
     ap.add_argument("--report", required=True, help="the report file to write")
     ap.add_argument("--finish", default="make reproduce",

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from privanomaly.experiment.inputs import read_csv, read_output
+
 METHOD_WORDS = {"paper": "Algorithm 2", "fast": "fast bound"}
 SCENARIO1 = re.compile(r"(?:^|/)paper_b/tables/scenario1_(?P<dataset>.+)_(?P<method>paper|fast)\.csv$")
 TABLE2 = re.compile(r"(?:^|/)paper_a/tables/table2\.csv$")
@@ -87,10 +89,11 @@ def from_files(paths: Iterable[str | Path], names: Mapping[str, str] | None = No
     out: list[str] = []
     for path in map(str, paths):
         if TABLE2.search(path) and Path(path).is_file():
-            out += table2_sentences(pd.read_csv(path))
+            out += table2_sentences(read_output(path, read_csv, "paper A's Table 2"))
         m = SCENARIO1.search(path)
         if m and Path(path).is_file():
-            s = scenario1_sentence(pd.read_csv(path), names.get(m["dataset"], m["dataset"]), m["method"])
+            table = read_output(path, read_csv, "a Scenario-1 table of paper B")
+            s = scenario1_sentence(table, names.get(m["dataset"], m["dataset"]), m["method"])
             if s:
                 out.append(s)
     return out

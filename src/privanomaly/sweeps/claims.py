@@ -23,11 +23,21 @@ import numpy as np
 import pandas as pd
 
 from privanomaly.paper_a import claims as paper_a_claims
+from privanomaly.experiment.inputs import read_table
 from privanomaly.experiment.verdict import Verdict
 from privanomaly.paper_a.claims import CLAIMS, Claim, _f1, _fmt
 
 SP, DP, COMPILER = "sp", "optimal_dp", "compiler"
 LAPLACE = ("laplace_count", "laplace_noisy_threshold")
+#: the columns of the sweep's tidy table (:mod:`.collect`) these claims read
+COLUMNS = ("dataset", "mechanism", "beta", "r_spec", "k", "eps", "error_normal", "error_absent", "error_absent_void",
+           "precision_br", "recall_br", "n_anomalies", "n_absent", "n_absent_void")
+
+
+def read_sweep(path) -> pd.DataFrame:
+    """The sweep's tidy table for claims A3, A6, A8: a missing, unreadable or column-less file is an error naming
+    it and rule ``sweep_collect`` (never a ``KeyError`` inside a claim)."""
+    return read_table(path, COLUMNS, "a paper-A sweep's tidy table (Parquet)", "sweep_collect", reader=pd.read_parquet)
 
 
 def _why(sweep: str, what: str) -> str:

@@ -22,10 +22,9 @@ def collect(paths: list[str], sweep: str, kind: str) -> pd.DataFrame:
         raise ValueError(f"unknown sweep kind {kind!r}")
     if not paths:
         raise ValueError(f"sweep {sweep}: no point files")
-    from privanomaly.experiment.inputs import read_output  # a damaged chunk is named, with how to rebuild it
+    from privanomaly.experiment.inputs import concat  # a damaged chunk, or one that lost a column, is named
 
-    table = pd.concat([read_output(p, pd.read_parquet, "a sweep chunk of this workflow") for p in paths],
-                      ignore_index=True)
+    table = concat(paths, pd.read_parquet, "a sweep chunk of this workflow", ordered=False)
     keys = [c for c in ORDER[kind] if c in table.columns]
     table = table.sort_values(keys, kind="mergesort", na_position="first").reset_index(drop=True)
     table.insert(0, "sweep", sweep)

@@ -135,9 +135,9 @@ def count_table(
 def sweep_cap(betas, eps_grid, mechanisms_halve_eps: bool = True, noise_share: float = 1.0) -> int:
     """Count cap for a sweep: beyond it every error is below 2^-60 at the smallest ε of the grid.
 
-    Halved when a mechanism runs its noise at ε/2 (Laplace noisy threshold), so its tails are exact too; a
-    mechanism whose error decays at a smaller share of ε (its ``noise_share``, the smallest of the sweep's
-    mechanisms: 1/4 for the compiler) lowers it further.
+    The rate is ε times the smaller of ``noise_share`` (the smallest of the sweep's mechanisms': 1/2 for the
+    Laplace noisy threshold, 1/4 for the compiler) and 1/2 unless ``mechanisms_halve_eps`` is False - by default
+    the cap is the noisy threshold's even without it, a larger cap than needed (errors stay within 2^-60).
     """
     e = min(eps_grid) * min(float(noise_share), 0.5 if mechanisms_halve_eps else 1.0)
     return int(sp.recommended_cap(max(betas), e))

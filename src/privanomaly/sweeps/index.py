@@ -65,7 +65,7 @@ def render(entries: list[dict]) -> str:
         "",
         "## Sweeps",
         "",
-        "Configured under `sweeps:` (README, \"Sweeps\"); one tidy row per grid point and mechanism in "
+        "Configured under `sweeps:` (docs/guide.md, \"Sweeps over ε, k, β and r\"); one tidy row per grid point and mechanism in "
         "`sweep.parquet`; rules `sweep_counts` / `sweep_chunk` / `sweep_b_dataset` → `sweep_collect` → `sweep_plot`.",
         "",
         "| Sweep | Kind | What | Grid | Table | Figures |",

@@ -25,8 +25,9 @@ B's distance dist_S, scaled by 1/sqrt(|S|) (:func:`privanomaly.sweeps.counts.res
 
 Grid points are named by *tokens* (strings that are also file names): numbers are written by
 :func:`num_token` (``1.0`` and ``1`` are the same point), radii by :func:`r_token` (``v0.5``, ``f0.05``,
-``q0.9``). Each point's file name is fixed by its own values only, so adding a value adds files and leaves
-every existing one (and its job) untouched.
+``q0.9``). A point's token is fixed by its own values only; which points share a job is
+:mod:`privanomaly.sweeps.partition`'s (blocks of whole ε values), so appending an ε reruns only each dataset's
+last block, while a new β or r changes every chunk's point list and the counts (docs/guide.md "Sweeps").
 """
 
 from __future__ import annotations

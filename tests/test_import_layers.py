@@ -28,7 +28,8 @@ ROOT_PACKAGE = "privanomaly"
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("foundation", frozenset({"__init__", "io", "seeding", "runlog", "provenance", "configcheck", "runguard",
-                              "envlock", "registry", "run_config", "configkeys", "configmerge", "runrecord"})),
+                              "envlock", "registry", "run_config", "configkeys", "configmerge", "runrecord",
+                              "codedigest"})),
     ("data", frozenset({"datasets", "plan"})),
     ("math", frozenset({"sp", "outliers"})),
     ("mechanisms", frozenset({"mechanisms"})),

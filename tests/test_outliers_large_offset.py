@@ -76,3 +76,22 @@ def test_seb_radius_far_from_the_origin():
     far = tri + 1e12
     far_local = far - far[0]
     assert seb_radius(far) == pytest.approx(seb_radius(far_local), rel=1e-14)
+
+
+# integer worlds whose Algorithm 1 answer changed when shifted by 2^30 (every coordinate still exact): ties at
+# r = sqrt(2), sqrt(5)/2 that the smallest enclosing ball met exactly at the origin and missed at 2^30
+SHIFT_CASES = [
+    (math.sqrt(2.0), [[3, 2], [3, 0], [3, 1], [1, 3], [3, 3], [2, 2], [1, 3], [1, 2]], 7),
+    (math.sqrt(5.0) / 2, [[2, 3], [2, 1], [3, 3], [1, 0]], 3),
+    (math.sqrt(5.0) / 2, [[0, 2, 2], [2, 2, 1], [2, 0, 3], [2, 1, 0], [0, 3, 3], [0, 3, 0], [1, 3, 0]], 3),
+    (math.sqrt(5.0) / 2, [[2, 1, 0], [1, 2, 1], [2, 2, 2]], 3),
+    (math.sqrt(2.0), [[1, 1, 0], [2, 2, 1], [1, 3, 2], [2, 3, 2], [3, 3, 0]], 4),
+]
+
+
+@pytest.mark.parametrize("r, P, expected", SHIFT_CASES)
+@pytest.mark.parametrize("method", ["pruned", "paper"])
+def test_largest_enclosed_subset_unchanged_by_an_exact_shift(r, P, expected, method):
+    P = np.array(P, dtype=float)
+    assert largest_enclosed_subset(P, r, method=method) == expected
+    assert largest_enclosed_subset(P + 2.0**30, r, method=method) == expected

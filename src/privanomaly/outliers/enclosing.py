@@ -20,9 +20,11 @@ import miniball
 import numpy as np
 from scipy.spatial import cKDTree
 
+from privanomaly.sp.balls import euclidean_scale
+
 from .distance import RADIUS_RTOL
 
-__all__ = ["WorkBudgetExceeded", "seb_radius", "algorithm1", "largest_enclosed_subset"]
+__all__ = ["WorkBudgetExceeded", "seb_radius", "algorithm1", "largest_enclosed_subset", "scaled_to_r"]
 
 #: relative tolerance when testing seb(C) <= r: errs towards "enclosed" (a larger M, hence a larger smooth
 #: bound) by a margin strictly larger than the rounding of the degree test. The degree test
@@ -92,13 +94,16 @@ def memoised() -> Iterator[None]:
 def seb_radius(P: np.ndarray) -> float:
     """Radius of the smallest enclosing ball of the rows of ``P`` (Fischer-Gaertner-Kutz [20] problem).
 
-    Uses the PyPI ``miniball`` (Welzl's algorithm) on de-duplicated rows with a fixed internal generator;
-    returns the max distance from the returned centre (a valid enclosing radius).  Falls back to a
+    Uses the PyPI ``miniball`` (Welzl's algorithm) on de-duplicated rows, translated to the first of them, with
+    a fixed internal generator; returns the max distance from the returned centre (a valid enclosing radius).  Falls back to a
     direct minimax solve if ``miniball`` hits a degenerate (affinely dependent) support set.
     """
     P = np.unique(np.asarray(P, dtype=float), axis=0)
     if len(P) <= 1:
         return 0.0
+    # local coordinates: a difference of two floats is rounded relative to itself, so a set of extent ~r keeps
+    # ~1e-16 r accuracy however far it lies from the origin (absolute coordinates would lose ~1e-16 of their size)
+    P = P - P[0]
     if len(P) == 2:
         return float(np.linalg.norm(P[0] - P[1]) / 2.0)
     Q = _merge_near_duplicates(P)
@@ -195,9 +200,26 @@ def _largest_enclosed_1d(z: np.ndarray, w: np.ndarray, r: float, work: _Work | N
         work.charge()  # one closed-form (polynomial) solve
     order = np.argsort(z)
     z, w = z[order], w[order]
+    n = len(z)
     cw = np.concatenate([[0], np.cumsum(w)])
-    hi = np.searchsorted(z, z + 2.0 * r * (1.0 + SEB_RTOL), side="right")
-    return int((cw[hi] - cw[np.arange(len(z))]).max())
+    width = 2.0 * r * (1.0 + SEB_RTOL)
+    lo = np.arange(n)
+    # hi[i] = 1 + last j with z_j - z_i <= width, decided on the difference (rounded relative to itself, and
+    # monotone in z_j) - z_i + width rounds to ~1e-16 of |z_i|, which far from the origin exceeds the margin
+    hi = np.maximum(np.searchsorted(z, z + width, side="right"), lo + 1)
+    while True:
+        up = hi < n
+        up[up] = z[hi[up]] - z[up] <= width
+        if not up.any():
+            break
+        hi[up] += 1
+    while True:
+        down = hi > lo + 1
+        down[down] = z[hi[down] - 1] - z[down] > width
+        if not down.any():
+            break
+        hi[down] -= 1
+    return int((cw[hi] - cw[lo]).max())
 
 
 def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | None = None) -> int:
@@ -206,37 +228,39 @@ def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | N
     ``rr = r (1 + SEB_RTOL)`` of each candidate centre. An optimal disc can be moved (covering no fewer points) until two
     distinct points lie on its boundary, or it contains a single location; so it suffices to test the two
     radius-``rd`` discs through every pair at distance <= 2 rd (the midpoint disc for a pair up to 2 rr apart)
-    and the discs centred at the points.  ``U``:
-    distinct points, ``w``: their multiplicities.  The two defining points are counted by construction (they
-    lie on the boundary; rounding of the centre must not drop them)."""
+    and the discs centred at the points.  ``U``: distinct points, ``w``: their multiplicities.  The two defining
+    points are counted by construction (they lie on the boundary; rounding of the centre must not drop them).
+    Everything is computed in coordinates local to the pair's first point (differences of floats, accurate to
+    their own size), so the answer does not depend on how far the points lie from the origin."""
     rr = r * (1.0 + SEB_RTOL)  # counting radius
     rd = r * (1.0 + RADIUS_RTOL)  # the discs' radius: rr - rd covers the rounding of the constructed centres
     if work is not None:
         work.charge()  # one closed-form (polynomial) solve
-    tree = cKDTree(U)
-    wsum = np.concatenate([[0], np.cumsum(w)])
-
-    def weight_within(centres: np.ndarray) -> np.ndarray:
-        hits = tree.query_ball_point(centres, rr)
-        return np.array([int(w[h].sum()) if h else 0 for h in hits], dtype=np.int64)
-
-    best = int(weight_within(U).max())
-    pairs = tree.query_pairs(2.0 * rr, output_type="ndarray")  # a pair within 2 rr: midpoint disc at least
-    if len(pairs) == 0 or best == int(wsum[-1]):
-        return best
-    a, b = U[pairs[:, 0]], U[pairs[:, 1]]
-    mid = (a + b) / 2.0
-    d = b - a
-    half = np.hypot(d[:, 0], d[:, 1]) / 2.0
-    h = np.sqrt(np.maximum(rd * rd - half * half, 0.0))
-    perp = np.stack([-d[:, 1], d[:, 0]], axis=1) / (2.0 * half)[:, None]
-    ia, ib = pairs[:, 0], pairs[:, 1]
-    for sgn in (1.0, -1.0):
-        c = mid + sgn * h[:, None] * perp
-        hits = tree.query_ball_point(c, rr)
-        # the defining pair by index, whatever rounding says about its distance, plus every other point hit
-        cnt = [int(w[i] + w[j]) + int(sum(w[x] for x in hit if x != i and x != j)) for hit, i, j in zip(hits, ia, ib)]
-        best = max(best, max(cnt))
+    total = int(w.sum())
+    best = 0
+    # a disc of radius rd through U[a] (or centred there) only holds points within rd + rr < 2 rr of U[a]
+    for a, nb in enumerate(cKDTree(U).query_ball_point(U, 2.0 * rr)):
+        nb = np.asarray(nb, dtype=np.int64)
+        D = U[nb] - U[a]  # local coordinates of the neighbourhood
+        W = w[nb]
+        dist = _norms(D)
+        best = max(best, int(W[dist <= rr].sum()))  # the disc centred at U[a]
+        sel = (nb > a) & (dist <= 2.0 * rr)  # pairs (a, b), each once
+        if best == total or not sel.any():
+            if best == total:
+                return best
+            continue
+        Db, half = D[sel], dist[sel] / 2.0
+        h = np.sqrt(np.maximum(rd * rd - half * half, 0.0))
+        perp = np.stack([-Db[:, 1], Db[:, 0]], axis=1) / (2.0 * half)[:, None]
+        self_a = nb == a
+        pos_b = np.nonzero(sel)[0]
+        for sgn in (1.0, -1.0):
+            C = Db / 2.0 + sgn * h[:, None] * perp  # centres, local to U[a]
+            inside = _norms(D[None, :, :] - C[:, None, :]) <= rr  # (pairs, neighbourhood)
+            inside[:, self_a] = True  # the defining pair by index, whatever rounding says about its distance
+            inside[np.arange(len(pos_b)), pos_b] = True
+            best = max(best, int((inside @ W).max()))
     return best
 
 
@@ -332,10 +356,10 @@ def largest_enclosed_subset(
     if len(P) == 0:
         return 0
     _check_r(r)
-    P, r = P / r, 1.0  # work in units of r: no squared-distance under/overflow for tiny or huge r
+    P, r = scaled_to_r(P, r)
     if method not in ("pruned", "paper"):
         raise ValueError(f"method must be 'pruned' or 'paper', got {method!r}")
-    key = (method, P.shape, P.tobytes()) if _MEMO is not None else None
+    key = (method, r, P.shape, P.tobytes()) if _MEMO is not None else None
     if key is not None and key in _MEMO:
         size, units = _MEMO[key]
         if units:
@@ -346,6 +370,15 @@ def largest_enclosed_subset(
     if key is not None:
         _MEMO[key] = (size, work.used - before)
     return size
+
+
+def scaled_to_r(P: np.ndarray, r: float) -> tuple[np.ndarray, float]:
+    """``(P s, r s)`` for a power of two ``s`` with ``r s`` in [1/2, 1) (lowered where a coordinate would pass
+    2^500): no squared-distance under/overflow for tiny or huge r, and - unlike dividing by r, which rounds
+    every coordinate to ~1e-16 of its magnitude, ~1e-7 r at 1e9 r from the origin - exact, so every test
+    here sees the distances of the degree test's own coordinates."""
+    s = euclidean_scale(r, P, max_exponent=500)
+    return np.asarray(P, dtype=float) * s, r * s
 
 
 def _check_r(r: float) -> None:

@@ -42,6 +42,7 @@ from .exact_random import ExpBernoulliTable
 from .global_sensitivity import gs_upper
 
 __all__ = [
+    "UTILITY_SENSITIVITY",
     "draw_rate",
     "exp_mech_logits",
     "exp_mech_probs",
@@ -52,6 +53,11 @@ __all__ = [
     "top_h_inclusion_probs",
     "subspace_utility",
 ]
+
+
+UTILITY_SENSITIVITY = 1.0
+"""Δu of ``u_subspace`` (eq. 51): at most 1 by Theorem 7 (eq. 52), and attained (one record moved turns
+GS^UB outliers of a subspace into inliers). A privacy claim uses this bound, whatever Δu the weights assume."""
 
 
 def _check(eps: float, sensitivity: float) -> None:

@@ -63,7 +63,9 @@ from typing import Literal
 import numpy as np
 from scipy.spatial import cKDTree
 
-from .enclosing import _check_r, _norms, _Work, largest_enclosed_subset
+from privanomaly.sp.balls import euclidean_scale
+
+from .enclosing import _check_r, _norms, _Work, largest_enclosed_subset, scaled_to_r
 
 PROGRESS_SECONDS = 5.0  # Algorithm 2 writes a progress line to the job's log at most this often
 from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
@@ -114,7 +116,7 @@ def local_sensitivity_bound(X: np.ndarray, k: int, r: float, S=None) -> int:
     _check_r(r)
     Zs = subspace_coords(X, S)
     deg = _counts_scaled(Zs, r)  # q_count's own arithmetic (see _windows)
-    Z, r = Zs / r, 1.0  # units of r (see largest_enclosed_subset)
+    Z, r = scaled_to_r(Zs, r)  # exact power-of-two scaling (see largest_enclosed_subset)
     inV = deg == k
     if inV.any():
         tree = cKDTree(Z[inV])
@@ -138,9 +140,9 @@ def local_sensitivity_exact_grid(X: np.ndarray, k: int, r: float, grid: np.ndarr
     if grid.ndim == 1:
         grid = grid[:, None]
     _check_r(r)
-    Z = subspace_coords(X, S) / r  # units of r, norms by hypot: no squared-distance underflow
-    G = subspace_coords(np.vstack([grid, X]), S) / r
-    r = 1.0
+    Zs, Gs = subspace_coords(X, S), subspace_coords(np.vstack([grid, X]), S)
+    scale = euclidean_scale(r, Zs, Gs, max_exponent=500)  # exact (see scaled_to_r); norms by hypot
+    Z, G, r = Zs * scale, Gs * scale, r * scale
     n = len(Z)
     DX = _norms(Z[:, None, :] - Z[None, :, :])
     A = DX <= r * (1 + RADIUS_RTOL)
@@ -206,9 +208,11 @@ def smooth_sensitivity(
 
 @dataclass(frozen=True)
 class _Windows:
-    """The windows W_t^c of both centres c = k, k - 1 for t = 0..N (coordinates in units of r)."""
+    """The windows W_t^c of both centres c = k, k - 1 for t = 0..N."""
 
-    Z: np.ndarray
+    Z: np.ndarray  # coordinates times a power of two (exact)
+    r: float  # r times the same power of two
+    Zr: np.ndarray  # coordinates in units of r (the block grid's cells)
     N: int
     keys: dict[int, np.ndarray]  # |deg - c| per record: record in W_t^c iff key <= t
     sizes: dict[int, np.ndarray]  # |W_t^c|
@@ -229,12 +233,14 @@ def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | No
     # unscaled coordinates): in units of r the rounding differs, and a record at the boundary could get
     # another degree here than in q_count, putting it in the wrong window (S < LS at the float boundary)
     deg = _counts_scaled(Zs, r)
-    Z, r = Zs / r, 1.0  # units of r (see largest_enclosed_subset)
+    # Algorithm 1 on exactly scaled coordinates (dividing by r would round each coordinate to ~1e-16 of its
+    # magnitude: far from the origin, more than the enclosure test's margin); the block grid in units of r
+    Z, rs = scaled_to_r(Zs, r)
     keys = {c: np.abs(deg - c) for c in (k, k - 1)}
     n_t = N + 1  # t = 0..N
     tt = np.arange(n_t)
     sizes = {c: window_sizes(keys[c], n_t) for c in keys}
-    return _Windows(Z, N, keys, sizes, tt, np.exp(-tt * beta)), work
+    return _Windows(Z, rs, Zs / r, N, keys, sizes, tt, np.exp(-tt * beta)), work
 
 
 def block_smooth_bound(
@@ -255,11 +261,11 @@ def block_smooth_bound(
     exactly through cliques - tighter but can take tens of seconds."""
     w, work = _windows(X, k, r, beta, S, max_work)
     Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
-    r, n_t = 1.0, N + 1
+    r, n_t = w.r, N + 1
     if not 1 <= max_block_dims <= 16:
         raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
     G = {
-        c: np.minimum(sizes[c], _block_bound(Z, keys[c], r, n_t, max_block_dims, full_grid)) for c in keys
+        c: np.minimum(sizes[c], _block_bound(w.Zr, keys[c], 1.0, n_t, max_block_dims, full_grid)) for c in keys
     }
     for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
         memo: dict[int, int] = {}
@@ -287,7 +293,7 @@ def algorithm2(
 
     w, work = _windows(X, k, r, beta, S, max_work)
     Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
-    r, n_t = 1.0, N + 1
+    r, n_t = w.r, N + 1
     cache: dict[tuple[int, int], int] = {}
     tick = Ticker(f"Algorithm 2 (N = {N}, k = {k}, beta = {beta:.4g})", PROGRESS_SECONDS)
     at = {"t": 0}

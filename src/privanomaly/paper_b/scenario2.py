@@ -35,7 +35,7 @@ class TopH:
     """
 
     exponent: str = "standard"
-    sensitivity: float = 1.0  # Δu, a bound on the sensitivity of the utility (Theorem 7: 1 for eq. 51)
+    sensitivity: float = 1.0  # the Δu the standard weights assume; the guarantee uses Theorem 7's Δu <= 1 (epsilon)
 
     def __post_init__(self) -> None:
         if self.exponent not in EXPONENTS:
@@ -50,17 +50,26 @@ class TopH:
         return mechanisms.get("exp_top_h_printed")
 
     def epsilon(self, eps: float) -> float:
-        """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``: the rational rate
-        the exact sampler uses (``rational_rate(eps) <= eps``; doubled by the printed exponent)."""
+        """The pure-DP guarantee of the whole top-h selection run with total parameter ``eps``, at the rational
+        rate the exact sampler uses (``rate = rational_rate(eps) <= eps``) and the utility's true sensitivity
+        ``Δu* =`` :data:`~privanomaly.outliers.exponential.UTILITY_SENSITIVITY` (Theorem 7), not the Δu the weights
+        assume: weights ``exp(rate u / (2 h Δu))`` make each draw ``(rate/h) Δu*/Δu``-DP (``rate`` at the configured
+        Δu = 1; ``2 rate`` if Δu = 1/2 is configured); the printed weights ``exp(rate u / h)`` are
+        ``2 rate Δu*``-DP (Theorem 3), whatever Δu is configured."""
         if self.exponent == "standard":
-            return float(ol.exponential.draw_rate(eps))
-        return self._printed.claim(eps=eps, sensitivity=self.sensitivity).epsilon
+            return float(ol.exponential.draw_rate(eps)) * ol.exponential.UTILITY_SENSITIVITY / self.sensitivity
+        return self._printed.claim(eps=eps, sensitivity=ol.exponential.UTILITY_SENSITIVITY).epsilon
 
     def claim(self) -> str:
         """Human-readable guarantee: ``"ε-DP ..."`` or ``"2ε-DP (Theorem 3 ...)"``."""
+        factor = self.epsilon(1.0) / float(ol.exponential.draw_rate(1.0))
         if self.exponent == "standard":
-            return "ε-DP (McSherry-Talwar, ε/h per draw)"
-        return f"{self.epsilon(1.0):g}ε-DP (Theorem 3 with Δu ≤ {self.sensitivity:g}: printed exponent exp(ε u))"
+            if factor == 1.0:
+                return "ε-DP (McSherry-Talwar, ε/h per draw)"
+            return (f"{factor:g}ε-DP (McSherry-Talwar with weights at Δu = {self.sensitivity:g}; Theorem 7: "
+                    f"Δu ≤ {ol.exponential.UTILITY_SENSITIVITY:g})")
+        return (f"{factor:g}ε-DP (Theorem 3 with Δu ≤ {ol.exponential.UTILITY_SENSITIVITY:g}: printed exponent "
+                f"exp(ε u))")
 
     def trials(self, utility: np.ndarray, h: int, eps: float, rng: np.random.Generator, n_trials: int) -> np.ndarray:
         """``n_trials`` runs: bool ``(n_trials, n_subspaces)`` with h True per row."""
@@ -218,7 +227,8 @@ def sweep(
         if exact:
             inc = mech.inclusion_probs(utility, h, eps)
             row["precision_exact"], row["recall_exact"] = expected_precision_recall(inc, is_true, h)
-        if exponent != "standard":  # our tables keep their columns; other readings state their guarantee
+        if exponent != "standard" or mech.epsilon(eps) != float(ol.exponential.draw_rate(eps)):
+            # our tables keep their columns; other readings and weights state their guarantee
             row["exponent"] = exponent
             row["dp_epsilon"] = mech.epsilon(eps)
         rows.append(row)

@@ -237,6 +237,19 @@ def test_top_h_rows_exact_and_skipped_cells():
     assert 0 <= p.min() and p.max() <= 1 and p.loc[(1, 1, 5.0)] > p.loc[(1, 1, 0.5)]
     many = sigma.top_h_rows(X, y, 2, 2.0, [1.0], [1], [2], "labelled_outlier", 1, 1.0, max_subspaces=2)
     assert "max_subspaces" in many["skipped"].iloc[0]
+    assert "dp_epsilon" not in t  # weights at Theorem 7's Δu = 1: ε-DP as the rows' ε says
+
+
+def test_top_h_rows_at_a_smaller_weight_sensitivity_state_the_eps_they_spend():
+    """Weights exp(ε u / (2 h Δu)) at a configured Δu = 1/2 make each draw (ε/h)·(1/(1/2))-DP: the rows say 2ε
+    (Theorem 7: the utility's sensitivity is 1, reached by moving one record), as Scenario 2's tables do."""
+    from privanomaly.outliers.exponential import draw_rate
+
+    rng = np.random.default_rng(0)
+    X = np.vstack([rng.normal(size=(40, 3)), [[30.0, 0, 0], [0, 30.0, 0]]])
+    y = np.r_[np.zeros(40, int), [1, 1]]
+    t = sigma.top_h_rows(X, y, 2, 2.0, [0.5, 5.0], [1], [1], "labelled_outlier", 1, 0.5, max_subspaces=3)
+    assert list(t["dp_epsilon"]) == [2 * float(draw_rate(0.5)), 2 * float(draw_rate(5.0))]
 
 
 def test_dataset_rows_cover_every_k_and_r_with_the_radius_read_off_the_data():

@@ -66,7 +66,11 @@ def top_h_rows(
     sensitivity: float,
     max_subspaces: int,
 ) -> pd.DataFrame:
-    """Exact E[precision], E[recall] of top-h discovery per (dimension, h, ε); skipped cells kept as rows."""
+    """Exact E[precision], E[recall] of top-h discovery per (dimension, h, ε); skipped cells kept as rows.
+
+    Weights at a configured ``sensitivity`` below Theorem 7's Δu = 1 spend more than ε: such rows state the
+    guarantee in ``dp_epsilon`` (:meth:`privanomaly.paper_b.scenario2.TopH.epsilon`), as Scenario 2's tables do."""
+    mech = scenario2.TopH("standard", sensitivity)
     d = X.shape[1]
     rows = []
     for dim in dims:
@@ -86,6 +90,8 @@ def top_h_rows(
                 else:
                     inc = ol.top_h_inclusion_probs(util, h, eps, sensitivity=sensitivity)
                     row["precision"], row["recall"] = scenario2.expected_precision_recall(inc, truth, h)
+                    if mech.epsilon(eps) != float(ol.exponential.draw_rate(eps)):
+                        row["dp_epsilon"] = mech.epsilon(eps)
                 rows.append(row)
     return pd.DataFrame(rows)
 

@@ -113,6 +113,29 @@ def test_update_readme_rewrites_only_between_markers(tmp_path):
         catalogue.update_readme(readme, items)
 
 
+def test_update_readme_leaves_the_old_readme_whole_when_writing_fails(tmp_path, monkeypatch):
+    """The README is written through privanomaly.io (temporary file + rename): a write that dies half-way
+    leaves the previous README, never half of the new one."""
+    import pathlib
+
+    items = catalogue.load(CATALOGUE)[:2]
+    readme = tmp_path / "README.md"
+    before = f"top\n{catalogue.README_BEGIN}\nold\n{catalogue.README_END}\nbottom\n"
+    readme.write_text(before, encoding="utf-8")
+    real = pathlib.Path.write_text
+
+    def dies_half_way(self, data, *args, **kwargs):
+        real(self, data[: len(data) // 2], *args, **kwargs)
+        raise OSError("disk full")
+
+    monkeypatch.setattr(pathlib.Path, "write_text", dies_half_way)
+    with pytest.raises(OSError, match="disk full"):
+        catalogue.update_readme(readme, items)
+    monkeypatch.undo()
+    assert readme.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["README.md"]  # no temporary left behind
+
+
 # ---------------------------------------------------------------- verdicts
 def _paper_a_claims_md() -> str:
     """claims.md exactly as rule paper_a_claims writes it (its own formatter), with three verdicts."""

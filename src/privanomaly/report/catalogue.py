@@ -438,7 +438,9 @@ def update_readme(readme: str | Path, items: list[Item]) -> bool:
         raise ValueError(f"{readme}: markers {README_BEGIN!r} ... {README_END!r} not found")
     new = text[: start + len(README_BEGIN)] + "\n" + readme_table(items) + text[end:]
     if new != text:
-        readme.write_text(new, encoding="utf-8")
+        from privanomaly import io  # atomic: a README is never left half-written
+
+        io.write_text(readme, new)
     return new != text
 
 

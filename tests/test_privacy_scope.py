@@ -154,3 +154,22 @@ def test_scenario2_rows_say_what_was_tuned(tmp_path):
                                    "standardisation fitted on the data").all()
     assert df["public_inputs"].str.startswith("ε, h, k, N, d (bounded DP)").all()
     assert not df["proven_end_to_end"].any() and df["precision_exact"].notna().all()
+
+
+def test_a_work_guard_on_algorithm_2_makes_which_rows_are_released_a_data_dependent_choice():
+    """Past max_work a β's σ_Smooth rows are skipped; Algorithm 2's work depends on the data unless its bound
+    from the shape fits (2(N + 1) in 1-D/2-D): then which rows are released is a choice made from the data."""
+    from privanomaly.paper_b.released_bound import algorithm2_outlook
+
+    fits_2d = algorithm2_outlook(50, 3, 2, 2000).verdict == "feasible"  # 2 (50 + 1) = 102 <= 2000
+    fits_5d = algorithm2_outlook(50, 3, 5, 2000).verdict == "feasible"
+    assert fits_2d and not fits_5d
+    guard = scope.algorithm2_guard("paper", 2000, True, fits_5d)
+    assert guard.data_dependent == ("which β have a σ_Smooth: Algorithm 2 within max_work = 2,000 work units, "
+                                    "its work a function of the data",)
+    public_r = scope.Scope(("r = 1 (config)",), ())
+    row = (public_r + guard).add_to(pd.DataFrame({"x": [1]}), pd.Series([True]))
+    assert not row["proven_end_to_end"].iloc[0]
+    for args in (("paper", 2000, True, fits_2d), ("fast", 2000, True, fits_5d), ("paper", None, True, fits_5d),
+                 ("paper", 2000, False, fits_5d)):  # no skip possible, or a failed job instead of a skipped row
+        assert scope.algorithm2_guard(*args) == scope.Scope((), ()), args

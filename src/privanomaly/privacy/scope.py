@@ -168,6 +168,18 @@ def paper_b_scenario1(choice: Mapping, prov: Mapping | None) -> Scope:
         choice) + preprocessing(prov)
 
 
+def algorithm2_guard(method: str, max_work: int | None, skip_infeasible: bool, fits_by_shape: bool) -> Scope:
+    """Which Scenario-1 rows are released when Algorithm 2 runs under a work guard: past ``max_work`` a β's rows
+    (and every smaller β's) are skipped, and Algorithm 2's work is a function of the data - unless its bound
+    from the shape alone fits (``fits_by_shape``: :func:`privanomaly.paper_b.released_bound.algorithm2_outlook`
+    is "feasible", e.g. 2(N + 1) in 1-D and 2-D). Otherwise which rows carry a σ_Smooth is a choice made from
+    the data, outside the (ε, δ) claim."""
+    if method != "paper" or max_work is None or not skip_infeasible or fits_by_shape:
+        return Scope((), ())
+    return Scope((), (f"which β have a σ_Smooth: Algorithm 2 within max_work = {max_work:,} work units, "
+                      "its work a function of the data",))
+
+
 def paper_b_scenario2(choice: Mapping, prov: Mapping | None) -> Scope:
     """Scenario 2 (paper B, Algorithm 3 / Theorem 7): ε, h, k, N, d and the candidate subspaces public; r and
     preprocessing as set."""

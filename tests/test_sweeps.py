@@ -362,3 +362,22 @@ def test_resolve_radii_equals_resolve_r_key_by_key(metric):
         assert got[key] == radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], value)
     values = spec.parse("v", a_entry(r={"value": [0.5, 0.9]}))
     assert counts.resolve_radii(X, spec.ball_keys(values), metric) == {"r~v0.5": 0.5, "r~v0.9": 0.9}
+
+
+def test_algorithm_2_rows_of_a_sweep_name_the_work_guard_where_the_shape_does_not_bound_it():
+    """3-D data, max_work set: whether Algorithm 2's σ cells are filled depends on the data (its work), so its
+    rows name the guard and are not proven end to end even at a public r; the fast bound's rows keep their
+    claim. In 2-D with max_work >= 2(N + 1) no cell can be skipped: no guard."""
+    rng = np.random.default_rng(0)
+    X3 = np.vstack([rng.normal(size=(12, 3)), [[30.0, 0, 0]]])
+    y3 = np.r_[np.zeros(12, int), [1]]
+    s = {"eps": [1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["paper", "fast"], "h": [],
+         "subspace_dims": [], "max_subspaces": 10, "max_work": 100_000, "fast_exact_max": 0, "timeout": 60,
+         "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
+    t = sigma.dataset_rows(X3, y3, "d", [2], ["v1.5"], s, None).set_index("method")
+    assert "Algorithm 2 within max_work = 100,000" in t.loc["paper", "data_dependent"]
+    assert not t.loc["paper", "proven_end_to_end"]
+    assert "max_work" not in t.loc["fast", "data_dependent"]
+    assert list(t.reset_index()["method"]) == ["paper", "fast"]  # the table's row order is kept
+    t2 = sigma.dataset_rows(X3[:, :2], y3, "d", [2], ["v1.5"], s, None).set_index("method")
+    assert "max_work" not in t2.loc["paper", "data_dependent"]

@@ -109,8 +109,12 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     from privanomaly.privacy import scope
     from privanomaly.sweeps import counts, spec
 
+    # Algorithm 2 past max_work: its σ cells are skipped, and its work depends on the data unless the bound
+    # from the shape fits (released_bound.algorithm2_outlook)
     parts = []
     for k in (int(x) for x in ks):
+        fits = released_bound.algorithm2_outlook(len(X), k, X.shape[1], s["max_work"]).verdict == "feasible"
+        guard = scope.algorithm2_guard("paper", s["max_work"], True, fits)
         for tok in r_tokens:
             r_kind, r_value = spec.parse_r_token(tok)
             try:
@@ -136,5 +140,17 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
             for i, (col, val) in enumerate({"dataset": dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
                                             "r": r}.items()):
                 out.insert(i, col, val)
-            parts.append(scope.add_sweep_columns(out, "paper_b", r_kind, r_value, provenance))
+            parts.append(_with_scope(out, r_kind, r_value, provenance, guard))
     return pd.concat(parts, ignore_index=True)
+
+
+def _with_scope(out: pd.DataFrame, r_kind: str, r_value: float, provenance: Mapping | None, guard) -> pd.DataFrame:
+    """The sweep's scope columns (:func:`privanomaly.privacy.scope.add_sweep_columns`); Algorithm 2's σ rows
+    also name ``guard`` (:func:`privanomaly.privacy.scope.algorithm2_guard`: skipped past max_work)."""
+    from privanomaly.privacy import scope
+
+    base = scope.sweep("paper_b", r_kind, r_value, provenance)
+    proven = scope.sweep_proven(out, "paper_b")
+    alg2 = (out["part"] == "sigma") & (out["method"] == "paper") if "method" in out else out["part"] != out["part"]
+    done = [(base + guard).add_to(out[alg2], proven[alg2]), base.add_to(out[~alg2], proven[~alg2])]
+    return pd.concat([d for d in done if len(d)]).sort_index()

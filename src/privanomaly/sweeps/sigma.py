@@ -109,12 +109,8 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     from privanomaly.privacy import scope
     from privanomaly.sweeps import counts, spec
 
-    # Algorithm 2 past max_work: its σ cells are skipped, and its work depends on the data unless the bound
-    # from the shape fits (released_bound.algorithm2_outlook)
     parts = []
     for k in (int(x) for x in ks):
-        fits = released_bound.algorithm2_outlook(len(X), k, X.shape[1], s["max_work"]).verdict == "feasible"
-        guard = scope.algorithm2_guard("paper", s["max_work"], True, fits)
         for tok in r_tokens:
             r_kind, r_value = spec.parse_r_token(tok)
             try:
@@ -123,6 +119,10 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
                 raise ValueError(f"dataset {dataset} ({len(X)} records): {exc}") from exc
             if log is not None:
                 log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
+            # Algorithm 2 past max_work: its σ cells are skipped, and its work depends on the data unless the
+            # bound from the shape fits (released_bound.algorithm2_outlook)
+            fits = released_bound.algorithm2_outlook(len(X), k, X.shape[1], s["max_work"]).verdict == "feasible"
+            guard = scope.algorithm2_guard("paper", s["max_work"], True, fits)
 
             def smooth_for(method, k=k, r=r):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)

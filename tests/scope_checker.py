@@ -129,7 +129,30 @@ def expected_dependent(kind: str, row: Mapping, steps: list[str], sweep_cfg: Map
 
 
 def _words(cat: str) -> tuple[str, ...]:
+    if cat == "work guard":
+        return ("max_work",)
     return TUNED_WORDS if cat == "tuned" else (PREP_WORDS[cat],)
+
+
+def work_guard(kind: str, row: Mapping, cfg: Mapping, sweep_cfg: Mapping | None, prov: Mapping) -> list[str]:
+    """["work guard"] for a σ row of Algorithm 2 (method ``paper``) computed under a max_work guard that its
+    worst case does not fit: 1-D/2-D Algorithm 2 makes at most 2(N + 1) one-unit calls (paper B, Section 5); in
+    3-D or more no such bound - whether the row got a σ_Smooth then depends on the data."""
+    if row.get("method") != "paper" or (kind == "sweep" and row.get("part") != "sigma"):
+        return []
+    s1 = cfg["paper_b"]["scenario1"]
+    if kind == "sweep":
+        guard = sweep_cfg.get("max_work", s1.get("max_work"))
+    elif kind in ("paper_b_tuned_r", "paper_b_printed_r") and "convention" in row:
+        if not s1.get("skip_infeasible", True):
+            return []  # past the guard the job fails: no row is released without its σ_Smooth
+        guard = (s1.get("max_work_by_dataset") or {}).get(row["dataset"], s1.get("max_work"))
+    else:
+        return []
+    n, d = int(prov["rows"]), int(prov["dims"])
+    if guard is None or (d <= 2 and 2 * (n + 1) <= int(guard)):
+        return []
+    return ["work guard"]
 
 
 def check_price(df: pd.DataFrame, paper: str, cfg: Mapping, sizes: Mapping[str, int]) -> list[str]:
@@ -199,6 +222,7 @@ def check_run(results: Path, cfg: Mapping) -> tuple[list[str], dict[str, int]]:
                 continue
             seen["rows"] += 1
             dep = expected_dependent(kind, r, fitted_steps(prov(ds)), sweep_cfg)
+            dep += work_guard(kind, r, cfg, sweep_cfg, prov(ds))
             text = "" if pd.isna(r["data_dependent"]) else str(r["data_dependent"])
             claimed = bool(r["proven_end_to_end"])
             seen["proven" if claimed else "not_proven"] += 1

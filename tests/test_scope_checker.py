@@ -86,6 +86,20 @@ def test_checker_catches_over_and_under_claims(tmp_path, steps, row, expected):
         assert len(problems) >= 1 and any(expected in p for p in problems), problems
 
 
+def test_checker_expects_algorithm_2s_work_guard_where_the_shape_does_not_bound_its_work(tmp_path):
+    """Algorithm 2 (method paper) under max_work on 3-D data: whether a σ_Smooth row was released depends on the
+    data; in 2-D with max_work >= 2(N + 1) it cannot be skipped. The fast bound has no guard."""
+    res = _fake_run(tmp_path, [], [_row(part="sigma", method="paper"), _row(part="sigma", method="fast")])
+    cfg = {"sweeps": {"s": {"r": {"value": [0.5]}, "max_work": 3000}}, "paper_b": {"scenario1": {"max_work": 5000}}}
+    for dims, flagged in ((3, True), (2, False)):
+        (res / "data" / "toy.json").write_text(json.dumps({"rows": 10, "dims": dims, "steps": []}))
+        problems, _ = scope_checker.check_run(res, cfg)
+        assert problems == ([  # row 0 (Algorithm 2): the guard stated nowhere, and the row claimed proven
+            "sweeps/s/sweep.csv row 0 (toy): data-dependent work guard not stated in ''",
+            "sweeps/s/sweep.csv row 0 (toy): proven end to end although ['work guard'] are data-dependent",
+        ] if flagged else []), problems
+
+
 def test_checker_recomputes_the_composed_claims():
     cfg = {"privacy": {"public_split": {"fraction": 0.2}, "selection_share": 0.1}, "paper_b": {"delta": 0.01}}
     row = {"dataset": "toy", "eps": 2.0, "tuning": "private_selection", "n_public": 2, "n_private": 8,

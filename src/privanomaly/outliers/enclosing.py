@@ -246,9 +246,9 @@ def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | N
         dist = _norms(D)
         best = max(best, int(W[dist <= rr].sum()))  # the disc centred at U[a]
         sel = (nb > a) & (dist <= 2.0 * rr)  # pairs (a, b), each once
-        if best == total or not sel.any():
-            if best == total:
-                return best
+        if best == total:
+            return best
+        if not sel.any():
             continue
         Db, half = D[sel], dist[sel] / 2.0
         h = np.sqrt(np.maximum(rd * rd - half * half, 0.0))

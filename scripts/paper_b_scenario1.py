@@ -33,8 +33,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     df.insert(0, "dataset", dataset)
     prov = scope.provenance_of(snakemake.input)
     choice = experiment.read_choice(snakemake.input.choice)
-    fits = released_bound.algorithm2_outlook(len(X), p.k, X.shape[1], max_work).verdict == "feasible"
-    guard = scope.algorithm2_guard(method, max_work, skip_infeasible, fits)
+    guard = released_bound.guard_scope(method, max_work, skip_infeasible, len(X), p.k, X.shape[1])
     df = (scope.paper_b_scenario1(choice, prov) + guard).add_to(df, scope.scenario1_proven(df))
     io.write_table(df, snakemake.output.csv)
     io.write_table(df, snakemake.output.md)

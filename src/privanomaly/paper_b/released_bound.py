@@ -148,6 +148,15 @@ def algorithm2_outlook(N: int, k: int, d: int, max_work: int | None, name: str =
                                     f"window; max_work decides")
 
 
+def guard_scope(method: str, max_work: int | None, skip_infeasible: bool, N: int, k: int, d: int):
+    """The scope a Scenario-1 or sweep row of ``method`` adds for Algorithm 2's work guard
+    (:func:`privanomaly.privacy.scope.algorithm2_guard`), with the shape's :func:`algorithm2_outlook`."""
+    from privanomaly.privacy import scope
+
+    fits = algorithm2_outlook(N, k, d, max_work).verdict == "feasible"
+    return scope.algorithm2_guard(method, max_work, skip_infeasible, fits)
+
+
 def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
     """:func:`algorithm2_outlook` of a prepared dataset (``results/data/<name>.parquet``: features + ``label``)
     from its Parquet metadata only (no data read); None while the file does not exist yet. A file that exists

@@ -60,6 +60,11 @@ class TopH:
             return float(ol.exponential.draw_rate(eps)) * ol.exponential.UTILITY_SENSITIVITY / self.sensitivity
         return self._printed.claim(eps=eps, sensitivity=ol.exponential.UTILITY_SENSITIVITY).epsilon
 
+    def epsilon_differs(self, eps: float) -> bool:
+        """Whether the guarantee (:meth:`epsilon`) is not the draws' rate ``rational_rate(eps)``, the ε a table
+        row states by default: then the row carries ``dp_epsilon``."""
+        return self.epsilon(eps) != float(ol.exponential.draw_rate(eps))
+
     def claim(self) -> str:
         """Human-readable guarantee: ``"ε-DP ..."`` or ``"2ε-DP (Theorem 3 ...)"``."""
         factor = self.epsilon(1.0) / float(ol.exponential.draw_rate(1.0))
@@ -227,7 +232,7 @@ def sweep(
         if exact:
             inc = mech.inclusion_probs(utility, h, eps)
             row["precision_exact"], row["recall_exact"] = expected_precision_recall(inc, is_true, h)
-        if exponent != "standard" or mech.epsilon(eps) != float(ol.exponential.draw_rate(eps)):
+        if exponent != "standard" or mech.epsilon_differs(eps):
             # our tables keep their columns; other readings and weights state their guarantee
             row["exponent"] = exponent
             row["dp_epsilon"] = mech.epsilon(eps)

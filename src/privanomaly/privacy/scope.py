@@ -216,9 +216,11 @@ def sweep_proven(df: pd.DataFrame, kind: str) -> pd.Series:
     return (scenario1_proven(df) | top_h) & done
 
 
-def add_sweep_columns(df: pd.DataFrame, kind: str, r_kind: str, r_spec: float, prov: Mapping | None) -> pd.DataFrame:
-    """A sweep's rows with the scope columns at the right (rules ``sweep_chunk`` / ``sweep_b_dataset``)."""
-    return sweep(kind, r_kind, r_spec, prov).add_to(df, sweep_proven(df, kind))
+def add_sweep_columns(df: pd.DataFrame, kind: str, r_kind: str, r_spec: float, prov: Mapping | None,
+                      extra: Scope | None = None) -> pd.DataFrame:
+    """A sweep's rows with the scope columns at the right (rules ``sweep_chunk`` / ``sweep_b_dataset``), with the
+    ``extra`` scope of these rows (e.g. :func:`algorithm2_guard`) beside the sweep's."""
+    return (sweep(kind, r_kind, r_spec, prov) + (extra or Scope((), ()))).add_to(df, sweep_proven(df, kind))
 
 
 def provenance_of(inputs) -> dict | None:

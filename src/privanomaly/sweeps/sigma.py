@@ -90,7 +90,7 @@ def top_h_rows(
                 else:
                     inc = ol.top_h_inclusion_probs(util, h, eps, sensitivity=sensitivity)
                     row["precision"], row["recall"] = scenario2.expected_precision_recall(inc, truth, h)
-                    if mech.epsilon(eps) != float(ol.exponential.draw_rate(eps)):
+                    if mech.epsilon_differs(eps):
                         row["dp_epsilon"] = mech.epsilon(eps)
                 rows.append(row)
     return pd.DataFrame(rows)
@@ -106,7 +106,6 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     max_work) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
-    from privanomaly.privacy import scope
     from privanomaly.sweeps import counts, spec
 
     parts = []
@@ -119,10 +118,9 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
                 raise ValueError(f"dataset {dataset} ({len(X)} records): {exc}") from exc
             if log is not None:
                 log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
-            # Algorithm 2 past max_work: its σ cells are skipped, and its work depends on the data unless the
-            # bound from the shape fits (released_bound.algorithm2_outlook)
-            fits = released_bound.algorithm2_outlook(len(X), k, X.shape[1], s["max_work"]).verdict == "feasible"
-            guard = scope.algorithm2_guard("paper", s["max_work"], True, fits)
+            # Algorithm 2 past max_work: its σ cells are skipped (the rows say why), a choice made from the data
+            # unless the bound from the shape fits
+            guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
 
             def smooth_for(method, k=k, r=r):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
@@ -146,11 +144,10 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
 
 def _with_scope(out: pd.DataFrame, r_kind: str, r_value: float, provenance: Mapping | None, guard) -> pd.DataFrame:
     """The sweep's scope columns (:func:`privanomaly.privacy.scope.add_sweep_columns`); Algorithm 2's σ rows
-    also name ``guard`` (:func:`privanomaly.privacy.scope.algorithm2_guard`: skipped past max_work)."""
+    also name ``guard`` (:func:`privanomaly.paper_b.released_bound.guard_scope`: skipped past max_work)."""
     from privanomaly.privacy import scope
 
-    base = scope.sweep("paper_b", r_kind, r_value, provenance)
-    proven = scope.sweep_proven(out, "paper_b")
     alg2 = (out["part"] == "sigma") & (out["method"] == "paper") if "method" in out else out["part"] != out["part"]
-    done = [(base + guard).add_to(out[alg2], proven[alg2]), base.add_to(out[~alg2], proven[~alg2])]
-    return pd.concat([d for d in done if len(d)]).sort_index()
+    done = [scope.add_sweep_columns(rows, "paper_b", r_kind, r_value, provenance, extra)
+            for rows, extra in ((out[alg2], guard), (out[~alg2], None)) if len(rows)]
+    return pd.concat(done).sort_index()

@@ -38,7 +38,12 @@ $(BIN)/.installed: $(LOCK) $(BOOTSTRAP_LOCK)
 	$(UV_LOCKED) --no-index --no-deps --no-build-isolation -e .
 	touch $@
 
+# The project's own modules as bytecode, like every installed package (--compile-bytecode covers the locked
+# packages, not the editable source). Where PYTHONDONTWRITEBYTECODE is set Python never writes it, and every job
+# would compile each library module it imports again (~0.07 s CPU per job). Run by every target that installs:
+# only modules changed since compile again.
 install: $(BIN)/.installed
+	@$(BIN)/python -m compileall -q src/privanomaly
 
 # Regenerate requirements.lock (universal: every platform, Python >= 3.11; hashes of every PyPI file), the
 # conda env file from the same pins, and requirements-bootstrap.lock (uv, which installs the lock), with uv

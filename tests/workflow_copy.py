@@ -15,6 +15,7 @@ relative to the results directory, or ``all``).
 
 from __future__ import annotations
 
+import compileall
 import functools
 import os
 import resource
@@ -74,8 +75,8 @@ def tracked_files() -> list[str]:
 
 def copy_workflow(dest: Path) -> Path:
     """Copy the checkout's tracked and untracked-not-ignored files into ``dest`` (no results, no .snakemake),
-    plus numba's compiled kernels (see :func:`warm_numba_cache`)."""
-    warm_numba_cache()
+    plus the library's bytecode and numba's compiled kernels (see :func:`warm_caches`)."""
+    warm_caches()
     dest.mkdir(parents=True, exist_ok=True)
     for rel in tracked_files():
         if rel.startswith(f"{RESULTS}/"):
@@ -83,27 +84,31 @@ def copy_workflow(dest: Path) -> Path:
         target = dest / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, target)
-    for cached in numba_cache_files():
+    for cached in compiled_files():
         target = dest / cached.relative_to(ROOT)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(cached, target)
     return dest
 
 
-def numba_cache_files() -> list[Path]:
-    """numba's on-disk cache of the ``@njit(cache=True)`` kernels (privanomaly.sp._fastballs) in the checkout."""
-    return sorted(p for p in (ROOT / "src").rglob("__pycache__/*") if p.suffix in (".nbi", ".nbc"))
+def compiled_files() -> list[Path]:
+    """The library's bytecode (``.pyc``) and numba's on-disk cache of the ``@njit(cache=True)`` kernels
+    (privanomaly.sp._fastballs) in the checkout. Both are keyed by their source file's modification time and
+    size, which :func:`copy_workflow` keeps: a copy's jobs load them, and a changed source compiles again."""
+    return sorted(p for p in (ROOT / "src").rglob("__pycache__/*") if p.suffix in (".pyc", ".nbi", ".nbc"))
 
 
 @functools.cache
-def warm_numba_cache() -> None:
-    """Compile the numba kernels once, in the checkout, before the first copy is made.
+def warm_caches() -> None:
+    """Compile the library to bytecode and its numba kernels once, in the checkout, before the first copy.
 
-    Without it every copy compiles them again in its first jobs (≈ 8 s CPU each time, several copies per
-    pytest run). numba keys its cache by the source file's modification time and size, which
+    Without it every copy compiles the kernels again in its first jobs (≈ 8 s CPU each time, several copies
+    per pytest run), and where PYTHONDONTWRITEBYTECODE is set every job of a copy compiles each library module
+    it imports. Both caches are keyed by the source file's modification time and size, which
     :func:`copy_workflow` keeps (``shutil.copy2``): a copy's jobs load the compiled code, and a changed
-    source is recompiled as usual. The ``.test`` DAG of ``make test`` runs in the checkout and uses it too.
+    source is recompiled as usual. The ``.test`` DAG of ``make test`` runs in the checkout and uses them too.
     """
+    compileall.compile_dir(str(ROOT / "src" / "privanomaly"), quiet=1)
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = "import numpy as np; from privanomaly import sp; sp.ball_counts(np.arange(6.0).reshape(3, 2), 1.5)"

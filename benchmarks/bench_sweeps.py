@@ -78,7 +78,7 @@ def in_process(copy: Path, sw: spec.Sweep, seed: int, eps: list[float] | None = 
     for ds in DATASETS:
         X, y, _ = split_frame(pd.read_parquet(copy / RESULTS / "data" / f"{ds}.parquet"), ds)
         absent = counts.absent_points(X, sw.n_absent, seeding.rng(seed, "sweep_counts", NAME, ds))
-        tables[ds] = chunks.count_tables(X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+        tables[ds] = chunks.count_tables(ds, X, y, spec.ball_keys(sw), sw.metric, cap, absent)
     if eps is not None:
         w0, c0 = time.perf_counter(), time.process_time()
     n_rows = 0

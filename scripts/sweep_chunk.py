@@ -1,4 +1,5 @@
-"""Rule sweep_chunk: every (eps, beta, r, k) point of a chunk - every mechanism's exact errors."""
+"""Rule sweep_chunk: every (eps, beta, r, k) point of a chunk - every mechanism's exact errors - on each dataset
+of the job's batch."""
 
 from privanomaly import io, runlog
 from privanomaly.privacy import scope
@@ -7,8 +8,8 @@ from privanomaly.sweeps import chunks
 with runlog.log_to(snakemake.log[0]) as log:
     wc, p = snakemake.wildcards, snakemake.params
     table = chunks.read_counts(snakemake.input.counts)
-    prov = scope.read_provenance(snakemake.input.provenance)
-    rows = chunks.chunk_rows(table, wc.dataset, [tuple(x) for x in p.points], list(p.mechanisms), p.cap, prov)
-    log.info("%s part %s: %d points (eps %s), %d rows", wc.dataset, wc.part, len(p.points),
-             ", ".join(dict.fromkeys(str(x[0]) for x in p.points)), len(rows))
+    provs = [scope.read_provenance(f) for f in snakemake.input.provenance]
+    rows = chunks.batch_rows(table, list(p.datasets), [tuple(x) for x in p.points], list(p.mechanisms), p.cap, provs)
+    log.info("%s part %s: %d points (eps %s) on each of %s, %d rows", wc.batch, wc.part, len(p.points),
+             ", ".join(dict.fromkeys(str(x[0]) for x in p.points)), ", ".join(p.datasets), len(rows))
     io.write_table(rows, snakemake.output.rows)

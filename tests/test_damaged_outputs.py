@@ -172,7 +172,7 @@ def test_sweep_counts_that_lost_a_column_name_file_column_and_rule(tmp_path):
     from privanomaly.sweeps import chunks
 
     X = np.array([[0.0], [0.1], [0.2], [5.0]])
-    table = chunks.count_tables(X, np.array([0, 0, 0, 1]), ["beta~1_r~v0.5"], "euclidean", 50, np.zeros((0, 1)))
+    table = chunks.count_tables("d", X, np.array([0, 0, 0, 1]), ["beta~1_r~v0.5"], "euclidean", 50, np.zeros((0, 1)))
     path = tmp_path / "counts.parquet"
     table.to_parquet(path)
     assert chunks.read_counts(path)["B"].tolist() == [3, 3, 3, 1]

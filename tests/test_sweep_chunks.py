@@ -71,7 +71,7 @@ def test_chunked_sweep_table_is_byte_identical_to_one_job_per_point(tmp_path, r,
     sw = _sweep(r)
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(1, "sweep_counts", "s", "d"))
-    table = chunks.count_tables(X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
     table = pd.read_parquet(_io.BytesIO(table.to_parquet()))
     chunked = [chunks.chunk_rows(table, "d", pts, MECHS, cap) for pts in partition.chunks(sw, points_per_job)]
     assert _collect(chunked, tmp_path, "c") == _collect(_per_point_table(X, y, sw, cap, absent), tmp_path, "p")
@@ -115,6 +115,6 @@ def test_appending_an_eps_changes_only_the_last_chunk(ppj):
 
 def test_a_chunk_without_its_ball_key_says_to_rerun_the_counts():
     X, y = _data()
-    table = chunks.count_tables(X, y, ["beta~2_r~f0.05"], "euclidean", 50, np.zeros((0, 3)))
+    table = chunks.count_tables("d", X, y, ["beta~2_r~f0.05"], "euclidean", 50, np.zeros((0, 3)))
     with pytest.raises(ValueError, match="no ball key for beta 5, r f0.05.*rerun its counts"):
         chunks.chunk_rows(table, "d", [("1", 5, "f0.05", 1)], MECHS, 50)

@@ -55,7 +55,7 @@ def test_gain_at_a_tiny_reference_eps_uses_that_eps_only():
                           "k": [1], "beta": [1, 2], "r": {"value": [1.0, 2.0]}, "n_absent": 5})
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(0, "sweep_counts", "s", "d"))
-    table = chunks.count_tables(X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
     t = pd.concat([chunks.chunk_rows(table, "d", pts, mechs, cap) for pts in partition.chunks(sw, 128)],
                   ignore_index=True)
     fig = plots.gain(t)
@@ -76,7 +76,7 @@ def test_gain_labels_two_close_radii_apart():
     sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": mechs, "eps": [1.0], "k": [1],
                           "beta": [2], "r": {"value": [1.0000001, 1.0000002]}, "n_absent": 0})
     cap = counts.sweep_cap(sw.beta, sw.eps)
-    table = chunks.count_tables(X, y, spec.ball_keys(sw), sw.metric, cap, np.zeros((0, 2)))
+    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, np.zeros((0, 2)))
     t = chunks.chunk_rows(table, "d", partition.chunks(sw, 128)[0], mechs, cap)
     ax = next(ax for ax in plots.gain(t).axes if ax.images)
     assert [tl.get_text() for tl in ax.get_xticklabels()] == ["r = 1.0000001", "r = 1.0000002"]

@@ -34,8 +34,8 @@ TARGETS = [f"{OUT}/sweep.parquet", f"{OUT}/figures/error_vs_eps.png", f"{OUT}/fi
 EPS = [0.25, 2.0]  # two values (not more): every grid dimension has two values, so the job count proves the product
 
 
-def tiny_csv(path: Path) -> None:
-    rng = np.random.default_rng(11)
+def tiny_csv(path: Path, seed: int = 11) -> None:
+    rng = np.random.default_rng(seed)
     cloud = rng.uniform(-0.2, 0.2, size=(300, 2))
     alone = np.array([[10.0, 10.0], [-10.0, 10.0], [10.0, -10.0], [-10.0, -10.0], [0.0, 10.0], [10.0, 0.0]])
     df = pd.DataFrame(np.vstack([cloud, alone]), columns=["a", "b"])
@@ -72,8 +72,8 @@ def overlay(eps: list[float], sha: str) -> dict:
     }
 
 
-def snakemake(copy: Path, *args: str, timeout: float = 900) -> str:
-    cmd = [SNAKEMAKE, *args, "--configfile", "my.yaml", "--config", f"data_mirror={MIRROR}"]
+def snakemake(copy: Path, *args: str, timeout: float = 900, configfile: str = "my.yaml") -> str:
+    cmd = [SNAKEMAKE, *args, "--configfile", configfile, "--config", f"data_mirror={MIRROR}"]
     proc = subprocess.run(cmd, cwd=copy, env=env_for(copy), capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     return proc.stdout + proc.stderr
@@ -149,3 +149,29 @@ def test_a_sweeps_only_run_records_its_configuration(run):
     sweeps (the report reads the recorded configuration)."""
     dry = snakemake(run["copy"], "sweeps_all", "-n", "--forceall")
     assert "results/effective_config.yaml" in dry and "rule effective_config:" in dry
+
+
+def test_datasets_in_one_batch_give_the_table_of_their_own_jobs(run):
+    """`batches: [[tinysweep2, tinysweep]]` computes both datasets in one sweep_counts job and one chunk job per
+    ε; the tidy table (Parquet and CSV) is byte-identical to the one of a job per dataset."""
+    copy, data2 = run["copy"], "tinysweep2"
+    tiny_csv(copy / "mydata" / "tiny2.csv", seed=12)
+    sha2 = hashlib.sha256((copy / "mydata" / "tiny2.csv").read_bytes()).hexdigest()
+    tables, jobs = {}, {}
+    for tag, batches in (("alone", None), ("batched", [[data2, DATA]])):
+        cfg = overlay(EPS, run["sha"])
+        cfg["results_dir"] = f"res_{tag}"
+        cfg["datasets"][data2] = {**cfg["datasets"][DATA], "files": [{"path": "mydata/tiny2.csv", "sha256": sha2}]}
+        cfg["sweeps"][SWEEP]["datasets"] = [DATA, data2]
+        if batches:
+            cfg["sweeps"][SWEEP]["batches"] = batches
+        (copy / f"{tag}.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+        out = f"res_{tag}/sweeps/{SWEEP}"
+        jobs[tag] = job_counts(snakemake(copy, f"{out}/sweep.parquet", "--cores", "2", configfile=f"{tag}.yaml"))
+        tables[tag] = [(copy / out / f"sweep.{ext}").read_bytes() for ext in ("parquet", "csv")]
+    assert (jobs["alone"]["sweep_counts"], jobs["alone"]["sweep_chunk"]) == (2, 2 * len(EPS))
+    assert (jobs["batched"]["sweep_counts"], jobs["batched"]["sweep_chunk"]) == (1, len(EPS))
+    assert (copy / f"res_batched/sweeps/{SWEEP}/counts/{data2}+{DATA}.parquet").is_file()
+    assert tables["batched"] == tables["alone"]
+    t = pd.read_parquet(copy / f"res_batched/sweeps/{SWEEP}/sweep.parquet")
+    assert sorted(t["dataset"].unique()) == [DATA, data2] and len(t) == 2 * 2 * 2 * 2 * len(EPS) * 4

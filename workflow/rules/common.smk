@@ -246,6 +246,31 @@ def get_chunk_points(wildcards):
     return SW.chunk_points(wildcards.sweep, wildcards.part)
 
 
+# a paper-A sweep job's batch: a dataset name, or the names of the datasets sharing its jobs joined by '+'
+BATCH_WILDCARD = "[A-Za-z][A-Za-z0-9_]*([+][A-Za-z][A-Za-z0-9_]*)*"
+
+
+def get_batch_datasets(wildcards):
+    """The datasets of the job's batch (privanomaly.sweeps.plan.SweepPlan.batch_datasets), in the sweep's order."""
+    return SW.batch_datasets(wildcards.sweep, wildcards.batch)
+
+
+def get_batch_tables(wildcards):
+    """The prepared table of each dataset of the job's batch, from rule prepare."""
+    return [
+        one_file(rules.prepare.output.parquet, dataset=d)
+        for d in get_batch_datasets(wildcards)
+    ]
+
+
+def get_batch_provenance(wildcards):
+    """The provenance JSON of each dataset of the job's batch, from rule prepare."""
+    return [
+        one_file(rules.prepare.output.provenance, dataset=d)
+        for d in get_batch_datasets(wildcards)
+    ]
+
+
 def get_sweep_points(wildcards):
     """Every row file of a sweep (paper A: its chunks; paper B: one per dataset)."""
     if wildcards.sweep in SW.a:
@@ -253,10 +278,10 @@ def get_sweep_points(wildcards):
             one_file(
                 rules.sweep_chunk.output.rows,
                 sweep=wildcards.sweep,
-                dataset=d,
+                batch=b,
                 part=p,
             )
-            for d, p in SW.chunks(wildcards.sweep)
+            for b, p in SW.chunks(wildcards.sweep)
         ]
     return [
         one_file(rules.sweep_b_dataset.output.rows, sweep=wildcards.sweep, dataset=d)

@@ -2,10 +2,11 @@
 # under {RESULTS}/sweeps/<sweep>/: sweep.parquet (+ .csv), the tidy long table, and figures. The plan is
 # privanomaly.sweeps.plan.SweepPlan (SW, common.smk); the grids are privanomaly.sweeps.spec.
 #
-#   paper_a kind: sweep_counts (one job per dataset: ball counts of every record + absent query points at
-#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per dataset x part:
+#   paper_a kind: sweep_counts (one job per batch: ball counts of every record + absent query points at
+#                 every (beta, r), shared by every eps, k, mechanism) -> sweep_chunk (one job per batch x part:
 #                 blocks of whole eps values, at most sweep_points_per_job (eps, beta, r, k) points, every
-#                 mechanism inside: privanomaly.sweeps.partition) -> sweep_collect -> sweep_plot
+#                 mechanism inside: privanomaly.sweeps.partition) -> sweep_collect -> sweep_plot. A batch is
+#                 one dataset, or the datasets the sweep's `batches` puts in the same jobs (names joined by '+').
 #   paper_b kind: sweep_b_dataset (one job per dataset, every k and r inside: sigma over eps/convention/
 #                 bound, top-h over h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
 # Appending an eps reruns only each dataset's last block (or adds one); adding a beta, r or k reruns the
@@ -22,18 +23,18 @@ rule sweeps_all:
 
 
 rule sweep_counts:
-    """Ball counts of every record and absent query point at every (beta, r) of a sweep: shared by its chunks."""
+    """Ball counts of every record and absent query point at every (beta, r) of a sweep, for each dataset of a batch."""
     input:
-        data=get_data_table,
+        data=get_batch_tables,
     output:
-        counts=f"{SW_OUT}/{{sweep}}/counts/{{dataset}}.parquet",
+        counts=f"{SW_OUT}/{{sweep}}/counts/{{batch}}.parquet",
     log:
-        f"{LOGS}/sweep_counts/{{sweep}}/{{dataset}}.log",
+        f"{LOGS}/sweep_counts/{{sweep}}/{{batch}}.log",
     benchmark:
-        f"{BENCH}/sweep_counts/{{sweep}}/{{dataset}}.tsv"
+        f"{BENCH}/sweep_counts/{{sweep}}/{{batch}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
-        dataset="[A-Za-z][A-Za-z0-9_]*",
+        batch=BATCH_WILDCARD,
     group:
         "paper_a"
     conda:
@@ -43,6 +44,7 @@ rule sweep_counts:
         runtime=30,
     params:
         library=library_code("sweep_counts"),
+        datasets=get_batch_datasets,
         ballkeys=get_sweep_ball_keys,
         metric=sweep_setting("metric"),
         n_absent=sweep_setting("n_absent"),
@@ -53,19 +55,19 @@ rule sweep_counts:
 
 
 rule sweep_chunk:
-    """A chunk of (eps, beta, r, k) grid points, every mechanism: exact errors, precision/recall, claims."""
+    """A chunk of (eps, beta, r, k) grid points on each dataset of a batch, every mechanism: exact errors, P/R, claims."""
     input:
         counts=rules.sweep_counts.output.counts,
-        provenance=get_data_provenance,
+        provenance=get_batch_provenance,
     output:
-        rows=f"{SW_OUT}/{{sweep}}/chunks/{{dataset}}/part~{{part}}.parquet",
+        rows=f"{SW_OUT}/{{sweep}}/chunks/{{batch}}/part~{{part}}.parquet",
     log:
-        f"{LOGS}/sweep_chunk/{{sweep}}/{{dataset}}/part~{{part}}.log",
+        f"{LOGS}/sweep_chunk/{{sweep}}/{{batch}}/part~{{part}}.log",
     benchmark:
-        f"{BENCH}/sweep_chunk/{{sweep}}/{{dataset}}/part~{{part}}.tsv"
+        f"{BENCH}/sweep_chunk/{{sweep}}/{{batch}}/part~{{part}}.tsv"
     wildcard_constraints:
         sweep=wildcard_choice(SW.a),
-        dataset="[A-Za-z][A-Za-z0-9_]*",
+        batch=BATCH_WILDCARD,
         part="[0-9]+",
     group:
         "paper_a"
@@ -76,6 +78,7 @@ rule sweep_chunk:
         runtime=30,
     params:
         library=library_code("sweep_chunk"),
+        datasets=get_batch_datasets,
         points=get_chunk_points,
         mechanisms=sweep_setting("mechanisms"),
         cap=sweep_setting("cap"),

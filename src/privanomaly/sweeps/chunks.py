@@ -3,11 +3,14 @@
 A job start costs ~0.3-0.4 s of CPU while a grid point is milliseconds of numpy on shared ball counts, so one job
 per point spends nearly all its CPU starting (benchmarks/bench_sweeps.md). Instead:
 
-* :func:`count_tables` - one job per (sweep, dataset): the ball counts of every record and absent query
-  point at every (β, r) ball key of the sweep, in one table (column ``ballkey``);
-* :func:`chunk_rows` - one job per (sweep, dataset, part): the (ε, β, r, k) points of a chunk
+* :func:`count_tables` - one job per (sweep, batch): the ball counts of every record and absent query
+  point at every (β, r) ball key of the sweep, in one table (columns ``dataset``, ``ballkey``);
+* :func:`batch_rows` - one job per (sweep, batch, part): the (ε, β, r, k) points of a chunk
   (:mod:`.partition`: blocks of whole ε values, at most ``points_per_job`` points), every mechanism, read
-  from the dataset's counts.
+  from the counts, on each dataset of the batch (:func:`chunk_rows` for one).
+
+A batch is one dataset, or the datasets a sweep's ``batches`` puts in the same jobs
+(:func:`privanomaly.sweeps.partition.dataset_batches`).
 
 The rows are those of :func:`privanomaly.sweeps.points.point_rows` with the grid values in front: the tidy
 table (:mod:`.collect`) is byte-identical whatever the chunking.
@@ -27,7 +30,7 @@ from privanomaly.sweeps import counts, points
 from privanomaly.sweeps.spec import key_of, parse_r_token
 
 # the columns of count_tables that chunk_rows reads by name
-COUNT_COLUMNS = ("ballkey", "kind", "label", "x_i", "B", "r")
+COUNT_COLUMNS = ("dataset", "ballkey", "kind", "label", "x_i", "B", "r")
 
 
 def read_counts(path: str | Path) -> pd.DataFrame:
@@ -37,15 +40,16 @@ def read_counts(path: str | Path) -> pd.DataFrame:
                                  "sweep_counts", reader=pd.read_parquet)
 
 
-def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric: str, cap: int,
+def count_tables(dataset: str, X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric: str, cap: int,
                  absent: np.ndarray) -> pd.DataFrame:
-    """Ball counts (:func:`privanomaly.sweeps.counts.count_table`) at every ball key in ``keys``
-    (:func:`privanomaly.sweeps.spec.ball_keys`), stacked with the key and its radius r: the one counts file
-    of a (sweep, dataset)."""
+    """Ball counts (:func:`privanomaly.sweeps.counts.count_table`) of ``dataset`` at every ball key in ``keys``
+    (:func:`privanomaly.sweeps.spec.ball_keys`), stacked with the dataset, the key and its radius r: its part
+    of the counts file of a (sweep, batch)."""
     tables = []
     for key, r in counts.resolve_radii(X, keys, metric).items():
         t = counts.count_table(X, labels, r, metric=metric, cap=cap, absent=absent)
         t.insert(0, "ballkey", key)
+        t.insert(0, "dataset", dataset)
         t["r"] = r
         t["cap"] = cap
         tables.append(t)
@@ -55,11 +59,12 @@ def count_tables(X: np.ndarray, labels: np.ndarray, keys: Sequence[str], metric:
 def chunk_rows(table: pd.DataFrame, dataset: str, pts: Sequence[tuple[str, int, str, int]],
                mechanisms: Sequence[str], cap: int, provenance: Mapping | None = None) -> pd.DataFrame:
     """Every mechanism's rows at the points ``pts`` (ε token, β, r token, k) of a chunk
-    (:func:`privanomaly.sweeps.partition.chunks`), from the counts ``table`` of
-    :func:`count_tables`; grid columns first (dataset, beta, r_kind, r_spec, r, k, eps), the scope of each
+    (:func:`privanomaly.sweeps.partition.chunks`), from the counts ``table`` of ``dataset``
+    (:func:`count_tables`); grid columns first (dataset, beta, r_kind, r_spec, r, k, eps), the scope of each
     row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`: a fraction or quantile r is read
     off the data; ``provenance`` of the dataset says what its preprocessing was fitted on)."""
-    by_key = {key: t.drop(columns="ballkey").reset_index(drop=True) for key, t in table.groupby("ballkey", sort=False)}
+    by_key = {key: t.drop(columns=["dataset", "ballkey"]).reset_index(drop=True)
+              for key, t in table.groupby("ballkey", sort=False)}
     out = []
     for eps_token, beta, rtok, k in pts:
         # a fraction/quantile r is read off the (β+1)-NN distances (one count table per β); a value is not
@@ -76,3 +81,16 @@ def chunk_rows(table: pd.DataFrame, dataset: str, pts: Sequence[tuple[str, int, 
             rows.insert(i, col, val)
         out.append(scope.add_sweep_columns(rows, "paper_a", r_kind, r_value, provenance))
     return pd.concat(out, ignore_index=True)
+
+
+def batch_rows(table: pd.DataFrame, datasets: Sequence[str], pts: Sequence[tuple[str, int, str, int]],
+               mechanisms: Sequence[str], cap: int, provenances: Sequence[Mapping | None]) -> pd.DataFrame:
+    """:func:`chunk_rows` of each of ``datasets`` (with its provenance, in the same order) from the counts
+    ``table`` of their batch, stacked in that order."""
+    parts = dict(tuple(table.groupby("dataset", sort=False)))
+    missing = [d for d in datasets if d not in parts]
+    if missing:
+        raise ValueError(f"the counts have no rows of dataset(s) {missing} (they have {sorted(parts)}); rerun "
+                         "their sweep_counts job")
+    rows = [chunk_rows(parts[d], d, pts, mechanisms, cap, prov) for d, prov in zip(datasets, provenances, strict=True)]
+    return pd.concat(rows, ignore_index=True)

@@ -11,7 +11,14 @@ grid points of one dataset, every mechanism inside (config ``sweep_points_per_jo
 * Otherwise each ε is split into contiguous, near-equal parts of at most ``points_per_job`` points.
 
 ``points_per_job`` = the points of one ε gives one chunk per (dataset, ε): adding an ε then reruns nothing.
-Which points share a job never changes a row (:mod:`.collect` sorts by grid values): tested byte for byte.
+
+Datasets are computed one per job unless the sweep lists ``batches`` (:func:`dataset_batches`): the datasets of
+a batch share one ``sweep_counts`` job and each chunk job computes the same points on every one of them. Each
+job start costs its imports once (pandas, and in a counts job numba's first dispatch and scipy.spatial: ~1 s of
+CPU together), so small datasets are cheaper in one batch; a batch reruns as a whole when one of its
+datasets changes, so a large dataset is best alone.
+Which points or datasets share a job never changes a row (:mod:`.collect` sorts by grid values): tested byte
+for byte.
 No numerical code is imported here: the workflow plans with it.
 """
 
@@ -22,6 +29,7 @@ import math
 from privanomaly.sweeps.spec import Sweep, num_token
 
 DEFAULT_POINTS_PER_JOB = 128
+BATCH_JOIN = "+"  # a batch's name: its datasets joined (dataset names are letters, digits and '_')
 
 Point = tuple[str, int, str, int]  # (ε token, β, r token, k)
 
@@ -50,3 +58,15 @@ def chunk(sw: Sweep, part: int, points_per_job: int) -> list[Point]:
     if not 0 <= part < len(every):
         raise ValueError(f"sweep {sw.name}: no chunk part {part} (it has {len(every)})")
     return every[part]
+
+
+def dataset_batches(sw: Sweep, datasets: list[str]) -> dict[str, list[str]]:
+    """The jobs' datasets of ``sw`` among ``datasets`` (those available in this run, in the sweep's order):
+    name -> datasets, a batch of ``sw.batches`` under its available datasets joined by :data:`BATCH_JOIN`, every
+    other dataset alone under its own name; ordered by each batch's first dataset."""
+    batch_of = {d: [m for m in b if m in datasets] for b in sw.batches for d in b}
+    out: dict[str, list[str]] = {}
+    for d in datasets:
+        members = batch_of.get(d, [d])
+        out.setdefault(BATCH_JOIN.join(members), members)
+    return out

@@ -35,12 +35,16 @@ class SweepPlan:
             raise ValueError(f"config sweep_points_per_job: expected an integer >= 1, got {points_per_job!r}")
         for name, sw in self.sweeps.items():
             check_names(list(sw.datasets), f"sweeps.{name}.datasets")
+            check_names([d for b in sw.batches for d in b], f"sweeps.{name}.batches")
             if max_points is not None and grid_size(sw) > max_points:
                 raise ValueError(
                     f"config sweeps.{name}: its grid has {grid_size(sw):,} points, more than sweep_max_points = "
                     f"{max_points:,}; shrink its grids or raise sweep_max_points (the DAG of a sweep grows with "
                     "its points)")
         self.datasets = {n: available(list(s.datasets)) for n, s in self.sweeps.items()}
+        # paper A: the datasets of each counts/chunk job (partition.dataset_batches: a batch, or one dataset)
+        self.batches = {n: partition.dataset_batches(s, self.datasets[n])
+                        for n, s in self.sweeps.items() if s.kind == "paper_a"}
         runs = [n for n in self.sweeps if self.datasets[n]]
         self.a = [n for n in runs if self.sweeps[n].kind == "paper_a"]  # paper-A sweeps that run
         self.b = [n for n in runs if self.sweeps[n].kind == "paper_b"]
@@ -77,9 +81,17 @@ class SweepPlan:
         return ball_keys(self.sweeps[sweep])
 
     def chunks(self, sweep: str) -> list[tuple[str, int]]:
-        """(dataset, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.partition`)."""
+        """(batch, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.partition`; a batch is
+        a dataset, or datasets computed in the same jobs: :meth:`batch_datasets`)."""
         parts = range(len(partition.chunks(self.sweeps[sweep], self.points_per_job)))
-        return [(d, p) for d in self.datasets[sweep] for p in parts]
+        return [(b, p) for b in self.batches[sweep] for p in parts]
+
+    def batch_datasets(self, sweep: str, batch: str) -> list[str]:
+        """The datasets of the counts/chunk jobs of ``batch`` of a paper-A sweep, in the sweep's order."""
+        try:
+            return list(self.batches[sweep][batch])
+        except KeyError:
+            raise ValueError(f"sweep {sweep}: no job batch {batch!r} (it has {list(self.batches.get(sweep, {}))})") from None
 
     def chunk_points(self, sweep: str, part: int) -> list[list]:
         """The [ε token, β, r token, k] points of chunk ``part`` of every dataset of a paper-A sweep."""

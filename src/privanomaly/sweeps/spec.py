@@ -33,13 +33,13 @@ last block, while a new β or r changes every chunk's point list and the counts 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 KINDS = ("paper_a", "paper_b")
 # options that mean something for one kind only; on the other kind they would be silently ignored
-KIND_ONLY = {"paper_a": ("mechanisms", "metric", "n_absent"),
+KIND_ONLY = {"paper_a": ("mechanisms", "metric", "n_absent", "batches"),
              "paper_b": ("delta", "methods", "conventions", "h", "subspace_dims", "max_work", "max_subspaces")}
 R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
 R_PREFIX = {v: k for k, v in R_KINDS.items()}
@@ -91,6 +91,7 @@ class Sweep:
     subspace_dims: tuple[int, ...] = ()
     max_subspaces: int = 100
     max_work: int | None = None  # paper B: Algorithm 2's feasibility guard per call (None: paper_b.scenario1's)
+    batches: tuple[tuple[str, ...], ...] = ()  # paper A: datasets that share their counts and chunk jobs
 
     @property
     def r_tokens(self) -> list[str]:
@@ -125,6 +126,25 @@ def _distinct_tokens(values, fmt, where: str) -> None:
     dup = sorted({t for t in toks if toks.count(t) > 1})
     if dup:
         raise ValueError(f"{where}: duplicate values {dup}")
+
+
+def _batches(v, where: str) -> tuple[tuple[str, ...], ...]:
+    """``batches``: lists of datasets, each computed in one counts job and the same chunk jobs; a dataset in
+    none is a batch of its own. A listed dataset the sweep does not run on is left out of its batch (an
+    overlay may narrow ``datasets`` alone); that it is a configured dataset is the plan's check."""
+    if v is None:
+        return ()
+    if not isinstance(v, (list, tuple)) or not all(isinstance(b, (list, tuple)) and b for b in v):
+        raise ValueError(f"{where}: expected a list of non-empty lists of datasets, e.g. "
+                         f"[[thyroid, mammography]], got {v!r}")
+    out = tuple(tuple(str(d) for d in b) for b in v)
+    seen: set[str] = set()
+    for b in out:
+        twice = sorted(seen.intersection(b) | {d for d in b if b.count(d) > 1})
+        if twice:
+            raise ValueError(f"{where}: {twice} in more than one place (a dataset is in one batch at most)")
+        seen.update(b)
+    return out
 
 
 def parse(name: str, entry: dict) -> Sweep:
@@ -175,6 +195,7 @@ def parse(name: str, entry: dict) -> Sweep:
         max_subspaces=int(_opt(entry, "max_subspaces", 100)),
         max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
     )
+    sw = replace(sw, batches=_batches(entry.get("batches"), f"{where}.batches"))
     for key in ("datasets", "eps", "k", "r_values"):
         if not getattr(sw, key):
             raise ValueError(f"{where}.{key.replace('_values', '')}: must be a non-empty list")

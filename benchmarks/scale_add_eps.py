@@ -2,7 +2,8 @@
 
 Needs a checkout where ``make scale`` has finished (its ``.scale/results``: stand-ins for credit card and APS at
 real size, the ``paperAbetaR`` sweep on all five datasets). For each chunking - the default
-(``sweep_points_per_job`` 128: each dataset's ε values in one block, one chunk per dataset) and one chunk per ε
+(``sweep_points_per_job`` 128: each batch's ε values in one block, one chunk per batch - a dataset, or the
+datasets of the sweep's ``batches``) and one chunk per ε
 (``sweep_points_per_job`` = the points of one ε) - it
 
 1. brings the sweep to that chunking (not timed: every chunk computed afresh, none left from an earlier run);
@@ -59,8 +60,12 @@ def jobs_of(log: str) -> dict[str, int]:
 
 def in_process(results: Path, name: str, sw: spec.Sweep, eps: float) -> tuple[float, int]:
     """(CPU, rows) of ε's points on every dataset, from the sweep's counts files (read before timing)."""
-    tables = {ds: pd.read_parquet(results / "sweeps" / name / "counts" / f"{ds}.parquet") for ds in sw.datasets}
-    provs = {ds: scope.read_provenance(results / "data" / f"{ds}.json") for ds in sw.datasets}
+    present = [ds for ds in sw.datasets if (results / "data" / f"{ds}.parquet").is_file()]
+    tables = {}
+    for batch, members in partition.dataset_batches(sw, present).items():  # a counts file per batch
+        counts = pd.read_parquet(results / "sweeps" / name / "counts" / f"{batch}.parquet")
+        tables.update({ds: counts[counts["dataset"] == ds] for ds in members})
+    provs = {ds: scope.read_provenance(results / "data" / f"{ds}.json") for ds in tables}
     pts = [(spec.num_token(eps), *p) for p in partition.eps_grid(sw)]
     c0, rows = time.process_time(), 0
     for ds, table in tables.items():
@@ -86,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     overlay = workdir / OVERLAY
     out = []
     try:
-        for label, ppj in (("default chunking (one block of every ε per dataset)", None),
+        for label, ppj in (("default chunking (one block of every ε per batch)", None),
                            (f"one chunk per ε (`sweep_points_per_job` {per_eps})", per_eps)):
             base = {} if ppj is None else {"sweep_points_per_job": ppj}
             overlay.write_text(yaml.safe_dump(base), encoding="utf-8")

@@ -125,7 +125,7 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
         eps_sel = selection_share * eps
         acc = Accountant("substitution")
         acc.spend("selection of r", private_selection.claim(eps_sel, du, "substitution", "eq. (53) correct count"))
-        rel = acc.spend("release of q_count", gauss.claim(eps=eps - acc.epsilon, delta=delta))
+        rel = acc.spend("release of q_count", gauss.claim(eps=acc.remaining(eps), delta=delta))
         p = private_selection.probs(curve["n_correct"].to_numpy(np.int64), eps_sel, du)
         total = acc.total(("ε, δ, k, N, d (bounded DP)", split_text, "r grid (config)", f"Δu = {du}",
                            *prep_h.public_inputs), prep_h.data_dependent)
@@ -234,7 +234,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         eps_sel = selection_share * eps
         acc = Accountant(release.neighbours)
         acc.spend("selection of (β, r)", private_selection.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
-        rel_eps = eps - acc.epsilon
+        rel_eps = acc.remaining(eps)
         acc.spend("SP answer", m.claim(eps=rel_eps, beta=max(usable), k=k))
         p = private_selection.probs(utility, eps_sel, du)
         per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]

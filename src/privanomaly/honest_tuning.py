@@ -256,8 +256,10 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
 
     ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
     paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
-    tuning.{r_grid, tie_break}). The split of each dataset is drawn from ``seeding.rng(public_split.seed,
-    "public_split", dataset)``; paper A's protocol subsample from ``seeding.rng(seed, "privacy_select", dataset)``."""
+    tuning.{r_grid, tie_break}; paper A also the master ``seed``). The split of each dataset is drawn from
+    ``seeding.rng(public_split.seed, "public_split", dataset)``; paper A's protocol subsample (datasets above
+    ``max_query_rows``) from ``seeding.rng(seed, "paper_a_select", dataset)``, rule ``paper_a_select``'s draw, so
+    the ``paper`` row is the (β, r) of Tables 1-3."""
     from privanomaly import experiment, seeding
 
     if paper not in ("A", "B"):
@@ -281,7 +283,7 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
             sel = cfg["selection"]
             t = paper_a_price(X, y, prov, betas=list(sel["betas"]), fractions=list(sel["fractions"]),
                               k=int(cfg["k_main"]), metric=cfg["metric"], max_query_rows=sel.get("max_query_rows"),
-                              rng=seeding.rng(int(ps["seed"]), "privacy_select", name), **common)
+                              rng=seeding.rng(int(cfg["seed"]), "paper_a_select", name), **common)
         t.insert(0, "dataset", name)
         parts.append(t)
     if not parts:

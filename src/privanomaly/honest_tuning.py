@@ -53,7 +53,7 @@ from privanomaly.paper_b import tuning
 from privanomaly.privacy import private_selection, public_split, scope
 from privanomaly.privacy.accountant import Accountant
 
-__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
+__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
 
 TUNINGS = ("paper", "public_split", "private_selection")
 
@@ -168,6 +168,14 @@ def _sp_metrics(m, c: _Counts, y: np.ndarray, beta: int, r: float, k: int, eps: 
             "recall_labels": recall, "n_anomalies": float(g.sum())}
 
 
+def paper_a_utility(c: _Counts, y: np.ndarray, cands) -> np.ndarray:
+    """The selection's utility per candidate (β, r): the records of ``c`` whose (β, r)-anomaly status matches
+    their label ``y`` (1 = anomaly); int64, one per candidate."""
+    truth = np.asarray(y) == 1
+    return np.array([int((np.asarray(sp.is_anomaly(c.x_i, c.B(r), b)).astype(bool) == truth).sum())
+                     for b, r in cands], dtype=np.int64)
+
+
 def _expect(p: np.ndarray, v: np.ndarray) -> float:
     """E[v] under the selection law; candidates where v is undefined (no anomaly: NaN) are conditioned out."""
     ok = ~np.isnan(v)
@@ -201,8 +209,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
                              min(float(e) for e in eps_grid) * (1.0 - selection_share) * m.noise_share)
     paper_counts = _Counts(X[priv], metric, cap)
     honest_counts = _Counts(Xh[priv], metric, cap, [r for _, r in cands] + [ch_pub.r])
-    utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)
-                             == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
+    utility = paper_a_utility(honest_counts, y[priv], cands)
     try:
         du = paper_a_sensitivity(X.shape[1], max(usable), metric)
     except ValueError as exc:

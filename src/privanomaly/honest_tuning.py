@@ -24,8 +24,9 @@ min(N, 2 GS^UB) (Theorem 4's packing bound on each side of the substitution, plu
 Paper A (the SP mechanism of Construction 1 at (ε, k), one query per record, as Table 3): the exact error
 on the (β, r)-anomalies and the expected precision/recall against the labels. Utility: the number of
 private records whose (β, r)-anomaly status matches their label; adding or removing one record changes it
-by at most β_max K_d + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
-than β other records within r; Euclidean metric only). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
+by at most β_max P + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
+than β other records within r), P the packing number of the ball counts' metric (:func:`packing_upper`: the
+kissing number K_d for ℓ2, 2^d for ℓ∞, 3^d for ℓ1). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
 the selection composes with SP on G_S(k) - on the edges that are G_S(k) edges for every candidate (β, r),
 since G_S(k) depends on (β, r) (:mod:`.end_to_end`).
 
@@ -34,7 +35,7 @@ rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` 
 ``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
 composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
 ``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
-made (e.g. a metric without a kissing-number bound).
+made (empty unless a metric has no packing bound).
 """
 
 from __future__ import annotations
@@ -53,7 +54,8 @@ from privanomaly.paper_b import tuning
 from privanomaly.privacy import private_selection, public_split, scope
 from privanomaly.privacy.accountant import Accountant
 
-__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
+__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "packing_upper", "paper_b_sensitivity",
+           "paper_a_sensitivity", "price_table"]
 
 TUNINGS = ("paper", "public_split", "private_selection")
 
@@ -63,11 +65,25 @@ def paper_b_sensitivity(n_private: int, d: int, k: int) -> int:
     return int(min(n_private, 2 * gs_upper(None, d, k)))
 
 
+def packing_upper(d: int, metric: str) -> int:
+    """The most points within distance r of a point of R^d that are pairwise more than r apart, bounded for the
+    metric of the ball counts: ℓ2, the kissing number K_d (pairwise angles above 60°); ℓ∞, 2^d (the cube of side
+    2r is 2^d closed cubes of side r, two points in one are within r); ℓ1 (any norm), 3^d (open balls of radius
+    r/2 around them are disjoint and inside the ball of radius 3r/2). In one dimension 2 for every metric."""
+    d = int(d)
+    if metric == "euclidean" or d == 1:
+        return int(kissing_upper(d))
+    if metric == "chebyshev":
+        return 2**d
+    if metric == "manhattan":
+        return 3**d
+    raise ValueError(f"paper A's selection sensitivity: no packing bound for metric {metric!r} "
+                     "(euclidean, manhattan, chebyshev)")
+
+
 def paper_a_sensitivity(d: int, beta_max: int, metric: str) -> int:
-    """Δu of paper A's selection utility under add/remove (module docstring); Euclidean only."""
-    if metric != "euclidean":
-        raise ValueError(f"paper A's selection sensitivity uses the Euclidean kissing number; metric {metric!r}")
-    return int(beta_max) * int(kissing_upper(int(d))) + 1
+    """Δu of paper A's selection utility under add/remove: β_max · :func:`packing_upper` + 1 (module docstring)."""
+    return int(beta_max) * packing_upper(d, metric) + 1
 
 
 def _scope_cols(claim) -> dict:

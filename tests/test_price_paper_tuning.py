@@ -12,6 +12,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from privanomaly import honest_tuning as price
 from privanomaly import seeding
@@ -58,3 +59,10 @@ def test_the_subsample_matters_here(tmp_path):
         X, y, sel["betas"], sel["fractions"], rng=seeding.rng(s, "paper_a_select", "toy"),
         max_query_rows=sel["max_query_rows"])) for s in range(6))}
     assert len(picks) > 1
+
+
+def test_paper_a_settings_without_the_master_seed_are_refused(tmp_path):
+    _, _, data, prov = _dataset(tmp_path, n=40)
+    settings = {k: v for k, v in price_plan.paper_settings("A", CONFIG).items() if k != "seed"}
+    with pytest.raises(ValueError, match="paper A's settings need the master 'seed'"):
+        price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings)

@@ -289,6 +289,9 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
         raise ValueError(f"privacy_price: paper must be 'A' or 'B', got {paper!r}")
     if not (len(datasets) == len(data_paths) == len(provenance_paths)):
         raise ValueError("privacy_price: one data file and one provenance file per dataset")
+    if paper == "A" and "seed" not in cfg:
+        raise ValueError("privacy_price: paper A's settings need the master 'seed' (config 'seed': the selection "
+                         "protocol's subsample is rule paper_a_select's; privanomaly.privacy.price_plan.paper_settings)")
     ps = privacy["public_split"]
     seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
     parts = []

@@ -87,3 +87,18 @@ def test_paper_a_private_selection_rows_spend_at_most_their_eps():
 def test_end_to_end_sp_claim_is_within_its_eps(eps):
     claim = end_to_end.EndToEndSP().claim(eps=eps)
     assert claim.epsilon_exact <= Fraction(eps)
+
+
+def test_total_of_mixed_steps_is_the_exact_sum_rounded_once():
+    """A rational selection and a float release: the total is the exact sum rounded once, never a float sum of
+    rounded parts that can land above the total they fit in."""
+    bad = []
+    for eps, share in itertools.product(np.linspace(0.05, 7.5, 150), SHARES):
+        acc = Accountant("substitution")
+        acc.spend("selection", private_selection.claim(share * eps, 5, "substitution"))
+        acc.spend("release", mechanisms.get("gaussian_gs_upper").claim(eps=acc.remaining(eps), delta=0.01))
+        total = acc.total()
+        assert total.epsilon == float(acc.epsilon_spent_exact)
+        if total.epsilon > eps:
+            bad.append((eps, share))
+    assert bad == []

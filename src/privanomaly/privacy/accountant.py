@@ -90,6 +90,7 @@ class Accountant:
         dep = tuple(dict.fromkeys([*data_dependent, *(d for s in self.steps for d in s.claim.data_dependent)]))
         note = "basic composition (Dwork & Roth, Thm 3.16) of " + "; ".join(
             f"{s.label}: {s.claim.describe()}" for s in self.steps)
-        return Claim(float(eps_exact) if eps_exact is not None else self.epsilon, delta, self.neighbours,
+        # the sum rounded once (a float sum of the steps' rounded ε can land an ulp above a total they fit in)
+        return Claim(float(self.epsilon_spent_exact), delta, self.neighbours,
                      epsilon_exact=eps_exact, proven=all(s.claim.proven for s in self.steps), note=note,
                      public_inputs=pub, data_dependent=dep)

@@ -102,3 +102,12 @@ def test_total_of_mixed_steps_is_the_exact_sum_rounded_once():
         if total.epsilon > eps:
             bad.append((eps, share))
     assert bad == []
+
+
+def test_audit_row_of_the_composed_release_names_its_relation():
+    """The privacy audit's row of end_to_end_sp says which edges it checks: G_S(k) depends on (β, r), so a
+    privately chosen (β, r) is private on the edges that are G_S(k) edges for every candidate."""
+    from privanomaly import audit
+
+    row = audit.harness.audit_mechanism(mechanisms.get("end_to_end_sp"), audit.harness.LEVELS["fast"])
+    assert "G_S(k) edges of every candidate (β, r)" in row.reference and row.result == "pass"

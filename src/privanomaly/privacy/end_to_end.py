@@ -116,7 +116,8 @@ class EndToEndSP(_Audited):
 
     label = "SP with (β, r) chosen by the exponential mechanism"
     paper = "A"
-    reference = "exponential mechanism over (β, r) + Construction 1, basic composition"
+    reference = ("exponential mechanism over (β, r) + Construction 1, basic composition, on the G_S(k) edges of every "
+                 "candidate (β, r)")
     neighbours = "sensitive_k"
     CANDIDATES = ((1, 0), (1, 1), (2, 0), (2, 1))  # (β, r) on the line
     K = 1

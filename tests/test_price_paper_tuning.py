@@ -66,3 +66,17 @@ def test_paper_a_settings_without_the_master_seed_are_refused(tmp_path):
     settings = {k: v for k, v in price_plan.paper_settings("A", CONFIG).items() if k != "seed"}
     with pytest.raises(ValueError, match="paper A's settings need the master 'seed'"):
         price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings)
+
+
+@pytest.mark.parametrize("paper, share, part", [("B", 1e-9, "selection"), ("A", 1e-9, "selection"),
+                                                ("A", 1 - 1e-9, "release")])
+def test_a_share_too_small_for_the_exact_samplers_names_the_config_keys(tmp_path, paper, share, part):
+    """A selection (either paper) or an SP release (paper A) below the exact samplers' smallest rate 2^-50 is
+    refused before any work, naming the config keys (it was a "discrete Laplace rate" error from deep inside)."""
+    _, _, data, prov = _dataset(tmp_path, n=40)
+    privacy = {**CONFIG["privacy"], "eps": [1e-8, 1.0], "selection_share": share}
+    settings = price_plan.paper_settings(paper, {**CONFIG, "paper_b": {
+        "k": 3, "delta": 0.01, "tuning": {"r_grid": {"min": 0.1, "max": 2, "num": 5}}}})
+    with pytest.raises(ValueError, match=rf"privacy.eps × privacy.selection_share: the {part} of a row "
+                                         r"would spend .* below 2\^-50.*smallest privacy.eps \(1e-08\)"):
+        price.price_table(paper, ["toy"], [data], [prov], privacy, settings)

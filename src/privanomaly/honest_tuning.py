@@ -53,6 +53,7 @@ from privanomaly.paper_b import tuning
 
 from privanomaly.privacy import private_selection, public_split, scope
 from privanomaly.privacy.accountant import Accountant
+from privanomaly.sp.dlap import MAX_DENOMINATOR_BITS
 
 __all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "packing_upper", "paper_b_sensitivity",
            "paper_a_sensitivity", "price_table"]
@@ -292,6 +293,14 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
     if paper == "A" and "seed" not in cfg:
         raise ValueError("privacy_price: paper A's settings need the master 'seed' (config 'seed': the selection "
                          "protocol's subsample is rule paper_a_select's; privanomaly.privacy.price_plan.paper_settings)")
+    share = float(privacy["selection_share"])
+    rational = (("selection", share), ("release", 1.0 - share)) if paper == "A" else (("selection", share),)
+    for part, eps in ((what, float(e) * f) for e in privacy["eps"] for what, f in rational):  # SP: rational too
+        if eps < 2.0**-MAX_DENOMINATOR_BITS:
+            raise ValueError(f"privacy.eps × privacy.selection_share: the {part} of a row would spend {eps:.3g}, below "
+                             f"2^-{MAX_DENOMINATOR_BITS}, the smallest rate the exact samplers take; raise the smallest "
+                             f"privacy.eps ({min(map(float, privacy['eps'])):g}) or move selection_share ({share:g}) "
+                             "away from 0 and 1")
     ps = privacy["public_split"]
     seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
     parts = []

@@ -150,8 +150,9 @@ def test_price_paper_a_rows_and_claims():
     ps = t.iloc[2]
     assert ps["eps_selection"] + ps["eps_release"] == pytest.approx(1.0) and "Δu = 19" in ps["public_inputs"]  # β_max K_2 + 1 = 3·6 + 1
     assert 0 <= ps["precision_labels"] <= 1 and 1 <= ps["beta"] <= 3
-    with pytest.raises(ValueError, match="Euclidean kissing number"):
-        price.paper_a_sensitivity(2, 3, "manhattan")
+    assert price.paper_a_sensitivity(2, 3, "manhattan") == 3 * 9 + 1  # β_max 3^d + 1 (tests/test_privacy_packing.py)
+    with pytest.raises(ValueError, match="no packing bound for metric 'minkowski3'"):
+        price.paper_a_sensitivity(2, 3, "minkowski3")
 
 
 # ----------------------------------------------------------------------------------- composed claim, audited

@@ -147,6 +147,16 @@ def test_audit_caption_states_the_scope_of_the_audited_claims():
     ("sweep_table.rst", "", "an r given as fraction is read off the data's k-NN distances"),
     ("paper_a_fig2.rst", "", "privacy guarantees only for a public (β, r)"),
     ("paper_a_fig3.rst", "", "privacy guarantees only for a public (β, r)"),
+    ("paper_a_table1.rst", "", "each mechanism's ε holds only for a public (β, r)"),
+    ("paper_a_table2.rst", "", "each mechanism's ε holds only for a public (β, r)"),
+    ("paper_a_table3.rst", "", "each mechanism's ε holds only for a public (β, r)"),
+    ("paper_a_error_vs_eps.rst", "", "ε-SP / ε-DP hold only for a public (β, r)"),
+    ("paper_a_normal_and_ranked.rst", "", "ε-SP / ε-DP hold only for a public (β, r)"),
+    ("paper_a_compiler.rst", "", "ε-SP / ε-DP hold only for a public (β, r)"),
+    ("paper_a_growth.rst", "", "ε holds only for a public\n(β, r)"),
+    ("paper_a_parameters.rst", "", "released as is, outside every\nmechanism's ε"),
+    ("paper_b_tables.rst", "", "released as is, outside every (ε, δ)"),
+    ("paper_b_tuning.rst", "", "hold only for a public r"),
 ])
 def test_captions_that_state_a_claim_state_its_scope(caption, reading, wanted):
     """A caption saying "proven" / "ε-DP" says that it holds for public parameters and what was not public."""

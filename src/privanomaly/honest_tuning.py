@@ -24,8 +24,9 @@ min(N, 2 GS^UB) (Theorem 4's packing bound on each side of the substitution, plu
 Paper A (the SP mechanism of Construction 1 at (ε, k), one query per record, as Table 3): the exact error
 on the (β, r)-anomalies and the expected precision/recall against the labels. Utility: the number of
 private records whose (β, r)-anomaly status matches their label; adding or removing one record changes it
-by at most β_max K_d + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
-than β other records within r; Euclidean metric only). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
+by at most β_max P + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)-anomaly iff it has fewer
+than β other records within r), P the packing number of the ball counts' metric (:func:`packing_upper`: the
+kissing number K_d for ℓ2, 2^d for ℓ∞, 3^d for ℓ1). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
 the selection composes with SP on G_S(k) - on the edges that are G_S(k) edges for every candidate (β, r),
 since G_S(k) depends on (β, r) (:mod:`.end_to_end`).
 
@@ -34,7 +35,7 @@ rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` 
 ``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
 composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
 ``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
-made (e.g. a metric without a kissing-number bound).
+made (empty unless a metric has no packing bound).
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ from privanomaly.paper_b import tuning
 
 from privanomaly.privacy import private_selection, public_split, scope
 from privanomaly.privacy.accountant import Accountant
+from privanomaly.sp.dlap import MAX_DENOMINATOR_BITS
 
-__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_b_sensitivity", "paper_a_sensitivity", "price_table"]
+__all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "packing_upper", "paper_b_sensitivity",
+           "paper_a_sensitivity", "price_table"]
 
 TUNINGS = ("paper", "public_split", "private_selection")
 
@@ -63,11 +66,25 @@ def paper_b_sensitivity(n_private: int, d: int, k: int) -> int:
     return int(min(n_private, 2 * gs_upper(None, d, k)))
 
 
+def packing_upper(d: int, metric: str) -> int:
+    """The most points within distance r of a point of R^d that are pairwise more than r apart, bounded for the
+    metric of the ball counts: ℓ2, the kissing number K_d (pairwise angles above 60°); ℓ∞, 2^d (the cube of side
+    2r is 2^d closed cubes of side r, two points in one are within r); ℓ1 (any norm), 3^d (open balls of radius
+    r/2 around them are disjoint and inside the ball of radius 3r/2). In one dimension 2 for every metric."""
+    d = int(d)
+    if metric == "euclidean" or d == 1:
+        return int(kissing_upper(d))
+    if metric == "chebyshev":
+        return 2**d
+    if metric == "manhattan":
+        return 3**d
+    raise ValueError(f"paper A's selection sensitivity: no packing bound for metric {metric!r} "
+                     "(euclidean, manhattan, chebyshev)")
+
+
 def paper_a_sensitivity(d: int, beta_max: int, metric: str) -> int:
-    """Δu of paper A's selection utility under add/remove (module docstring); Euclidean only."""
-    if metric != "euclidean":
-        raise ValueError(f"paper A's selection sensitivity uses the Euclidean kissing number; metric {metric!r}")
-    return int(beta_max) * int(kissing_upper(int(d))) + 1
+    """Δu of paper A's selection utility under add/remove: β_max · :func:`packing_upper` + 1 (module docstring)."""
+    return int(beta_max) * packing_upper(d, metric) + 1
 
 
 def _scope_cols(claim) -> dict:
@@ -125,7 +142,7 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
         eps_sel = selection_share * eps
         acc = Accountant("substitution")
         acc.spend("selection of r", private_selection.claim(eps_sel, du, "substitution", "eq. (53) correct count"))
-        rel = acc.spend("release of q_count", gauss.claim(eps=eps - acc.epsilon, delta=delta))
+        rel = acc.spend("release of q_count", gauss.claim(eps=acc.remaining(eps), delta=delta))
         p = private_selection.probs(curve["n_correct"].to_numpy(np.int64), eps_sel, du)
         total = acc.total(("ε, δ, k, N, d (bounded DP)", split_text, "r grid (config)", f"Δu = {du}",
                            *prep_h.public_inputs), prep_h.data_dependent)
@@ -168,6 +185,14 @@ def _sp_metrics(m, c: _Counts, y: np.ndarray, beta: int, r: float, k: int, eps: 
             "recall_labels": recall, "n_anomalies": float(g.sum())}
 
 
+def paper_a_utility(c: _Counts, y: np.ndarray, cands) -> np.ndarray:
+    """The selection's utility per candidate (β, r): the records of ``c`` whose (β, r)-anomaly status matches
+    their label ``y`` (1 = anomaly); int64, one per candidate."""
+    truth = np.asarray(y) == 1
+    return np.array([int((np.asarray(sp.is_anomaly(c.x_i, c.B(r), b)).astype(bool) == truth).sum())
+                     for b, r in cands], dtype=np.int64)
+
+
 def _expect(p: np.ndarray, v: np.ndarray) -> float:
     """E[v] under the selection law; candidates where v is undefined (no anomaly: NaN) are conditioned out."""
     ok = ~np.isnan(v)
@@ -201,8 +226,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
                              min(float(e) for e in eps_grid) * (1.0 - selection_share) * m.noise_share)
     paper_counts = _Counts(X[priv], metric, cap)
     honest_counts = _Counts(Xh[priv], metric, cap, [r for _, r in cands] + [ch_pub.r])
-    utility = np.array([int((np.asarray(sp.is_anomaly(honest_counts.x_i, honest_counts.B(r), b)).astype(bool)
-                             == (y[priv] == 1)).sum()) for b, r in cands], dtype=np.int64)
+    utility = paper_a_utility(honest_counts, y[priv], cands)
     try:
         du = paper_a_sensitivity(X.shape[1], max(usable), metric)
     except ValueError as exc:
@@ -234,7 +258,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         eps_sel = selection_share * eps
         acc = Accountant(release.neighbours)
         acc.spend("selection of (β, r)", private_selection.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
-        rel_eps = eps - acc.epsilon
+        rel_eps = acc.remaining(eps)
         acc.spend("SP answer", m.claim(eps=rel_eps, beta=max(usable), k=k))
         p = private_selection.probs(utility, eps_sel, du)
         per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
@@ -256,14 +280,27 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
 
     ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
     paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
-    tuning.{r_grid, tie_break}). The split of each dataset is drawn from ``seeding.rng(public_split.seed,
-    "public_split", dataset)``; paper A's protocol subsample from ``seeding.rng(seed, "privacy_select", dataset)``."""
+    tuning.{r_grid, tie_break}; paper A also the master ``seed``). The split of each dataset is drawn from
+    ``seeding.rng(public_split.seed, "public_split", dataset)``; paper A's protocol subsample (datasets above
+    ``max_query_rows``) from ``seeding.rng(seed, "paper_a_select", dataset)``, rule ``paper_a_select``'s draw, so
+    the ``paper`` row is the (β, r) of Tables 1-3."""
     from privanomaly import experiment, seeding
 
     if paper not in ("A", "B"):
         raise ValueError(f"privacy_price: paper must be 'A' or 'B', got {paper!r}")
     if not (len(datasets) == len(data_paths) == len(provenance_paths)):
         raise ValueError("privacy_price: one data file and one provenance file per dataset")
+    if paper == "A" and "seed" not in cfg:
+        raise ValueError("privacy_price: paper A's settings need the master 'seed' (config 'seed': the selection "
+                         "protocol's subsample is rule paper_a_select's; privanomaly.privacy.price_plan.paper_settings)")
+    share = float(privacy["selection_share"])
+    rational = (("selection", share), ("release", 1.0 - share)) if paper == "A" else (("selection", share),)
+    for part, eps in ((what, float(e) * f) for e in privacy["eps"] for what, f in rational):  # SP: rational too
+        if eps < 2.0**-MAX_DENOMINATOR_BITS:
+            raise ValueError(f"privacy.eps × privacy.selection_share: the {part} of a row would spend {eps:.3g}, below "
+                             f"2^-{MAX_DENOMINATOR_BITS}, the smallest rate the exact samplers take; raise the smallest "
+                             f"privacy.eps ({min(map(float, privacy['eps'])):g}) or move selection_share ({share:g}) "
+                             "away from 0 and 1")
     ps = privacy["public_split"]
     seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
     parts = []
@@ -281,7 +318,7 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
             sel = cfg["selection"]
             t = paper_a_price(X, y, prov, betas=list(sel["betas"]), fractions=list(sel["fractions"]),
                               k=int(cfg["k_main"]), metric=cfg["metric"], max_query_rows=sel.get("max_query_rows"),
-                              rng=seeding.rng(int(ps["seed"]), "privacy_select", name), **common)
+                              rng=seeding.rng(int(cfg["seed"]), "paper_a_select", name), **common)
         t.insert(0, "dataset", name)
         parts.append(t)
     if not parts:

@@ -10,11 +10,14 @@ Every step is a :class:`privanomaly.mechanisms.Claim` (the rate actually spent, 
 its premises hold); the total is a Claim too, proven only if every step is, on the one relation all steps
 share (a claim on a larger relation is accepted on its sub-relation, :data:`IMPLIED_BY`; other mixes are
 refused). Exact ε are summed as Fractions when
-every step has one.
+every step has one. :meth:`Accountant.remaining` is the budget a further step may be asked for: the largest float
+that keeps the exact sum within the total (``total - spent`` in floats can round up by an ulp, and a step then
+spends a hair more than the total the row states).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -55,6 +58,22 @@ class Accountant:
         return float(sum(s.claim.epsilon for s in self.steps))
 
     @property
+    def epsilon_spent_exact(self) -> Fraction:
+        """Σ ε_i exactly: a step's ``epsilon_exact`` where it has one, else its float ε (a dyadic rational)."""
+        return sum((s.claim.epsilon_exact if s.claim.epsilon_exact is not None else Fraction(s.claim.epsilon)
+                    for s in self.steps), Fraction(0))
+
+    def remaining(self, total: float) -> float:
+        """The largest float ε_rest with Σ ε_i (exact, so far) + ε_rest <= ``total`` exactly: ask the next step for
+        it, and - as every claim spends at most the ε it is asked for - the composed ε never exceeds ``total``."""
+        rest = Fraction(float(total)) - self.epsilon_spent_exact
+        if rest <= 0:
+            raise ValueError(f"accountant: nothing of the total ε = {total!r} is left after spending "
+                             f"{float(self.epsilon_spent_exact)!r}")
+        out = float(rest)
+        return math.nextafter(out, 0.0) if Fraction(out) > rest else out
+
+    @property
     def delta(self) -> float:
         return float(sum(s.claim.delta for s in self.steps))
 
@@ -71,6 +90,7 @@ class Accountant:
         dep = tuple(dict.fromkeys([*data_dependent, *(d for s in self.steps for d in s.claim.data_dependent)]))
         note = "basic composition (Dwork & Roth, Thm 3.16) of " + "; ".join(
             f"{s.label}: {s.claim.describe()}" for s in self.steps)
-        return Claim(float(eps_exact) if eps_exact is not None else self.epsilon, delta, self.neighbours,
+        # the sum rounded once (a float sum of the steps' rounded ε can land an ulp above a total they fit in)
+        return Claim(float(self.epsilon_spent_exact), delta, self.neighbours,
                      epsilon_exact=eps_exact, proven=all(s.claim.proven for s in self.steps), note=note,
                      public_inputs=pub, data_dependent=dep)

@@ -116,7 +116,8 @@ class EndToEndSP(_Audited):
 
     label = "SP with (β, r) chosen by the exponential mechanism"
     paper = "A"
-    reference = "exponential mechanism over (β, r) + Construction 1, basic composition"
+    reference = ("exponential mechanism over (β, r) + Construction 1, basic composition, on the G_S(k) edges of every "
+                 "candidate (β, r)")
     neighbours = "sensitive_k"
     CANDIDATES = ((1, 0), (1, 1), (2, 0), (2, 1))  # (β, r) on the line
     K = 1
@@ -128,9 +129,9 @@ class EndToEndSP(_Audited):
         from privanomaly import mechanisms
 
         acc = Accountant(self.neighbours)
-        sel = acc.spend("selection of (β, r)", private_selection.claim(float(SHARE * Fraction(eps)),
-                                                                       self.sensitivity(), "add_remove"))
-        acc.spend("SP answer", mechanisms.get("sp").claim(eps=float(Fraction(eps) - sel.epsilon_exact), k=self.K))
+        acc.spend("selection of (β, r)", private_selection.claim(float(SHARE * Fraction(eps)), self.sensitivity(),
+                                                                 "add_remove"))
+        acc.spend("SP answer", mechanisms.get("sp").claim(eps=acc.remaining(eps), k=self.K))
         return acc.total((scope.PAPER_A_PUBLIC, "candidate grid of (β, r)", f"Δu = {self.sensitivity()}",
                           scope.CANDIDATES_RELATION))
 
@@ -142,8 +143,9 @@ class EndToEndSP(_Audited):
         eps_total = Fraction(eps)
         eps_sel = SHARE * eps_total
         du = self.sensitivity()
-        sel_claim = private_selection.claim(float(eps_sel), du, "add_remove")
-        eps_rel = eps_total - sel_claim.epsilon_exact
+        acc = Accountant(self.neighbours)
+        acc.spend("selection of (β, r)", private_selection.claim(float(eps_sel), du, "add_remove"))
+        eps_rel = acc.remaining(eps)  # what claim() asks the SP answer for
         claim = self.claim(eps=float(eps_total))
         worlds = _worlds(n_pos, max_mult, max_total)
         index = {m: i for i, m in enumerate(worlds)}
@@ -178,9 +180,9 @@ class EndToEndSP(_Audited):
                     continue
                 for q in range(n_pos):
                     pairs += 1
-                    if not exact.edge_holds(law[q], law_b[q], eps_total):
+                    if not exact.edge_holds(law[q], law_b[q], claim.epsilon_exact):
                         ok = False
-                    worst = max(worst, exact.edge_log_ratio(law[q], law_b[q]) / float(eps_total))
+                    worst = max(worst, exact.edge_log_ratio(law[q], law_b[q]) / float(claim.epsilon_exact))
         return [{"mechanism": self.name, "claim": claim.describe(), "world": f"line{n_pos}_labelled_m{max_mult}",
                  "datasets": len(worlds), "pairs": pairs, "worst_ratio": worst, "worst_delta": 0.0 if ok else 1.0,
                  "utility_jump": jump, "passed": bool(ok and jump <= du)}]

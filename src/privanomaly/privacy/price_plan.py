@@ -14,8 +14,9 @@ def paper_settings(paper: str, config: Mapping) -> dict:
     if paper == "A":
         pa = config["paper_a"]
         sel = pa["selection"]
+        # seed: the protocol's subsample of query rows is rule paper_a_select's (its ``paper`` row is Table 1's tuning)
         return {"selection": {k: sel.get(k) for k in ("betas", "fractions", "max_query_rows")},
-                "k_main": pa["k_main"], "metric": pa["metric"]}
+                "k_main": pa["k_main"], "metric": pa["metric"], "seed": config["seed"]}
     pb = config["paper_b"]
     return {"k": pb["k"], "delta": pb["delta"],
             "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}

@@ -323,3 +323,54 @@ def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     assert row.ok and not row.exhaustive_pass and not row.statistical_pass
     assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3
     assert row.cp_eps_hat > row.cp_claimed_eps
+
+
+# ------------------------------------------------------------------ a GS below GS_2 = 5k + 1 must be caught
+class _GaussianLowerClaimedProven:
+    """Theorem 1 with the GS lower bound min(N, 2dk + 1) of eq. (18) whose claim says proven: the mistake of
+    taking the paper's figure's sigma_Global for a privacy guarantee (4k + 1 < GS_2 = 5k + 1 in 2-D)."""
+
+    @staticmethod
+    def make():
+        from privanomaly.mechanisms.base import Claim
+        from privanomaly.mechanisms.paper_b import GaussianGlobal
+
+        class LowerClaimed(GaussianGlobal):
+            def claim(self, *, eps, delta=0.01, **_):
+                return Claim(eps, delta, self.neighbours, note="GS lower bound claimed as a proof (broken)")
+
+        m = LowerClaimed("lower")
+        m.name = "gaussian_gs_lower_claimed_proven"
+        return m
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_gs_lower_bound_claimed_proven_is_caught_by_the_exhaustive_worlds(fast):
+    """The pentagon (paper B, Sec. 4.1): x0 with one record at each vertex of a regular pentagon at dist_S
+    0.999 r (k = 1, 2-D); moving x0 away turns all 6 records into outliers, 6 = 5k + 1 > min(N, 2dk + 1) = 5.
+    Every count mechanism's audit worlds must contain it, else a GS below the truth passes the audit."""
+    m = _GaussianLowerClaimedProven.make()
+    rows = m.audit_rows(fast=fast)
+    bad = [r for r in rows if not r["passed"]]
+    assert bad and bad[0]["world"].startswith("2d_pentagon"), rows
+    assert max(r["worst_ratio"] for r in rows) == pytest.approx(6 / 5)
+    # the proven upper bound min(N, k K_2 + 1) = 6 holds on the same worlds, with the jump attained
+    from privanomaly import mechanisms
+
+    up = mechanisms.get("gaussian_gs_upper").audit_rows(fast=fast)
+    assert all(r["passed"] for r in up) and max(r["worst_ratio"] for r in up) == pytest.approx(1.0)
+
+
+def test_harness_reports_the_gs_lower_bound_as_violated_and_catches_it_claimed_proven():
+    """Through the harness: the registered gaussian_gs_lower (unproven) shows its violation, and the negative
+    control that claims it proven is caught."""
+    from privanomaly import mechanisms
+    from privanomaly.audit import controls
+
+    row = audit.audit_mechanism(mechanisms.get("gaussian_gs_lower"), audit.LEVELS["fast"])
+    assert row.result == "unproven (violation found)" and row.exhaustive_pass is False
+    ctrl = controls.paper_b_controls()["gaussian_gs_lower_claimed_proven"]
+    assert ctrl.claim(eps=0.5, delta=0.01).proven
+    row = audit.audit_mechanism(ctrl, audit.LEVELS["fast"], "negative control", "fail", "GS lower bound")
+    assert row.ok and row.result == "caught" and row.exhaustive_pass is False
+    assert row.worst_ratio_over_e_eps == pytest.approx(6 / 5)

@@ -374,3 +374,61 @@ def test_harness_reports_the_gs_lower_bound_as_violated_and_catches_it_claimed_p
     row = audit.audit_mechanism(ctrl, audit.LEVELS["fast"], "negative control", "fail", "GS lower bound")
     assert row.ok and row.result == "caught" and row.exhaustive_pass is False
     assert row.worst_ratio_over_e_eps == pytest.approx(6 / 5)
+
+
+# ------------------------------------------------------------------ a new family without an auditor
+class _GeometricCount:
+    """A paper-B count mechanism of a new family ("count_geometric_test", no auditor registered): q_count plus
+    discrete Laplace noise DLap(eps / GS) on the proven GS upper bound, with its own honest exhaustive check
+    (:meth:`audit_rows`). ``sampler_rate`` scales the rate its *sampler* uses (2 = a sampler with half the
+    stated noise: its law and claim say one thing, its draws another)."""
+
+    @staticmethod
+    def make(sampler_rate: int = 1):
+        from fractions import Fraction
+
+        from privanomaly import outliers as ol
+        from privanomaly.mechanisms.base import Claim, Mechanism
+        from privanomaly.outliers import audit_worlds as aw
+        from privanomaly.sp import dlap
+
+        class Geometric(Mechanism):
+            paper, family, neighbours = "B", "count_geometric_test", "substitution"
+            label, reference = "geometric count (test)", "Theorem 4 with the geometric mechanism"
+
+            def claim(self, *, eps, **_):
+                return Claim(float(eps), 0.0, self.neighbours)
+
+            def sample(self, X, *, k, r, eps, rng, n_trials):
+                gs = ol.gs_upper(len(X), X.shape[1], k)
+                return ol.q_count(X, k, r) + dlap.sample_dlap(Fraction(sampler_rate) * Fraction(eps) / gs,
+                                                              n_trials, rng)
+
+            def audit_rows(self, fast=True, eps=0.5):
+                rows = []
+                for w in aw.FAST_WORLDS:
+                    grid = np.asarray(w.grid, dtype=float)
+                    states, u, v = aw.grid_world(len(grid), w.N)
+                    q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
+                    loss = float(np.abs(q[u] - q[v]).max()) * eps / ol.gs_upper(w.N, grid.shape[1], w.k)
+                    rows.append({"claim": self.claim(eps=eps).describe(), "world": w.name, "datasets": len(states),
+                                 "pairs": len(u), "worst_ratio": math.exp(loss - eps), "worst_delta": 0.0,
+                                 "passed": loss <= eps * (1 + 1e-12)})
+                return rows
+
+        m = Geometric()
+        m.name = f"geometric_test_x{sampler_rate}"
+        return m
+
+
+@pytest.mark.parametrize("sampler_rate", [1, 2])
+def test_a_mechanism_whose_family_has_no_auditor_never_passes_unaudited(sampler_rate):
+    """The harness audits every registered mechanism's sampler (docs/guide.md): a mechanism of a family without a
+    registered auditor has only its own ``audit_rows``, which check its stated law, not its draws - so its row
+    cannot say "pass" (a sampler with half the stated noise would pass too); it says what is missing."""
+    m = _GeometricCount.make(sampler_rate)
+    row = audit.audit_mechanism(m, audit.LEVELS["fast"])
+    assert row.exhaustive_pass is True and row.worlds == len(__import__(
+        "privanomaly.outliers.audit_worlds", fromlist=["FAST_WORLDS"]).FAST_WORLDS)
+    assert row.result == "FAIL" and row.statistical_pass is False
+    assert "sampler not audited" in row.note and "count_geometric_test" in row.note

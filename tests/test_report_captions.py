@@ -184,3 +184,23 @@ def test_sweep_captions_name_the_datasets_of_the_run_and_the_convention_drawn(ca
         cfg["sweeps"][b]["conventions"] = ["printed", "local_theorem1"]
         text = " ".join(_render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True).split())
         assert "noise convention as printed (the only one with a DP guarantee)" in text
+
+
+def test_top_h_sweep_caption_states_the_guarantee_the_utility_and_what_true_means():
+    """Precision and recall of top-h discovery mean nothing without what a "true" subspace is
+    (paper_b.scenario2.true_subspace) and which exponent was drawn (its guarantee): the caption states both and
+    tells the (k, r) lines apart."""
+    cfg = copy.deepcopy(CONFIGS["default"])
+    b = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_b")
+    sm = NS(config=cfg, wildcards=NS(sweep=b, figure="top_h"), params=NS(plot_params={}, datasets=["synthetic_b1"]))
+    path = ROOT / "workflow/report/sweep_figure.rst"
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "u = q_count / GS^UB(k) at the subspace's dimension (eq. 51" in text and "ε/h per draw" in text
+    assert "ε-DP for the whole selection" in text
+    assert "at least 1 labelled outlier is a distance outlier" in text
+    assert "one line style per (k, r) point" in text
+    cfg["paper_b"]["scenario2"]["true_subspace"]["min_outliers"] = 2
+    cfg["paper_b"]["scenario2"]["utility_sensitivity"] = 0.5
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "at least 2 labelled outliers are distance outliers" in text
+    assert "2ε-DP for the whole selection" in text and "dp_epsilon" in text

@@ -9,7 +9,7 @@
   for the convention as printed; σ_Global from the GS lower bound (the paper's figure) and, where the table
   has it, from the GS upper bound (the one with a proof).
 * :func:`top_h` - exact expected precision and recall of top-h discovery against ε, per dataset and
-  subspace dimension, one colour per h (thin lines: each (k, r)).
+  subspace dimension, one colour per h and one line style per (k, r) point, both in the legend.
 """
 
 from __future__ import annotations
@@ -149,6 +149,10 @@ def sigma_ratio(t: pd.DataFrame):
     return fig
 
 
+#: line styles of the (k, r) points of a top-h panel (15 distinct before they repeat)
+POINT_STYLES = [(ls, mk) for mk in ("o", "s", "^") for ls in ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))]
+
+
 def top_h(t: pd.DataFrame):
     s = t[(t["part"] == "top_h") & (t["skipped"].fillna("") == "")]
     datasets = list(dict.fromkeys(s["dataset"]))
@@ -157,18 +161,27 @@ def top_h(t: pd.DataFrame):
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no top-h cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
-    hs = sorted(s["h"].unique())
+    hs = sorted(int(h) for h in s["h"].unique())  # h is an integer; the tidy table holds it as a float
+    r_kind = str(s["r_kind"].iloc[0])
+    points = list(dict.fromkeys(zip(s["k"].astype(int), s["r_spec"].astype(float))))
+    style = {p: POINT_STYLES[i % len(POINT_STYLES)] for i, p in enumerate(points)}
     for i, ds in enumerate(datasets):
         for j, dim in enumerate(dims):
             for c, what in enumerate(("precision", "recall")):
                 ax = axes[i, 2 * j + c]
                 for h_i, h in enumerate(hs):
                     d = s[(s["dataset"] == ds) & (s["subspace_dim"] == dim) & (s["h"] == h)]
-                    for n, (_, g) in enumerate(d.groupby(["k", "r_spec"])):
+                    for (k, r), g in d.groupby(["k", "r_spec"]):
                         g = g.sort_values("eps")
-                        ax.plot(g["eps"], g[what], color=f"C{h_i}", lw=1, alpha=0.6, label=f"h = {h}" if n == 0 else None)
+                        ls, mk = style[(int(k), float(r))]
+                        ax.plot(g["eps"], g[what], color=f"C{h_i}", ls=ls, marker=mk, ms=3, lw=1, alpha=0.8,
+                                gid=f"{h}|{int(k)}|{num_token(r)}")
                 ax.set(title=f"{ds}, {int(dim)}-D subspaces", xlabel="ε", ylabel=f"E[{what}]", ylim=(-0.02, 1.02))
-    axes[0, 0].legend(fontsize=7)
+    # the legend: a colour per h, a line style per (k, r) point of the grid
+    handles = [plt.Line2D([], [], color=f"C{h_i}", lw=2, label=f"h = {h}") for h_i, h in enumerate(hs)]
+    handles += [plt.Line2D([], [], color="0.3", ls=style[p][0], marker=style[p][1], ms=3, lw=1,
+                           label=f"k = {p[0]}, {_rlabel(r_kind, p[1])}") for p in points]
+    axes[0, 0].legend(handles=handles, fontsize=6)
     fig.tight_layout()
     return fig
 
@@ -181,7 +194,7 @@ COLUMNS = {
     # a paper-B table has its cells' columns (ratio; subspace_dim, h, precision, recall) only when some cell of
     # that part was computed: the figure draws "no cell" then, so only the columns of every row are required
     "sigma_ratio": ("dataset", "k", "part", "method", "convention", "eps", "r_kind", "r_spec", "skipped"),
-    "top_h": ("dataset", "k", "part", "eps", "r_spec", "skipped"),
+    "top_h": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
 }
 
 

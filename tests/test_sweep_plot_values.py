@@ -112,3 +112,31 @@ def test_top_h_names_every_line_by_its_h_and_its_k_r_point():
         styles.setdefault((k, r), set()).add((line.get_linestyle(), line.get_marker()))
     assert len(styles) == 4 and all(len(s) == 1 for s in styles.values())
     assert len({next(iter(s)) for s in styles.values()}) == 4  # four points, four styles
+
+
+def test_sigma_ratio_says_where_a_smooth_bound_has_no_cell():
+    """A smooth bound whose cells are all `skipped` (Algorithm 2 past its work guard) keeps its panel, saying so
+    with the table's reason: the caption lists every bound of the sweep, so one cannot silently vanish."""
+    X, y = _line()
+    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"],
+                           {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper", "fast"], "max_work": 0},
+                           None)
+    paper = t[t["method"] == "paper"]
+    assert len(paper) and paper["skipped"].str.startswith("paper: ").all()  # every Algorithm-2 cell skipped
+    fig = plots.sigma_ratio(t)
+    assert len(_heat_maps(fig)) == 2  # the fast bound's two ratios
+    said = [x.get_text() for ax in fig.axes if ax.get_visible() for x in ax.texts if not ax.images]
+    assert any("line, paper bound: no cell at ε = 1" in x and "skipped" in x and "Algorithm 2" in x for x in said), said
+
+
+def test_a_skipped_sweep_cell_names_the_sweeps_own_work_guard():
+    """Past the work guard, a sweep's Algorithm-2 cells say which key to raise: the sweep's ``max_work`` (its
+    own, or paper_b.scenario1's by default) - raising paper_b.scenario1.max_work does nothing for a sweep that
+    sets its own, as config.yaml's paperBkR does."""
+    X, y = _line()
+    t = sigma.dataset_rows(X, y, "line", [1], ["v1"],
+                           {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper"], "max_work": 0,
+                            "guard_key": "sweeps.mySweep.max_work"}, None)
+    why = set(t["skipped"])
+    assert len(why) == 1 and "raise sweeps.mySweep.max_work" in why.pop()
+    assert not t["skipped"].str.contains("raise paper_b.scenario1.max_work").any()

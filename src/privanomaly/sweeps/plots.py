@@ -112,16 +112,17 @@ def gain(t: pd.DataFrame):
 
 
 def sigma_ratio(t: pd.DataFrame):
-    s = t[t["part"] == "sigma"]
-    if "skipped" in s.columns:
-        s = s[s["skipped"].fillna("") == ""]
+    every = t[t["part"] == "sigma"]
+    skipped = every["skipped"].fillna("") if "skipped" in every.columns else pd.Series("", index=every.index)
+    s = every[skipped == ""]
     # one reading of Theorems 1-2: as printed (the one with a DP guarantee), else the table's first; the ratios
     # of two readings are different quantities (never averaged into one cell)
     conv = "printed" if (s["convention"] == "printed").any() else (str(s["convention"].iloc[0]) if len(s) else "")
     s = s[s["convention"] == conv]
     eps_ref = reference_eps(s["eps"]) if len(s) else 1.0
     s = s[s["eps"] == eps_ref]
-    datasets, methods = list(dict.fromkeys(s["dataset"])), list(dict.fromkeys(s["method"]))
+    # every dataset and bound of the table keeps its panel: one without a cell here says why (its `skipped`)
+    datasets, methods = list(dict.fromkeys(every["dataset"])), list(dict.fromkeys(every["method"]))
     ratios = [("ratio", "GS lower bound (paper's figure)")]
     if "ratio_upper" in s.columns and s["ratio_upper"].notna().any():
         ratios.append(("ratio_upper", "GS upper bound (proven)"))
@@ -136,7 +137,11 @@ def sigma_ratio(t: pd.DataFrame):
             ax = axes[i, j]
             d = s[(s["method"] == m) & (s["dataset"] == ds)].pivot_table(index="k", columns="r_spec", values=col)
             if d.empty:
-                ax.set_visible(False)
+                why = skipped[(every["method"] == m) & (every["dataset"] == ds) & (skipped != "")]
+                reason = str(why.iloc[0]).removeprefix(f"{m}: ") if len(why) else "no row"
+                ax.text(0.5, 0.5, f"{ds}, {m} bound: no cell at ε = {num_token(eps_ref)}\n(skipped: {reason[:120]})",
+                        ha="center", va="center", fontsize=6, wrap=True, transform=ax.transAxes)
+                ax.set_axis_off()
                 continue
             im = ax.imshow(d.to_numpy(dtype=float), cmap="viridis", aspect="auto", origin="lower")
             _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")

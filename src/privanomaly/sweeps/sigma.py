@@ -26,6 +26,9 @@ from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
 from privanomaly.paper_b.released_bound import AlgorithmTooCostly
 
+#: the work guard a skipped cell names when the settings do not say which sweep's (the script passes its key)
+GUARD_KEY = "the sweep's max_work (default paper_b.scenario1.max_work)"
+
 
 def sigma_rows(
     X: np.ndarray,
@@ -103,7 +106,7 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
 
     ``s`` holds the sweep's settings (eps, delta, conventions, methods, h, subspace_dims, max_subspaces,
-    max_work) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
+    max_work; ``guard_key``, the config key of max_work that a skipped cell tells to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
     from privanomaly.sweeps import counts, spec
@@ -125,7 +128,7 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
             def smooth_for(method, k=k, r=r):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
                     return released_bound.smooth_bound(X, k, r, beta, method, s["max_work"], s["fast_exact_max"],
-                                                       s["timeout"])
+                                                       s["timeout"], s.get("guard_key", GUARD_KEY))
 
                 return smooth_fn
 

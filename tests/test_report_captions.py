@@ -27,7 +27,7 @@ CONFIGS = {"default": merged_config(ROOT), "test": merged_config(ROOT, ROOT / ".
 CONFIGS["incomplete"] = copy.deepcopy(CONFIGS["test"])
 CONFIGS["incomplete"]["report"]["missing_outputs"] = [f"paper_a/tables/t{i}.csv" for i in range(35)]
 READINGS = ["", "paper_r", "paper_r_printed_exponent"]
-SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "top_h", "other"]
+SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "noise_vs_eps", "top_h", "other"]
 OFFLINE_UNAVAILABLE = {"creditcard", "aps"}  # not in the mirror: a run without them lists them as unavailable
 
 

@@ -8,6 +8,7 @@
 * :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
   for the convention as printed; σ_Global from the GS lower bound (the paper's figure) and, where the table
   has it, from the GS upper bound (the one with a proof).
+* :func:`noise_vs_eps` - paper B's named count mechanisms: the noise s.d. each adds to q_count against ε.
 * :func:`top_h` - exact expected precision and recall of top-h discovery against ε, per dataset and
   subspace dimension, one colour per h and one line style per (k, r) point, both in the legend.
 """
@@ -154,6 +155,43 @@ def sigma_ratio(t: pd.DataFrame):
     return fig
 
 
+def noise_vs_eps(t: pd.DataFrame):
+    """Paper B's named count mechanisms: the standard deviation of the noise each adds to q_count against ε,
+    one panel per dataset x k, one colour per mechanism, one line per r (log-log)."""
+    s = t[(t["part"] == "mechanism") & (t["skipped"].fillna("") == "")]
+    datasets, ks = list(dict.fromkeys(s["dataset"])), sorted(int(k) for k in s["k"].unique())
+    fig, axes = _panels(len(datasets) or 1, len(ks) or 1)
+    if s.empty:
+        axes[0, 0].text(0.5, 0.5, "no mechanism cell in this sweep (see the table's `skipped`)", ha="center")
+        return fig
+    mechs = list(dict.fromkeys(s["mechanism"]))
+    r_kind = str(s["r_kind"].iloc[0])
+    rs = sorted(float(r) for r in s["r_spec"].unique())
+    eps = np.array(sorted(s["eps"].unique()))
+    for i, ds in enumerate(datasets):
+        for j, k in enumerate(ks):
+            ax = axes[i, j]
+            for m_i, m in enumerate(mechs):
+                for r_i, r in enumerate(rs):
+                    g = s[(s["dataset"] == ds) & (s["k"] == k) & (s["mechanism"] == m) & (s["r_spec"] == r)]
+                    g = g.sort_values("eps")
+                    if g.empty:
+                        continue
+                    ax.plot(g["eps"], g["noise_sd"], color=_color(m, m_i), ls=POINT_STYLES[r_i % len(POINT_STYLES)][0],
+                            marker="o", ms=3, lw=1, gid=f"{m}|{k}|{num_token(r)}", label=m if r_i == 0 else None)
+            ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
+            ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
+            ax.minorticks_off()
+            if j == 0:
+                ax.set_ylabel("noise s.d. added to q_count")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    handles += [plt.Line2D([], [], color="0.3", ls=POINT_STYLES[r_i % len(POINT_STYLES)][0], lw=1,
+                           label=_rlabel(r_kind, r)) for r_i, r in enumerate(rs)]
+    axes[0, 0].legend(handles=handles, fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
 #: line styles of the (k, r) points of a top-h panel (15 distinct before they repeat)
 POINT_STYLES = [(ls, mk) for mk in ("o", "s", "^") for ls in ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))]
 
@@ -190,7 +228,8 @@ def top_h(t: pd.DataFrame):
     fig.tight_layout()
     return fig
 
-FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "top_h": top_h}
+FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "noise_vs_eps": noise_vs_eps,
+           "top_h": top_h}
 
 #: the columns of the tidy table (:mod:`.collect`) each figure reads by name, checked by :func:`read_sweep`
 COLUMNS = {
@@ -200,6 +239,7 @@ COLUMNS = {
     # that part was computed: the figure draws "no cell" then, so only the columns of every row are required
     "sigma_ratio": ("dataset", "k", "part", "method", "convention", "eps", "r_kind", "r_spec", "skipped"),
     "top_h": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
+    "noise_vs_eps": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
 }
 
 

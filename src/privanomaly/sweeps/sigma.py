@@ -1,11 +1,14 @@
 """A paper-B sweep on one dataset (rule ``sweep_b_dataset``): at every (k, r) point, σ_Global vs σ_Smooth over
-ε, and top-h precision/recall (:func:`dataset_rows`; one job per dataset, every point inside).
+ε, the named count mechanisms' noise and claims, and top-h precision/recall (:func:`dataset_rows`; one job per
+dataset, every point inside).
 
 * ``part = sigma``: :func:`privanomaly.paper_b.scenario1.scenario1_table` for every smooth bound
   (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
   the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions. If
   Algorithm 2 exceeds its feasibility guard (``max_work``) at a point, that method's cells are kept as rows
   with ``skipped`` saying so - no other bound is put in its place (no data-dependent switch).
+* ``part = mechanism``: every registry name of the sweep's ``mechanisms`` (paper-B count mechanisms, those
+  with ``noise_sd``): the noise its exact law adds to q_count and its claim (:func:`mechanism_rows`).
 * ``part = top_h``: the exact expected precision/recall of Algorithm 3 (inclusion probabilities,
   :func:`privanomaly.outliers.top_h_inclusion_probs`) for every h and subspace dimension, on the candidate
   subspaces of :func:`privanomaly.paper_b.scenario2.subspace_table`. A dimension is evaluated when its
@@ -99,13 +102,50 @@ def top_h_rows(
     return pd.DataFrame(rows)
 
 
+def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta: float, names: Sequence[str],
+                   timeout: float | None = None) -> pd.DataFrame:
+    """One row per named count mechanism and ε: the standard deviation of the noise its release adds to
+    ``q_count(X, k, r)`` (its ``noise_sd``: its exact law at this dataset) and the claim it states at (ε, δ).
+
+    Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
+    ``gaussian_smooth_paper``); ``timeout`` is the safety net per mechanism and (k, r) point, as for the σ rows
+    (the job fails, naming the mechanism: a machine-dependent limit never decides a row)."""
+    from privanomaly import mechanisms
+    from privanomaly.paper_b.released_bound import SafetyTimeout
+    from privanomaly.paper_b.timing import run_with_time_limit
+
+    N, d = X.shape
+    count = int(ol.q_count(X, k, r))
+    rows = []
+    for name in names:
+        m = mechanisms.get(name)
+
+        def noise(m=m) -> list[float]:
+            return [float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta)) for e in eps_grid]
+
+        run = run_with_time_limit(noise, seconds=timeout)
+        if run.error is not None:
+            raise RuntimeError(f"mechanism {name}: noise_sd failed: {run.error}")
+        if not run.completed:
+            raise SafetyTimeout(f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety "
+                                f"timeout of {timeout} s (paper_b.scenario1.timeout_seconds): name a faster "
+                                "mechanism (e.g. gaussian_smooth_fast) for this dataset")
+        for e, sd in zip(eps_grid, run.value):
+            c = m.claim(eps=float(e), delta=delta)
+            rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": sd,
+                         "claim_eps": float(c.epsilon), "claim_delta": float(c.delta), "claim_proven": bool(c.proven),
+                         "claim_note": c.note, "neighbours": c.neighbours, "delta": float(delta), "N": int(N),
+                         "d": int(d), "true_count": count, "skipped": ""})
+    return pd.DataFrame(rows)
+
+
 def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], r_tokens: Sequence[str],
                  s: Mapping, provenance: Mapping | None, log=None) -> pd.DataFrame:
     """Every (k, r) point of a paper-B sweep on one dataset: :func:`sigma_rows` and (when ``s["h"]`` and
     ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
     of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
 
-    ``s`` holds the sweep's settings (eps, delta, conventions, methods, h, subspace_dims, max_subspaces,
+    ``s`` holds the sweep's settings (eps, delta, conventions, methods, mechanisms, h, subspace_dims, max_subspaces,
     max_work; ``guard_key``, the config key of max_work that a skipped cell tells to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
@@ -133,6 +173,8 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
                 return smooth_fn
 
             rows = [sigma_rows(X, k, r, s["eps"], s["delta"], s["conventions"], s["methods"], smooth_for)]
+            if s.get("mechanisms"):
+                rows.append(mechanism_rows(X, k, r, s["eps"], s["delta"], s["mechanisms"], s["timeout"]))
             if s["h"] and s["subspace_dims"]:
                 rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
                                        s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))

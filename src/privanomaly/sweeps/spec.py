@@ -4,7 +4,8 @@ Two kinds of sweep:
 
 * ``paper_a`` - exact errors of paper A's mechanisms (SP, optimal DP, Laplace baselines, ...) on the
   (β, r)-anomalies, normal records and absent query points, over ε x k x β x r.
-* ``paper_b`` - paper B's σ_Global / σ_Smooth of the released q_count over k x r x ε, and the exact top-h
+* ``paper_b`` - paper B's σ_Global / σ_Smooth of the released q_count over k x r x ε, the noise and claim
+  of every named count mechanism (``mechanisms``: registry names, optional) and the exact top-h
   precision/recall of Algorithm 3 over h and the subspace dimension.
 
 r is given in one of three ways (exactly one key under ``r``):
@@ -39,7 +40,7 @@ import numpy as np
 
 KINDS = ("paper_a", "paper_b")
 # options that mean something for one kind only; on the other kind they would be silently ignored
-KIND_ONLY = {"paper_a": ("mechanisms", "metric", "n_absent"),
+KIND_ONLY = {"paper_a": ("metric", "n_absent"),
              "paper_b": ("delta", "methods", "conventions", "h", "subspace_dims", "max_work", "max_subspaces")}
 R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
 R_PREFIX = {v: k for k, v in R_KINDS.items()}
@@ -127,6 +128,13 @@ def _distinct_tokens(values, fmt, where: str) -> None:
         raise ValueError(f"{where}: duplicate values {dup}")
 
 
+def count_mechanisms() -> list[str]:
+    """Registry names a paper-B sweep can name: paper-B mechanisms releasing q_count plus noise (``noise_sd``)."""
+    from privanomaly import mechanisms
+
+    return [n for n in mechanisms.names() if mechanisms.get(n).paper == "B" and hasattr(mechanisms.get(n), "noise_sd")]
+
+
 def parse(name: str, entry: dict) -> Sweep:
     """Validate one ``sweeps.<name>`` entry; errors name the key and what was expected."""
     where = f"sweeps.{name}"
@@ -200,6 +208,15 @@ def parse(name: str, entry: dict) -> Sweep:
     else:
         if sw.beta:
             raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        if sw.mechanisms:
+            known = count_mechanisms()
+            bad = [m for m in sw.mechanisms if m not in known]
+            if bad:
+                from privanomaly import mechanisms
+
+                raise ValueError(f"{where}.mechanisms: {bad} are not paper-B count mechanisms (registered paper-B "
+                                 f"mechanisms with noise_sd, the noise their release adds to q_count): {known}"
+                                 f"{mechanisms.not_loaded_hint()}")
         if r_kind == "value" and any(v <= 0 for v in r_values):
             raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
                              f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(r_values)}")

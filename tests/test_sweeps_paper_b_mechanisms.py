@@ -1,0 +1,125 @@
+"""A paper-B sweep names registered count mechanisms (``mechanisms:``), as a paper-A sweep does: one
+``part = mechanism`` row per (k, r, ε) and mechanism with the standard deviation of the noise its exact law adds
+to q_count and the claim it states at that ε (claim_eps, claim_delta, claim_proven), drawn as ``noise_vs_eps``.
+A mechanism added to the registry joins a sweep by its name alone (here one defined in this file)."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privanomaly import mechanisms
+from privanomaly.mechanisms.base import Claim, Mechanism
+from privanomaly.outliers import gaussian, q_count
+from privanomaly.outliers.global_sensitivity import gs_upper
+from privanomaly.sp import dlap
+from privanomaly.sweeps import index, plots, sigma, spec
+
+SETTINGS = {"eps": [0.5, 1.0], "delta": 0.01, "methods": ["fast"], "conventions": ["printed"], "h": [],
+            "subspace_dims": [], "max_subspaces": 10, "max_work": None, "fast_exact_max": 0, "timeout": None,
+            "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
+
+
+def _data():
+    x = np.array([0, 1, 1, 2, 3, 5, 6, 6, 6, 9, 12, 12.5, 20], dtype=float)
+    X = np.stack([x, (x * 7) % 5], axis=1)
+    y = np.zeros(len(x), int)
+    y[[9, 12]] = 1
+    return X, y
+
+
+class Geometric(Mechanism):
+    """q_count + DLap(eps / GS) on the proven GS upper bound: pure eps-DP (the geometric mechanism)."""
+
+    paper, family, neighbours = "B", "count_geometric_test", "substitution"
+    label, reference = "geometric count (test)", "Theorem 4 with the geometric mechanism"
+
+    def claim(self, *, eps, **_):
+        return Claim(float(dlap.rational_rate(eps)), 0.0, self.neighbours)
+
+    def rate(self, X, k, eps) -> Fraction:
+        return dlap.rational_rate(Fraction(eps) / gs_upper(len(X), X.shape[1], k))
+
+    def noise_sd(self, X, *, k, r, eps, delta):
+        p = math.exp(-float(self.rate(X, k, eps)))
+        return math.sqrt(2 * p) / (1 - p)  # DLap(a): variance 2p / (1 - p)^2, p = e^-a
+
+
+@pytest.fixture
+def geometric():
+    mechanisms.register("geometric_test")(Geometric)
+    yield mechanisms.get("geometric_test")
+    mechanisms.unregister("geometric_test")
+
+
+def test_paper_b_sweep_takes_count_mechanisms_by_name_and_rejects_others(geometric):
+    entry = {"kind": "paper_b", "datasets": ["d"], "eps": [1.0], "k": [2], "r": {"value": [1.0]}}
+    sw = spec.parse("s", {**entry, "mechanisms": ["gaussian_gs_upper", "geometric_test"]})
+    assert sw.mechanisms == ("gaussian_gs_upper", "geometric_test")
+    assert index.figures(sw) == ("sigma_ratio", "noise_vs_eps")
+    assert index.figures(spec.parse("s", entry)) == ("sigma_ratio",)  # no mechanisms, no such figure
+    with pytest.raises(ValueError, match=r"sweeps\.s\.mechanisms: .*'exp_top_h'.*gaussian_gs_upper"):
+        spec.parse("s", {**entry, "mechanisms": ["exp_top_h"]})  # top-h releases no count
+    with pytest.raises(ValueError, match=r"sweeps\.s\.mechanisms: .*'sp'"):
+        spec.parse("s", {**entry, "mechanisms": ["sp"]})  # paper A's
+    with pytest.raises(ValueError, match=r"sweeps\.s\.mechanisms: .*'nope'"):
+        spec.parse("s", {**entry, "mechanisms": ["nope"]})
+
+
+def test_mechanism_rows_carry_each_laws_noise_and_its_claim(geometric):
+    X, y = _data()
+    t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],
+                           {**SETTINGS, "mechanisms": ["gaussian_gs_upper", "gaussian_smooth_fast", "geometric_test"]},
+                           {"steps": []})  # raw features: nothing fitted on the data
+    m = t[t["part"] == "mechanism"]
+    assert len(m) == 2 * 2 * 2 * 3 and (m["skipped"] == "").all()
+    s = t[(t["part"] == "sigma") & (t["convention"] == "printed")].set_index(["k", "r_spec", "eps"])
+    for _, row in m.iterrows():
+        key = (row["k"], row["r_spec"], row["eps"])
+        if row["mechanism"] == "gaussian_gs_upper":  # Theorem 1 with min(N, k K_2 + 1), as the sigma rows have it
+            assert row["noise_sd"] == pytest.approx(s.loc[key, "sigma_global_upper"], rel=1e-12)
+            want = gaussian.sigma_global(min(len(X), 6 * row["k"] + 1), row["eps"], 0.01)
+            assert row["noise_sd"] == pytest.approx(want, rel=1e-12)
+        elif row["mechanism"] == "gaussian_smooth_fast":  # Theorem 2 with the block bound (exact_max = 0)
+            assert row["noise_sd"] == pytest.approx(s.loc[key, "sigma_smooth"], rel=1e-12)
+        else:
+            a = row["eps"] / min(len(X), 6 * row["k"] + 1)
+            p = math.exp(-a)
+            assert row["noise_sd"] == pytest.approx(math.sqrt(2 * p) / (1 - p), rel=1e-7)
+            assert row["claim_delta"] == 0.0
+        assert row["claim_eps"] == pytest.approx(row["eps"], rel=1e-8) and row["claim_eps"] <= row["eps"]
+        assert row["claim_proven"] and row["neighbours"] == "substitution"
+        assert row["true_count"] == q_count(X, int(row["k"]), row["r"])
+    assert (m[m["mechanism"] != "geometric_test"]["claim_delta"] == 0.01).all()
+    # the scope of every row, as for the sigma rows: an r given as a value is public
+    assert m["proven_end_to_end"].all() and m["public_inputs"].str.contains("r = 1").any()
+
+
+def test_an_unproven_claim_is_stated_as_such():
+    X, y = _data()
+    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**SETTINGS, "mechanisms": ["gaussian_gs_lower"]}, {"steps": []})
+    m = t[t["part"] == "mechanism"]
+    assert len(m) == 2 and not m["claim_proven"].any() and not m["proven_end_to_end"].any()
+    assert (m["claim_note"].str.contains("lower bound proves nothing")).all()
+
+
+def test_noise_vs_eps_draws_the_tables_noise_per_mechanism(geometric):
+    X, y = _data()
+    t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],
+                           {**SETTINGS, "mechanisms": ["gaussian_gs_upper", "geometric_test"]}, None)
+    t = pd.concat([t, t.iloc[:0]])
+    fig = plots.noise_vs_eps(t)
+    drawn = {ln.get_gid(): ln for ax in fig.axes for ln in ax.get_lines() if ln.get_gid()}
+    m = t[t["part"] == "mechanism"]
+    assert len(drawn) == len(m.groupby(["mechanism", "k", "r_spec"]))
+    for (mech, k, r), g in m.groupby(["mechanism", "k", "r_spec"]):
+        ln = drawn[f"{mech}|{k}|{spec.num_token(r)}"]
+        g = g.sort_values("eps")
+        np.testing.assert_array_equal(ln.get_xdata(), g["eps"].to_numpy())
+        np.testing.assert_array_equal(ln.get_ydata(), g["noise_sd"].to_numpy())
+    labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    assert "gaussian_gs_upper" in labels and "geometric_test" in labels

@@ -123,3 +123,20 @@ def test_noise_vs_eps_draws_the_tables_noise_per_mechanism(geometric):
         np.testing.assert_array_equal(ln.get_ydata(), g["noise_sd"].to_numpy())
     labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     assert "gaussian_gs_upper" in labels and "geometric_test" in labels
+
+
+def test_an_eps_where_a_mechanism_has_no_law_is_a_skipped_row_not_a_failed_job():
+    """Theorem 1's sigma holds only for eps <= 7.906 at delta = 0.01 (sigma_global raises beyond): that cell of
+    gaussian_gs_upper is kept, skipped with the reason and no noise, as the sigma rows show NaN there; the other
+    eps and mechanisms are computed."""
+    X, y = _data()
+    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"],
+                           {**SETTINGS, "eps": [1.0, 10.0], "mechanisms": ["gaussian_gs_upper", "gaussian_smooth_fast"]},
+                           {"steps": []})
+    m = t[t["part"] == "mechanism"].set_index(["mechanism", "eps"])
+    bad = m.loc[("gaussian_gs_upper", 10.0)]
+    assert np.isnan(bad["noise_sd"]) and "Theorem 1 condition fails" in bad["skipped"]
+    assert bad["skipped"].startswith("gaussian_gs_upper: ") and not bad["proven_end_to_end"]
+    assert not bad["claim_proven"]
+    assert m.loc[("gaussian_gs_upper", 1.0), "skipped"] == "" and m.loc[("gaussian_gs_upper", 1.0), "noise_sd"] > 0
+    assert (m.xs("gaussian_smooth_fast")["skipped"] == "").all()

@@ -108,7 +108,8 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
     ``q_count(X, k, r)`` (its ``noise_sd``: its exact law at this dataset) and the claim it states at (ε, δ).
 
     Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
-    ``gaussian_smooth_paper``); ``timeout`` is the safety net per mechanism and (k, r) point, as for the σ rows
+    ``gaussian_smooth_paper``). An ε where a mechanism has no law (its ``noise_sd`` raises ``ValueError``, e.g.
+    Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety net per mechanism and (k, r) point, as for the σ rows
     (the job fails, naming the mechanism: a machine-dependent limit never decides a row)."""
     from privanomaly import mechanisms
     from privanomaly.paper_b.released_bound import SafetyTimeout
@@ -120,8 +121,14 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
     for name in names:
         m = mechanisms.get(name)
 
-        def noise(m=m) -> list[float]:
-            return [float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta)) for e in eps_grid]
+        def noise(m=m) -> list[float | str]:
+            out = []
+            for e in eps_grid:  # an ε where the mechanism has no law (Theorem 1 past its condition): the reason
+                try:
+                    out.append(float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta)))
+                except ValueError as exc:
+                    out.append(f"{name}: {exc}")
+            return out
 
         run = run_with_time_limit(noise, seconds=timeout)
         if run.error is not None:
@@ -132,10 +139,11 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
                                 "mechanism (e.g. gaussian_smooth_fast) for this dataset")
         for e, sd in zip(eps_grid, run.value):
             c = m.claim(eps=float(e), delta=delta)
-            rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": sd,
+            why = sd if isinstance(sd, str) else ""
+            rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": np.nan if why else sd,
                          "claim_eps": float(c.epsilon), "claim_delta": float(c.delta), "claim_proven": bool(c.proven),
                          "claim_note": c.note, "neighbours": c.neighbours, "delta": float(delta), "N": int(N),
-                         "d": int(d), "true_count": count, "skipped": ""})
+                         "d": int(d), "true_count": count, "skipped": why})
     return pd.DataFrame(rows)
 
 

@@ -152,3 +152,25 @@ def test_ticker_paces_by_the_clock():
     now[0] = 5.0
     assert tick("b") and not tick("c")
     assert math.isclose(tick.last, 5.0)
+
+
+def test_figure_states_the_whole_reason_a_smooth_bound_is_missing():
+    """The figure's note gives each skip reason in full, wrapped over lines - what to do ("raise ... or use method
+    'fast'") comes at the end of the reason and was cut off at 160 characters."""
+    X = gaussian(40, 2, seed=1)
+    why = ("Algorithm 2: WorkBudgetExceeded: Algorithm 1 exceeded its work budget of 2000 work units "
+           "(smallest-enclosing-ball evaluations). The released bound may not depend on the data, so there is no "
+           "fallback: raise paper_b.scenario1.max_work (or set it to null), or use method 'fast' for this dataset")
+
+    def smooth_fn(beta):
+        if beta < 0.01:
+            raise AlgorithmTooCostly(why)
+        return {"value": 3.0, "ls0": 3.0, "t_max": 0, "t_stop": 1, "method_used": "paper", "work_paper": 3}
+
+    df = scenario1.scenario1_table(X, 3, 0.5, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
+    df.insert(0, "method", "paper")
+    df.insert(0, "dataset", "mine")
+    fig = plots.plot_scenario1(df, "mine", {})
+    note = next(t.get_text() for t in fig.texts if "not computed" in t.get_text())
+    assert " ".join(note.split()).endswith("or use method 'fast' for this dataset")
+    assert max(len(line) for line in note.splitlines()) <= 160 and len(note.splitlines()) > 1

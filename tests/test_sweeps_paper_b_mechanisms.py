@@ -140,3 +140,33 @@ def test_an_eps_where_a_mechanism_has_no_law_is_a_skipped_row_not_a_failed_job()
     assert not bad["claim_proven"]
     assert m.loc[("gaussian_gs_upper", 1.0), "skipped"] == "" and m.loc[("gaussian_gs_upper", 1.0), "noise_sd"] > 0
     assert (m.xs("gaussian_smooth_fast")["skipped"] == "").all()
+
+
+def test_every_dataset_of_a_sweep_writes_the_same_columns(tmp_path):
+    """The columns of a dataset's rows follow from the sweep's settings, never from which cells its data let
+    compute: a 1-D dataset (no 2-D subspace, h = 1 = every 1-D subspace: all top-h cells skipped) beside a 2-D one,
+    and Algorithm 2 past its guard on one dataset only, are collected into one table (the collector took the
+    differing columns for a damaged file and the run failed)."""
+    from privanomaly.sweeps import collect
+
+    X, y = _data()
+    s = {**SETTINGS, "methods": ["paper"], "h": [1], "subspace_dims": [1, 2], "mechanisms": ["gaussian_gs_upper"]}
+    two = sigma.dataset_rows(X, y, "two", [2], ["v1"], s, {"steps": []})
+    one = sigma.dataset_rows(X[:, :1], y, "one", [2], ["v1"], s, {"steps": []})
+    stuck = sigma.dataset_rows(X, y, "stuck", [2], ["v1"], {**s, "max_work": 0}, {"steps": []})
+    assert (one[one["part"] == "top_h"]["skipped"] != "").all() and (two[two["part"] == "top_h"]["skipped"] == "").any()
+    assert (stuck[stuck["part"] == "sigma"]["skipped"] != "").all()
+    assert set(one.columns) == set(two.columns) == set(stuck.columns)
+    paths = []
+    for t in (two, one, stuck):
+        paths.append(str(tmp_path / f"{t['dataset'].iloc[0]}.parquet"))
+        t.to_parquet(paths[-1])
+    table = collect.collect(paths, "mix", "paper_b")
+    assert set(table["dataset"]) == {"one", "two", "stuck"}
+    # a skipped sigma cell still says what does not depend on the smooth bound
+    cell = table[(table["dataset"] == "stuck") & (table["part"] == "sigma")].iloc[0]
+    ok = table[(table["dataset"] == "two") & (table["part"] == "sigma") & (table["eps"] == cell["eps"])].iloc[0]
+    for col in ("sigma_global", "sigma_global_upper", "true_count", "gs_lower", "gs_upper", "N", "d", "delta"):
+        assert cell[col] == ok[col], col
+    assert np.isnan(cell["sigma_smooth"]) and cell["skipped"].startswith("paper: ")
+    assert not cell["proven_end_to_end"]

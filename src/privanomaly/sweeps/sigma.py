@@ -49,9 +49,15 @@ def sigma_rows(
         try:
             df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
             df["skipped"] = ""
-        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept, empty, with why
-            df = pd.DataFrame([{"convention": c, "eps": float(e), "skipped": f"{method}: {exc}"}
-                               for c in conventions for e in eps_grid])
+        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept with why, and
+            # with what does not depend on the bound (σ_Global, the count, GS): the columns of a computed cell
+
+            def none(beta, exc=exc):
+                raise exc
+
+            df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), none,
+                                           skip_infeasible=True)
+            df["skipped"] = f"{method}: {exc}"
         df.insert(0, "method", method)
         parts.append(df)
     out = pd.concat(parts, ignore_index=True)
@@ -79,9 +85,14 @@ def top_h_rows(
     mech = scenario2.TopH("standard", sensitivity)
     d = X.shape[1]
     rows = []
+    # every row has every column (NaN where not computed; dp_epsilon where the settings make it differ): the
+    # columns follow from the settings, not from which cells the data let compute
+    blank = {"n_true": np.nan, "precision": np.nan, "recall": np.nan}
+    if any(mech.epsilon_differs(e) for e in eps_grid):
+        blank["dp_epsilon"] = np.nan
     for dim in dims:
         m = comb(d, dim) if dim <= d else 0
-        base = {"part": "top_h", "subspace_dim": int(dim), "n_subspaces": int(m)}
+        base = {"part": "top_h", "subspace_dim": int(dim), "n_subspaces": int(m), **blank}
         if m == 0 or m > max_subspaces:
             why = f"d = {d} has no {dim}-D subspace" if m == 0 else f"{m} subspaces > max_subspaces = {max_subspaces}"
             rows += [{**base, "h": int(h), "eps": float(e), "skipped": why} for h in hs for e in eps_grid]

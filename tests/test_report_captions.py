@@ -204,3 +204,26 @@ def test_top_h_sweep_caption_states_the_guarantee_the_utility_and_what_true_mean
     text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
     assert "at least 2 labelled outliers are distance outliers" in text
     assert "2ε-DP for the whole selection" in text and "dp_epsilon" in text
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+@pytest.mark.parametrize("caption, figure", [("sweep_table.rst", "sigma_ratio"), ("sweep_figure.rst", "sigma_ratio"),
+                                             ("sweep_figure.rst", "noise_vs_eps")])
+def test_paper_b_sweep_captions_state_a_delta_grid_and_the_mechanisms(caption, figure):
+    """A paper-B sweep with a δ list and named count mechanisms: the captions list both, render without a
+    docutils message and glue no words."""
+    cfg = copy.deepcopy(CONFIGS["test"])
+    b = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_b")
+    for delta, said in ((0.01, "δ = 0.01"), ([0.01, 1e-05], "δ ∈ 0.01, 1e-05")):
+        cfg["sweeps"][b]["delta"] = delta
+        sm = NS(config=cfg, wildcards=NS(sweep=b, figure=figure), params=NS(plot_params={}, datasets=["synthetic_b1"]))
+        path = ROOT / "workflow/report" / caption
+        rendered = _render(path.read_text(encoding="utf-8"), sm, trim=True)
+        text = " ".join(rendered.split())
+        assert said in text
+        if figure == "noise_vs_eps" or caption == "sweep_table.rst":
+            assert "gaussian_gs_upper, gaussian_smooth_fast" in text
+        body = publish_parts(rendered, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
+        assert "system-message" not in body
+        loose = set(_render(path.read_text(encoding="utf-8"), sm, trim=False).split())
+        assert [w for w in rendered.split() if w not in loose] == []

@@ -170,3 +170,47 @@ def test_every_dataset_of_a_sweep_writes_the_same_columns(tmp_path):
         assert cell[col] == ok[col], col
     assert np.isnan(cell["sigma_smooth"]) and cell["skipped"].startswith("paper: ")
     assert not cell["proven_end_to_end"]
+
+
+# ------------------------------------------------------------------ a grid over δ
+def test_a_paper_b_sweep_takes_a_delta_grid():
+    """``delta`` is a number or a list (a grid, like ε, k and r): σ rows and mechanism rows for each δ, top-h rows
+    (pure ε-DP, no δ) once; a single number keeps the one-δ table."""
+    entry = {"kind": "paper_b", "datasets": ["d"], "eps": [1.0], "k": [2], "r": {"value": [1.0]}}
+    assert spec.parse("s", entry).delta == (0.01,)
+    assert spec.parse("s", {**entry, "delta": 1e-5}).delta == (1e-5,)
+    assert spec.parse("s", {**entry, "delta": [0.01, 1e-5]}).delta == (0.01, 1e-5)
+    for bad in ([0.01, 0.01], [0.5, 1.0], []):
+        with pytest.raises(ValueError, match=r"sweeps\.s\.delta"):
+            spec.parse("s", {**entry, "delta": bad})
+    X, y = _data()
+    s = {**SETTINGS, "delta": [0.01, 1e-5], "h": [1], "subspace_dims": [1], "mechanisms": ["gaussian_gs_upper"]}
+    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], s, {"steps": []})
+    one = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**s, "delta": [1e-5]}, {"steps": []})
+    for part in ("sigma", "mechanism"):
+        rows = t[t["part"] == part]
+        assert sorted(rows["delta"].unique()) == [1e-5, 0.01] and len(rows) == 2 * len(one[one["part"] == part])
+        cols = ["sigma_global", "sigma_smooth"] if part == "sigma" else ["noise_sd", "claim_delta"]
+        got = rows[rows["delta"] == 1e-5].reset_index(drop=True)[cols]
+        pd.testing.assert_frame_equal(got, one[one["part"] == part].reset_index(drop=True)[cols])
+    assert len(t[t["part"] == "top_h"]) == len(one[one["part"] == "top_h"])
+    m = t[t["part"] == "mechanism"].set_index(["delta", "eps"])["noise_sd"]
+    c = {dl: math.sqrt(2 * math.log(2 / dl)) for dl in (0.01, 1e-5)}
+    for e in SETTINGS["eps"]:  # Theorem 1: sigma grows with sqrt(2 ln(2/δ))
+        assert m[(1e-5, e)] / m[(0.01, e)] == pytest.approx(c[1e-5] / c[0.01], rel=1e-9)
+
+
+def test_delta_grid_figures_draw_each_delta(tmp_path):
+    X, y = _data()
+    s = {**SETTINGS, "delta": [0.01, 1e-5], "mechanisms": ["gaussian_gs_upper"]}
+    t = sigma.dataset_rows(X, y, "toy", [2], ["v1", "v0.5"], s, {"steps": []})
+    fig = plots.sigma_ratio(t)
+    titles = [ax.get_title() for ax in fig.axes if ax.images]
+    assert any("δ = 0.01" in x for x in titles) and any("δ = 0.00001" in x for x in titles)
+    fig = plots.noise_vs_eps(t)
+    drawn = {ln.get_gid() for ax in fig.axes for ln in ax.get_lines() if ln.get_gid()}
+    assert len(drawn) == 2 * 2  # each δ, each r
+    assert any("δ = 0.00001" in ax.get_title() for ax in fig.axes)
+    sw = spec.parse("s", {"kind": "paper_b", "datasets": ["toy"], "eps": [0.5, 1.0], "k": [2], "r": {"value": [1, 0.5]},
+                          "delta": [0.01, 1e-5]})
+    assert "δ ∈ {0.01, 0.00001}" in index.grid_summary(sw, ["toy"]) and "(8 points)" in index.grid_summary(sw, ["toy"])

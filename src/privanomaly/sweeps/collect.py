@@ -13,7 +13,8 @@ import pandas as pd
 
 ORDER = {
     "paper_a": ["dataset", "mechanism", "beta", "r_spec", "k", "eps"],
-    "paper_b": ["part", "dataset", "k", "r_spec", "method", "convention", "mechanism", "subspace_dim", "h", "eps"],
+    "paper_b": ["part", "dataset", "k", "r_spec", "delta", "method", "convention", "mechanism", "subspace_dim", "h",
+                "eps"],
 }
 
 

@@ -26,9 +26,10 @@ def grid_summary(sw: Sweep, datasets: list[str]) -> str:
         parts.append(f"β ∈ {{{', '.join(map(str, sw.beta))}}}")
         n = len(datasets) * len(sw.mechanisms) * len(sw.eps) * len(sw.k) * len(sw.beta) * len(sw.r_values)
     else:
+        parts.append(f"δ ∈ {{{', '.join(num_token(x) for x in sw.delta)}}}")
         parts.append(f"h ∈ {{{', '.join(map(str, sw.h))}}}, subspace dim {{{', '.join(map(str, sw.subspace_dims))}}}"
                      if sw.h else "no top-h (no h, subspace_dims)")
-        n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps)
+        n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps) * len(sw.delta)
     parts.append(r)
     return "; ".join(parts) + f" ({n} points)"
 

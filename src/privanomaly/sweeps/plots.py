@@ -124,23 +124,27 @@ def sigma_ratio(t: pd.DataFrame):
     s = s[s["eps"] == eps_ref]
     # every dataset and bound of the table keeps its panel: one without a cell here says why (its `skipped`)
     datasets, methods = list(dict.fromkeys(every["dataset"])), list(dict.fromkeys(every["method"]))
+    deltas = sorted(every["delta"].dropna().unique(), reverse=True) if "delta" in every else []
     ratios = [("ratio", "GS lower bound (paper's figure)")]
     if "ratio_upper" in s.columns and s["ratio_upper"].notna().any():
         ratios.append(("ratio_upper", "GS upper bound (proven)"))
-    rows = [(m, rc) for m in methods for rc in ratios]
+    # a row of panels per smooth bound, GS bound and δ (one δ: the title says it only when the table has several)
+    rows = [(m, rc, dl) for m in methods for rc in ratios for dl in (deltas if len(deltas) > 1 else [None])]
     fig, axes = _panels(len(rows), len(datasets), w=3.8, h=3.0)
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no σ cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
     r_kind = str(s["r_kind"].iloc[0])
-    for i, (m, (col, what)) in enumerate(rows):
+    for i, (m, (col, what), dl) in enumerate(rows):
+        at = "" if dl is None else f", δ = {num_token(dl)}"
         for j, ds in enumerate(datasets):
             ax = axes[i, j]
-            d = s[(s["method"] == m) & (s["dataset"] == ds)].pivot_table(index="k", columns="r_spec", values=col)
+            cell = s[(s["method"] == m) & (s["dataset"] == ds) & ((s["delta"] == dl) if dl is not None else True)]
+            d = cell.pivot_table(index="k", columns="r_spec", values=col)
             if d.empty:
                 why = skipped[(every["method"] == m) & (every["dataset"] == ds) & (skipped != "")]
                 reason = str(why.iloc[0]).removeprefix(f"{m}: ") if len(why) else "no row"
-                ax.text(0.5, 0.5, f"{ds}, {m} bound: no cell at ε = {num_token(eps_ref)}\n(skipped: {reason[:120]})",
+                ax.text(0.5, 0.5, f"{ds}, {m} bound{at}: no cell at ε = {num_token(eps_ref)}\n(skipped: {reason[:120]})",
                         ha="center", va="center", fontsize=6, wrap=True, transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
@@ -148,19 +152,22 @@ def sigma_ratio(t: pd.DataFrame):
             _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")
             ax.set_xticks(range(d.shape[1]), [_rlabel(r_kind, c) for c in d.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
-            ax.set_title(f"{ds}, {m} bound\nσ_Global from the {what}", fontsize=7)
+            ax.set_title(f"{ds}, {m} bound{at}\nσ_Global from the {what}", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)} (convention {conv})", fontsize=9)
+    one = f", δ = {num_token(deltas[0])}" if len(deltas) == 1 else ""
+    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)}{one} (convention {conv})", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 
 
 def noise_vs_eps(t: pd.DataFrame):
     """Paper B's named count mechanisms: the standard deviation of the noise each adds to q_count against ε,
-    one panel per dataset x k, one colour per mechanism, one line per r (log-log)."""
+    one panel per dataset x k x δ, one colour per mechanism, one line per r (log-log)."""
     s = t[(t["part"] == "mechanism") & (t["skipped"].fillna("") == "")]
     datasets, ks = list(dict.fromkeys(s["dataset"])), sorted(int(k) for k in s["k"].unique())
-    fig, axes = _panels(len(datasets) or 1, len(ks) or 1)
+    deltas = sorted(s["delta"].unique(), reverse=True)
+    cols = [(k, dl) for k in ks for dl in deltas]
+    fig, axes = _panels(len(datasets) or 1, len(cols) or 1)
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no mechanism cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
@@ -169,17 +176,20 @@ def noise_vs_eps(t: pd.DataFrame):
     rs = sorted(float(r) for r in s["r_spec"].unique())
     eps = np.array(sorted(s["eps"].unique()))
     for i, ds in enumerate(datasets):
-        for j, k in enumerate(ks):
+        for j, (k, dl) in enumerate(cols):
             ax = axes[i, j]
             for m_i, m in enumerate(mechs):
                 for r_i, r in enumerate(rs):
-                    g = s[(s["dataset"] == ds) & (s["k"] == k) & (s["mechanism"] == m) & (s["r_spec"] == r)]
+                    g = s[(s["dataset"] == ds) & (s["k"] == k) & (s["delta"] == dl) & (s["mechanism"] == m)
+                          & (s["r_spec"] == r)]
                     g = g.sort_values("eps")
                     if g.empty:
                         continue
                     ax.plot(g["eps"], g["noise_sd"], color=_color(m, m_i), ls=POINT_STYLES[r_i % len(POINT_STYLES)][0],
-                            marker="o", ms=3, lw=1, gid=f"{m}|{k}|{num_token(r)}", label=m if r_i == 0 else None)
-            ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}", xlabel="ε")
+                            marker="o", ms=3, lw=1, gid=f"{m}|{k}|{num_token(r)}" + (f"|{num_token(dl)}" if len(deltas) > 1
+                                                                                        else ""),
+                            label=m if r_i == 0 else None)
+            ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}, δ = {num_token(dl)}", xlabel="ε")
             ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
             ax.minorticks_off()
             if j == 0:
@@ -239,7 +249,7 @@ COLUMNS = {
     # that part was computed: the figure draws "no cell" then, so only the columns of every row are required
     "sigma_ratio": ("dataset", "k", "part", "method", "convention", "eps", "r_kind", "r_spec", "skipped"),
     "top_h": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
-    "noise_vs_eps": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
+    "noise_vs_eps": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped", "delta"),
 }
 
 

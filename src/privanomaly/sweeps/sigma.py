@@ -164,7 +164,7 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
     of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
 
-    ``s`` holds the sweep's settings (eps, delta, conventions, methods, mechanisms, h, subspace_dims, max_subspaces,
+    ``s`` holds the sweep's settings (eps, delta - one δ or a list -, conventions, methods, mechanisms, h, subspace_dims, max_subspaces,
     max_work; ``guard_key``, the config key of max_work that a skipped cell tells to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
@@ -184,16 +184,20 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
             # unless the bound from the shape fits
             guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
 
-            def smooth_for(method, k=k, r=r):
+            def smooth_for(method, k=k, r=r, memo={}):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
-                    return released_bound.smooth_bound(X, k, r, beta, method, s["max_work"], s["fast_exact_max"],
-                                                       s["timeout"], s.get("guard_key", GUARD_KEY))
+                    if (method, beta) not in memo:  # a β two δ share (β = ε readings) is computed once
+                        memo[(method, beta)] = released_bound.smooth_bound(
+                            X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
+                            s.get("guard_key", GUARD_KEY))
+                    return memo[(method, beta)]
 
                 return smooth_fn
 
-            rows = [sigma_rows(X, k, r, s["eps"], s["delta"], s["conventions"], s["methods"], smooth_for)]
+            deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
+            rows = [sigma_rows(X, k, r, s["eps"], dl, s["conventions"], s["methods"], smooth_for) for dl in deltas]
             if s.get("mechanisms"):
-                rows.append(mechanism_rows(X, k, r, s["eps"], s["delta"], s["mechanisms"], s["timeout"]))
+                rows += [mechanism_rows(X, k, r, s["eps"], dl, s["mechanisms"], s["timeout"]) for dl in deltas]
             if s["h"] and s["subspace_dims"]:
                 rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
                                        s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))

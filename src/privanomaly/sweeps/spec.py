@@ -85,7 +85,7 @@ class Sweep:
     metric: str = "euclidean"
     n_absent: int = 0
     description: str = ""
-    delta: float = 0.01
+    delta: tuple[float, ...] = (0.01,)  # paper B: the δ grid of the Gaussian mechanisms (a number = one δ)
     methods: tuple[str, ...] = ("fast",)
     conventions: tuple[str, ...] = ("printed",)
     h: tuple[int, ...] = ()
@@ -175,7 +175,7 @@ def parse(name: str, entry: dict) -> Sweep:
         mechanisms=_tuple(entry.get("mechanisms"), str, f"{where}.mechanisms"),
         metric=str(_opt(entry, "metric", "euclidean")),
         n_absent=int(_opt(entry, "n_absent", 0)),
-        delta=float(_opt(entry, "delta", 0.01)),
+        delta=_tuple(_opt(entry, "delta", 0.01), float, f"{where}.delta"),
         methods=_tuple(_opt(entry, "methods", ["fast"]), str, f"{where}.methods"),
         conventions=_tuple(_opt(entry, "conventions", ["printed"]), str, f"{where}.conventions"),
         h=_tuple(entry.get("h"), int, f"{where}.h"),
@@ -227,8 +227,9 @@ def parse(name: str, entry: dict) -> Sweep:
             raise ValueError(f"{where}.conventions: unknown {bad}; known: {', '.join(CONVENTIONS)}")
         if any(m not in ("paper", "fast") for m in sw.methods):
             raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
-        if not 0 < sw.delta < 1:
-            raise ValueError(f"{where}.delta: must lie in (0, 1)")
+        if not sw.delta or not all(0 < x < 1 for x in sw.delta):
+            raise ValueError(f"{where}.delta: a number or a non-empty list, each in (0, 1), got {list(sw.delta)}")
+        _distinct_tokens(sw.delta, num_token, f"{where}.delta")
         if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
             raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
         if bool(sw.h) != bool(sw.subspace_dims):  # top-h runs over h x subspace dimension: one alone is no row

@@ -184,9 +184,11 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
             # unless the bound from the shape fits
             guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
 
-            def smooth_for(method, k=k, r=r, memo={}):
+            memo: dict = {}  # (method, β) -> the bound: a β two δ share (β = ε readings) is computed once
+
+            def smooth_for(method, k=k, r=r, memo=memo):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
-                    if (method, beta) not in memo:  # a β two δ share (β = ε readings) is computed once
+                    if (method, beta) not in memo:
                         memo[(method, beta)] = released_bound.smooth_bound(
                             X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
                             s.get("guard_key", GUARD_KEY))

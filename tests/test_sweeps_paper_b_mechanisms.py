@@ -214,3 +214,14 @@ def test_delta_grid_figures_draw_each_delta(tmp_path):
     sw = spec.parse("s", {"kind": "paper_b", "datasets": ["toy"], "eps": [0.5, 1.0], "k": [2], "r": {"value": [1, 0.5]},
                           "delta": [0.01, 1e-5]})
     assert "δ ∈ {0.01, 0.00001}" in index.grid_summary(sw, ["toy"]) and "(8 points)" in index.grid_summary(sw, ["toy"])
+
+
+def test_top_h_rows_state_h_and_the_candidate_subspaces_as_public():
+    """A top-h row's claim (Algorithm 3) treats h and the candidate subspaces as public, as Scenario 2's tables
+    say; the σ and mechanism rows do not involve them."""
+    X, y = _data()
+    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**SETTINGS, "h": [1], "subspace_dims": [1],
+                                                       "mechanisms": ["gaussian_gs_upper"]}, {"steps": []})
+    top = t[t["part"] == "top_h"]
+    assert len(top) and top["public_inputs"].str.contains("h, candidate subspaces").all()
+    assert not t[t["part"] != "top_h"]["public_inputs"].str.contains("candidate subspaces").any()

@@ -214,10 +214,14 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
 
 def _with_scope(out: pd.DataFrame, r_kind: str, r_value: float, provenance: Mapping | None, guard) -> pd.DataFrame:
     """The sweep's scope columns (:func:`privanomaly.privacy.scope.add_sweep_columns`); Algorithm 2's σ rows
-    also name ``guard`` (:func:`privanomaly.paper_b.released_bound.guard_scope`: skipped past max_work)."""
+    also name ``guard`` (:func:`privanomaly.paper_b.released_bound.guard_scope`: skipped past max_work), top-h rows
+    h and the candidate subspaces (public in Algorithm 3's claim, as in Scenario 2's tables)."""
     from privanomaly.privacy import scope
 
     alg2 = (out["part"] == "sigma") & (out["method"] == "paper") if "method" in out else out["part"] != out["part"]
+    top_h = out["part"] == "top_h"
+    candidates = scope.Scope(("h, candidate subspaces (every subspace of the dimension)",), ())
+    groups = ((out[alg2], guard), (out[top_h], candidates), (out[~alg2 & ~top_h], None))
     done = [scope.add_sweep_columns(rows, "paper_b", r_kind, r_value, provenance, extra)
-            for rows, extra in ((out[alg2], guard), (out[~alg2], None)) if len(rows)]
+            for rows, extra in groups if len(rows)]
     return pd.concat(done).sort_index()

@@ -128,16 +128,18 @@ def sigma_ratio(t: pd.DataFrame):
     ratios = [("ratio", "GS lower bound (paper's figure)")]
     if "ratio_upper" in s.columns and s["ratio_upper"].notna().any():
         ratios.append(("ratio_upper", "GS upper bound (proven)"))
-    # a row of panels per smooth bound, GS bound and δ (one δ: the title says it only when the table has several)
-    rows = [(m, rc, dl) for m in methods for rc in ratios for dl in (deltas if len(deltas) > 1 else [None])]
-    fig, axes = _panels(len(rows), len(datasets), w=3.8, h=3.0)
+    # a row of panels per smooth bound and GS bound, a column per dataset and δ (a panel names its δ only when the
+    # table has several)
+    rows = [(m, rc) for m in methods for rc in ratios]
+    cols = [(ds, dl) for ds in datasets for dl in (deltas if len(deltas) > 1 else [None])]
+    fig, axes = _panels(len(rows), len(cols), w=3.8, h=3.0)
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no σ cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
     r_kind = str(s["r_kind"].iloc[0])
-    for i, (m, (col, what), dl) in enumerate(rows):
-        at = "" if dl is None else f", δ = {num_token(dl)}"
-        for j, ds in enumerate(datasets):
+    for i, (m, (col, what)) in enumerate(rows):
+        for j, (ds, dl) in enumerate(cols):
+            at = "" if dl is None else f", δ = {num_token(dl)}"
             ax = axes[i, j]
             cell = s[(s["method"] == m) & (s["dataset"] == ds) & ((s["delta"] == dl) if dl is not None else True)]
             d = cell.pivot_table(index="k", columns="r_spec", values=col)

@@ -21,7 +21,8 @@ with runlog.log_to(snakemake.log[0]) as log:
 
     def smooth_fn(beta):
         # the released bound is the configured method's, run to completion: no data-dependent fallback
-        res = released_bound.smooth_bound(X, p.k, r, beta, method, max_work, bound.get("fast_exact_max", 0), timeout)
+        res = released_bound.smooth_bound(X, p.k, r, beta, method, max_work, bound.get("fast_exact_max", 0), timeout,
+                                          bound.get("guard_key", released_bound.SCENARIO1_GUARD))
         log.info("beta=%.4g %s -> S=%.4g, Algorithm-1 work %d", beta, method, res["value"], res["work_paper"])
         return res
 

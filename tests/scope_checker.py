@@ -96,6 +96,10 @@ def mechanism_proven(kind: str, rel: str, row: Mapping) -> bool | None:
         return True  # Constructions 1-2 / Laplace: pure ε, every premise holds for ε > 0
     if kind == "price":
         return None  # recomputed by check_price
+    if kind == "sweep" and row.get("part") == "mechanism":  # a paper-B sweep's named count mechanism
+        if str(row.get("skipped", "") or "") not in ("", "nan"):
+            return False
+        return mechanisms.get(row["mechanism"]).claim(eps=float(row["eps"]), delta=float(row["delta"])).proven
     if kind == "sweep" and "mechanism" in row and isinstance(row["mechanism"], str):
         return mechanisms.get(row["mechanism"]).claim(eps=float(row["eps"]), beta=int(row["beta"]),
                                                       k=int(row["k"])).proven
@@ -247,6 +251,15 @@ def check_run(results: Path, cfg: Mapping) -> tuple[list[str], dict[str, int]]:
                     problems.append(f"{rel} row {i} ({ds}): no private release, yet proven end to end")
         if kind == "sweep" and "claim_eps" in df.columns:
             for i, row in df.iterrows():
+                if row.get("part") == "mechanism":  # paper B's Gaussians: Theorems 1-2 at the row's (ε, δ), bounded DP
+                    if row["mechanism"].startswith("gaussian_") and (
+                            float(row["claim_eps"]) != float(row["eps"]) or float(row["claim_delta"]) != float(row["delta"])
+                            or row["neighbours"] != "substitution"):
+                        problems.append(f"{rel} row {i}: claim ({row['claim_eps']}, {row['claim_delta']}, "
+                                        f"{row['neighbours']}), expected ({row['eps']}, {row['delta']}, substitution)")
+                    continue
+                if not isinstance(row.get("mechanism"), str):
+                    continue  # a paper-B sweep's sigma / top-h row: no named mechanism
                 share, relation = PAPER_A_SPEND[row["mechanism"]]
                 want = float(rational_rate(share * float(row["eps"])))
                 if not math.isclose(float(row["claim_eps"]), want, rel_tol=0, abs_tol=1e-15) or \

@@ -323,3 +323,124 @@ def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     assert row.ok and not row.exhaustive_pass and not row.statistical_pass
     assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3
     assert row.cp_eps_hat > row.cp_claimed_eps
+
+
+# ------------------------------------------------------------------ a GS below GS_2 = 5k + 1 must be caught
+class _GaussianLowerClaimedProven:
+    """Theorem 1 with the GS lower bound min(N, 2dk + 1) of eq. (18) whose claim says proven: the mistake of
+    taking the paper's figure's sigma_Global for a privacy guarantee (4k + 1 < GS_2 = 5k + 1 in 2-D)."""
+
+    @staticmethod
+    def make():
+        from privanomaly.mechanisms.base import Claim
+        from privanomaly.mechanisms.paper_b import GaussianGlobal
+
+        class LowerClaimed(GaussianGlobal):
+            def claim(self, *, eps, delta=0.01, **_):
+                return Claim(eps, delta, self.neighbours, note="GS lower bound claimed as a proof (broken)")
+
+        m = LowerClaimed("lower")
+        m.name = "gaussian_gs_lower_claimed_proven"
+        return m
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_gs_lower_bound_claimed_proven_is_caught_by_the_exhaustive_worlds(fast):
+    """The pentagon (paper B, Sec. 4.1): x0 with one record at each vertex of a regular pentagon at dist_S
+    0.999 r (k = 1, 2-D); moving x0 away turns all 6 records into outliers, 6 = 5k + 1 > min(N, 2dk + 1) = 5.
+    Every count mechanism's audit worlds must contain it, else a GS below the truth passes the audit."""
+    m = _GaussianLowerClaimedProven.make()
+    rows = m.audit_rows(fast=fast)
+    bad = [r for r in rows if not r["passed"]]
+    assert bad and bad[0]["world"].startswith("2d_pentagon"), rows
+    assert max(r["worst_ratio"] for r in rows) == pytest.approx(6 / 5)
+    # the proven upper bound min(N, k K_2 + 1) = 6 holds on the same worlds, with the jump attained
+    from privanomaly import mechanisms
+
+    up = mechanisms.get("gaussian_gs_upper").audit_rows(fast=fast)
+    assert all(r["passed"] for r in up) and max(r["worst_ratio"] for r in up) == pytest.approx(1.0)
+
+
+def test_harness_reports_the_gs_lower_bound_as_violated_and_catches_it_claimed_proven():
+    """Through the harness: the registered gaussian_gs_lower (unproven) shows its violation, and the negative
+    control that claims it proven is caught."""
+    from privanomaly import mechanisms
+    from privanomaly.audit import controls
+
+    row = audit.audit_mechanism(mechanisms.get("gaussian_gs_lower"), audit.LEVELS["fast"])
+    assert row.result == "unproven (violation found)" and row.exhaustive_pass is False
+    ctrl = controls.paper_b_controls()["gaussian_gs_lower_claimed_proven"]
+    assert ctrl.claim(eps=0.5, delta=0.01).proven
+    row = audit.audit_mechanism(ctrl, audit.LEVELS["fast"], "negative control", "fail", "GS lower bound")
+    assert row.ok and row.result == "caught" and row.exhaustive_pass is False
+    assert row.worst_ratio_over_e_eps == pytest.approx(6 / 5)
+
+
+# ------------------------------------------------------------------ a new family without an auditor
+class _GeometricCount:
+    """A paper-B count mechanism of a new family ("count_geometric_test", no auditor registered): q_count plus
+    discrete Laplace noise DLap(eps / GS) on the proven GS upper bound, with its own honest exhaustive check
+    (:meth:`audit_rows`). ``sampler_rate`` scales the rate its *sampler* uses (2 = a sampler with half the
+    stated noise: its law and claim say one thing, its draws another)."""
+
+    @staticmethod
+    def make(sampler_rate: int = 1):
+        from fractions import Fraction
+
+        from privanomaly import outliers as ol
+        from privanomaly.mechanisms.base import Claim, Mechanism
+        from privanomaly.outliers import audit_worlds as aw
+        from privanomaly.sp import dlap
+
+        class Geometric(Mechanism):
+            paper, family, neighbours = "B", "count_geometric_test", "substitution"
+            label, reference = "geometric count (test)", "Theorem 4 with the geometric mechanism"
+
+            def claim(self, *, eps, **_):
+                return Claim(float(eps), 0.0, self.neighbours)
+
+            def sample(self, X, *, k, r, eps, rng, n_trials):
+                gs = ol.gs_upper(len(X), X.shape[1], k)
+                return ol.q_count(X, k, r) + dlap.sample_dlap(Fraction(sampler_rate) * Fraction(eps) / gs,
+                                                              n_trials, rng)
+
+            def audit_rows(self, fast=True, eps=0.5):
+                rows = []
+                for w in aw.FAST_WORLDS:
+                    grid = np.asarray(w.grid, dtype=float)
+                    states, u, v = aw.grid_world(len(grid), w.N)
+                    q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
+                    loss = float(np.abs(q[u] - q[v]).max()) * eps / ol.gs_upper(w.N, grid.shape[1], w.k)
+                    rows.append({"claim": self.claim(eps=eps).describe(), "world": w.name, "datasets": len(states),
+                                 "pairs": len(u), "worst_ratio": math.exp(loss - eps), "worst_delta": 0.0,
+                                 "passed": loss <= eps * (1 + 1e-12)})
+                return rows
+
+        m = Geometric()
+        m.name = f"geometric_test_x{sampler_rate}"
+        return m
+
+
+@pytest.mark.parametrize("sampler_rate", [1, 2])
+def test_a_mechanism_whose_family_has_no_auditor_never_passes_unaudited(sampler_rate):
+    """The harness audits every registered mechanism's sampler (docs/guide.md): a mechanism of a family without a
+    registered auditor has only its own ``audit_rows``, which check its stated law, not its draws - so its row
+    cannot say "pass" (a sampler with half the stated noise would pass too); it says what is missing."""
+    m = _GeometricCount.make(sampler_rate)
+    row = audit.audit_mechanism(m, audit.LEVELS["fast"])
+    assert row.exhaustive_pass is True and row.worlds == len(__import__(
+        "privanomaly.outliers.audit_worlds", fromlist=["FAST_WORLDS"]).FAST_WORLDS)
+    assert row.result == "FAIL" and row.statistical_pass is False
+    assert "sampler not audited" in row.note and "count_geometric_test" in row.note
+
+
+@pytest.mark.parametrize("name", ["end_to_end_sp", "exp_select_r"])
+def test_a_mechanism_without_a_sampler_passes_on_its_exact_checks(name):
+    """The end-to-end releases have exact laws and no sampler (nothing to sample-audit): their own audit_rows decide,
+    as before - "sampler not audited" is for mechanisms that have a sampler nobody ran."""
+    from privanomaly import mechanisms
+
+    m = mechanisms.get(name)
+    assert not callable(getattr(m, "sample", None))
+    row = audit.audit_mechanism(m, audit.LEVELS["fast"])
+    assert row.result == "pass" and row.statistical_pass is None and "sampler not audited" not in row.note

@@ -235,8 +235,8 @@ def _sweep(**extra) -> dict:
 
 @pytest.mark.parametrize("entry, message", [
     (_sweep(conventions=["printed", "nosuch"]), r"sweeps\.my\.conventions: unknown \['nosuch'\]; known: printed"),
-    (_sweep(mechanisms=["sp"]), r"sweeps\.my\.mechanisms: an option of paper_a sweeps only, and this sweep is kind "
-                                r"paper_b"),
+    (_sweep(mechanisms=["sp"]), r"sweeps\.my\.mechanisms: \['sp'\] are not paper-B count mechanisms .*"
+                                r"gaussian_gs_upper"),
     (_sweep(n_absent=10), r"sweeps\.my\.n_absent: an option of paper_a sweeps only"),
     (_sweep(kind="paper_a", mechanisms=["sp"], beta=[5], methods=["fast"]),
      r"sweeps\.my\.methods: an option of paper_b sweeps only, and this sweep is kind paper_a"),

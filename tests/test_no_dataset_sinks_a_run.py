@@ -152,3 +152,48 @@ def test_ticker_paces_by_the_clock():
     now[0] = 5.0
     assert tick("b") and not tick("c")
     assert math.isclose(tick.last, 5.0)
+
+
+def test_figure_states_the_whole_reason_a_smooth_bound_is_missing():
+    """The figure's note gives each skip reason in full, wrapped over lines - what to do ("raise ... or use method
+    'fast'") comes at the end of the reason and was cut off at 160 characters."""
+    X = gaussian(40, 2, seed=1)
+    why = ("Algorithm 2: WorkBudgetExceeded: Algorithm 1 exceeded its work budget of 2000 work units "
+           "(smallest-enclosing-ball evaluations). The released bound may not depend on the data, so there is no "
+           "fallback: raise paper_b.scenario1.max_work (or set it to null), or use method 'fast' for this dataset")
+
+    def smooth_fn(beta):
+        if beta < 0.01:
+            raise AlgorithmTooCostly(why)
+        return {"value": 3.0, "ls0": 3.0, "t_max": 0, "t_stop": 1, "method_used": "paper", "work_paper": 3}
+
+    df = scenario1.scenario1_table(X, 3, 0.5, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
+    df.insert(0, "method", "paper")
+    df.insert(0, "dataset", "mine")
+    fig = plots.plot_scenario1(df, "mine", {})
+    note = next(t.get_text() for t in fig.texts if "not computed" in t.get_text())
+    assert " ".join(note.split()).endswith("or use method 'fast' for this dataset")
+    assert max(len(line) for line in note.splitlines()) <= 160 and len(note.splitlines()) > 1
+
+
+def test_skipped_rows_name_the_guard_key_that_set_the_guard(tmp_path):
+    """A guard from paper_b.scenario1.max_work_by_dataset.<dataset> is the key to raise: the rows said to raise
+    paper_b.scenario1.max_work, which the per-dataset entry overrides (raising it changes nothing)."""
+    pb = {"scenario1": {"max_work": 5000, "skip_infeasible": True, "max_work_by_dataset": {"mine": 1}}}
+    bound = workflow.scenario1_bound(pb, "mine", "paper")
+    assert bound["max_work"] == 1 and bound["guard_key"] == "paper_b.scenario1.max_work_by_dataset.mine"
+    assert workflow.scenario1_bound(pb, "other", "paper")["guard_key"] == "paper_b.scenario1.max_work"
+    X = gaussian(60, 2, seed=3)
+    data = pd.DataFrame(X, columns=[f"x{i}" for i in range(2)])
+    data["label"] = np.array([1] * 6 + [0] * 54, dtype=np.int8)
+    data.to_parquet(tmp_path / "mine.parquet")
+    (tmp_path / "choice.json").write_text(json.dumps({"dataset": "mine", "r": 0.3}))
+    (tmp_path / "mine.json").write_text(json.dumps({"dataset": "mine", "steps": []}))
+    out = {"csv": str(tmp_path / "s1.csv"), "md": str(tmp_path / "s1.md")}
+    params = dict(k=3, delta=0.01, eps=EPS, conventions=["printed"], bound=bound)
+    _run_script("paper_b_scenario1.py", input={"data": str(tmp_path / "mine.parquet"),
+                                               "choice": str(tmp_path / "choice.json")},
+                output=out, params=params, wildcards={"pb_dataset": "mine", "pb_method": "paper"},
+                log=tmp_path / "s1.log", config={"paper_b": {"scenario1": {"timeout_seconds": None}}})
+    df = pd.read_csv(out["csv"])
+    assert df["skipped"].str.contains("raise paper_b.scenario1.max_work_by_dataset.mine").all()

@@ -27,7 +27,7 @@ CONFIGS = {"default": merged_config(ROOT), "test": merged_config(ROOT, ROOT / ".
 CONFIGS["incomplete"] = copy.deepcopy(CONFIGS["test"])
 CONFIGS["incomplete"]["report"]["missing_outputs"] = [f"paper_a/tables/t{i}.csv" for i in range(35)]
 READINGS = ["", "paper_r", "paper_r_printed_exponent"]
-SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "top_h", "other"]
+SWEEP_FIGURES = ["error_vs_eps", "gain", "sigma_ratio", "noise_vs_eps", "top_h", "other"]
 OFFLINE_UNAVAILABLE = {"creditcard", "aps"}  # not in the mirror: a run without them lists them as unavailable
 
 
@@ -184,3 +184,46 @@ def test_sweep_captions_name_the_datasets_of_the_run_and_the_convention_drawn(ca
         cfg["sweeps"][b]["conventions"] = ["printed", "local_theorem1"]
         text = " ".join(_render((ROOT / "workflow/report" / caption).read_text(encoding="utf-8"), sm, trim=True).split())
         assert "noise convention as printed (the only one with a DP guarantee)" in text
+
+
+def test_top_h_sweep_caption_states_the_guarantee_the_utility_and_what_true_means():
+    """Precision and recall of top-h discovery mean nothing without what a "true" subspace is
+    (paper_b.scenario2.true_subspace) and which exponent was drawn (its guarantee): the caption states both and
+    tells the (k, r) lines apart."""
+    cfg = copy.deepcopy(CONFIGS["default"])
+    b = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_b")
+    sm = NS(config=cfg, wildcards=NS(sweep=b, figure="top_h"), params=NS(plot_params={}, datasets=["synthetic_b1"]))
+    path = ROOT / "workflow/report/sweep_figure.rst"
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "u = q_count / GS^UB(k) at the subspace's dimension (eq. 51" in text and "ε/h per draw" in text
+    assert "ε-DP for the whole selection" in text
+    assert "at least 1 labelled outlier is a distance outlier" in text
+    assert "one line style per (k, r) point" in text
+    cfg["paper_b"]["scenario2"]["true_subspace"]["min_outliers"] = 2
+    cfg["paper_b"]["scenario2"]["utility_sensitivity"] = 0.5
+    text = " ".join(_render(path.read_text(encoding="utf-8"), sm, trim=True).split())
+    assert "at least 2 labelled outliers are distance outliers" in text
+    assert "2ε-DP for the whole selection" in text and "dp_epsilon" in text
+
+
+@pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")
+@pytest.mark.parametrize("caption, figure", [("sweep_table.rst", "sigma_ratio"), ("sweep_figure.rst", "sigma_ratio"),
+                                             ("sweep_figure.rst", "noise_vs_eps")])
+def test_paper_b_sweep_captions_state_a_delta_grid_and_the_mechanisms(caption, figure):
+    """A paper-B sweep with a δ list and named count mechanisms: the captions list both, render without a
+    docutils message and glue no words."""
+    cfg = copy.deepcopy(CONFIGS["test"])
+    b = next(n for n, s in cfg["sweeps"].items() if s["kind"] == "paper_b")
+    for delta, said in ((0.01, "δ = 0.01"), ([0.01, 1e-05], "δ ∈ 0.01, 1e-05")):
+        cfg["sweeps"][b]["delta"] = delta
+        sm = NS(config=cfg, wildcards=NS(sweep=b, figure=figure), params=NS(plot_params={}, datasets=["synthetic_b1"]))
+        path = ROOT / "workflow/report" / caption
+        rendered = _render(path.read_text(encoding="utf-8"), sm, trim=True)
+        text = " ".join(rendered.split())
+        assert said in text
+        if figure == "noise_vs_eps" or caption == "sweep_table.rst":
+            assert "gaussian_gs_upper, gaussian_smooth_fast" in text
+        body = publish_parts(rendered, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
+        assert "system-message" not in body
+        loose = set(_render(path.read_text(encoding="utf-8"), sm, trim=False).split())
+        assert [w for w in rendered.split() if w not in loose] == []

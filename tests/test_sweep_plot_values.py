@@ -80,3 +80,63 @@ def test_gain_labels_two_close_radii_apart():
     t = chunks.chunk_rows(table, "d", partition.chunks(sw, 128)[0], mechs, cap)
     ax = next(ax for ax in plots.gain(t).axes if ax.images)
     assert [tl.get_text() for tl in ax.get_xticklabels()] == ["r = 1.0000001", "r = 1.0000002"]
+
+
+def test_top_h_names_every_line_by_its_h_and_its_k_r_point():
+    """Each line of the top-h figure is one (h, k, r) cell of the table and the legend says which: h as the
+    integer it is (the tidy table stores h as a float beside NaN rows: "h = 1", never "h = 1.0"), and each
+    (k, r) point its own line style named "k = .., r = ..", with the drawn values those of the table."""
+    x, y = _line()
+    X = np.hstack([x, x[::-1], (x * 7) % 5])  # three 1-D subspaces: h = 1, 2 are both below their number
+    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"],
+                           {**B_SETTINGS, "conventions": ["printed"], "h": [1, 2], "subspace_dims": [1],
+                            "max_subspaces": 10}, None)
+    t = pd.concat([t, t.iloc[:0]])  # the collected table's dtypes: h float (sigma rows have none)
+    assert t["h"].dtype == float
+    fig = plots.top_h(t)
+    ax = fig.axes[0]
+    labels = [x.get_text() for x in ax.get_legend().get_texts()]
+    assert "h = 1" in labels and "h = 2" in labels and not any(x.endswith(".0") for x in labels)
+    points = [f"k = {k}, r = {r}" for k in (1, 2) for r in ("1", "0.5")]
+    assert all(p in labels for p in points), labels
+    # one line per (h, k, r), its style shared by the (k, r) point in every panel, its values the table's
+    top = t[(t["part"] == "top_h") & (t["skipped"].fillna("") == "")]
+    styles = {}
+    for line in ax.get_lines():
+        gid = line.get_gid()
+        if gid is None:
+            continue
+        h, k, r = gid.split("|")
+        cell = top[(top["h"] == float(h)) & (top["k"] == int(k)) & (top["r_spec"] == float(r))].sort_values("eps")
+        np.testing.assert_array_equal(line.get_ydata(), cell["precision"].to_numpy())
+        styles.setdefault((k, r), set()).add((line.get_linestyle(), line.get_marker()))
+    assert len(styles) == 4 and all(len(s) == 1 for s in styles.values())
+    assert len({next(iter(s)) for s in styles.values()}) == 4  # four points, four styles
+
+
+def test_sigma_ratio_says_where_a_smooth_bound_has_no_cell():
+    """A smooth bound whose cells are all `skipped` (Algorithm 2 past its work guard) keeps its panel, saying so
+    with the table's reason: the caption lists every bound of the sweep, so one cannot silently vanish."""
+    X, y = _line()
+    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"],
+                           {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper", "fast"], "max_work": 0},
+                           None)
+    paper = t[t["method"] == "paper"]
+    assert len(paper) and paper["skipped"].str.startswith("paper: ").all()  # every Algorithm-2 cell skipped
+    fig = plots.sigma_ratio(t)
+    assert len(_heat_maps(fig)) == 2  # the fast bound's two ratios
+    said = [x.get_text() for ax in fig.axes if ax.get_visible() for x in ax.texts if not ax.images]
+    assert any("line, paper bound: no cell at ε = 1" in x and "skipped" in x and "Algorithm 2" in x for x in said), said
+
+
+def test_a_skipped_sweep_cell_names_the_sweeps_own_work_guard():
+    """Past the work guard, a sweep's Algorithm-2 cells say which key to raise: the sweep's ``max_work`` (its
+    own, or paper_b.scenario1's by default) - raising paper_b.scenario1.max_work does nothing for a sweep that
+    sets its own, as config.yaml's paperBkR does."""
+    X, y = _line()
+    t = sigma.dataset_rows(X, y, "line", [1], ["v1"],
+                           {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper"], "max_work": 0,
+                            "guard_key": "sweeps.mySweep.max_work"}, None)
+    why = set(t["skipped"])
+    assert len(why) == 1 and "raise sweeps.mySweep.max_work" in why.pop()
+    assert not t["skipped"].str.contains("raise paper_b.scenario1.max_work").any()

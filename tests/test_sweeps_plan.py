@@ -75,7 +75,7 @@ def test_figures_are_every_registered_sweep_figure(monkeypatch):
     """Rule sweep_plot's `figure` wildcard ranges over these: a name added to index.FIGURES joins it."""
     from privanomaly.sweeps import index
 
-    assert SweepPlan.figures() == ["error_vs_eps", "gain", "sigma_ratio", "top_h"]
+    assert SweepPlan.figures() == ["error_vs_eps", "gain", "sigma_ratio", "noise_vs_eps", "top_h"]
     monkeypatch.setitem(index.FIGURES, "paper_a", (*index.FIGURES["paper_a"], "spread"))
     assert "spread" in SweepPlan.figures() and "S/a/figures/spread.png" in _plan().targets("S")
 

@@ -8,7 +8,8 @@
 #                 mechanism inside: privanomaly.sweeps.partition) -> sweep_collect -> sweep_plot. A batch is
 #                 one dataset, or the datasets the sweep's `batches` puts in the same jobs (names joined by '+').
 #   paper_b kind: sweep_b_dataset (one job per dataset, every k and r inside: sigma over eps/convention/
-#                 bound, top-h over h/eps/subspace dim) -> sweep_collect -> sweep_plot (sigma_ratio, top_h)
+#                 bound, the named count mechanisms' noise, top-h over h/eps/subspace dim) -> sweep_collect
+#                 -> sweep_plot (sigma_ratio, noise_vs_eps, top_h)
 # Appending an eps reruns only each dataset's last block (or adds one); adding a beta, r or k reruns the
 # chunks whose point list changed (their params). tests/test_sweeps_workflow.py checks the dry-run.
 # On a cluster a sweep is part of its paper's submission (group paper_a or paper_b, get_sweep_group).
@@ -117,6 +118,7 @@ rule sweep_b_dataset:
         delta=sweep_setting("delta"),
         conventions=sweep_setting("conventions"),
         methods=sweep_setting("methods"),
+        mechanisms=sweep_setting("mechanisms"),
         h=sweep_setting("h"),
         subspace_dims=sweep_setting("subspace_dims"),
         max_subspaces=sweep_setting("max_subspaces"),

@@ -137,6 +137,20 @@ class GaussianHalfSigmaSampler(GaussianGlobal):
         return ol.gaussian_release(mean, sigma / 2, check_rng(rng), check_trials(n_trials))
 
 
+class GaussianLowerClaimedProven(GaussianGlobal):
+    """Negative control: Theorem 1 with the GS *lower* bound min(N, 2dk + 1) of eq. (18) (the sigma_Global of
+    the paper's Figs. 3-4) claimed as (eps, delta)-DP. In 2-D, GS_2 = 5k + 1 > 4k + 1: the pentagon world of
+    :mod:`privanomaly.outliers.audit_worlds` changes the count by 6 > 5 (k = 1)."""
+
+    def __init__(self):
+        super().__init__("lower")
+        self.label = "Gaussian (GS lower bound) claimed proven (broken)"
+        self.reference = "negative control (Theorem 1 with the GS lower bound of eq. 18, claimed as a proof)"
+
+    def claim(self, *, eps, delta=DEFAULT_DELTA, **_) -> Claim:
+        return Claim(eps, delta, self.neighbours, note="a GS lower bound taken for a proof")
+
+
 class TopHDoubleRateSampler(TopH):
     """Negative control: Algorithm 3 whose sampler draws at 2 eps while its law and claim say eps."""
 
@@ -149,12 +163,14 @@ class TopHDoubleRateSampler(TopH):
 
 def paper_b_controls() -> dict[str, Mechanism]:
     """Paper B's negative controls, by name (fresh instances): the data-dependent budget switch (Algorithm 2
-    within a work budget of 50, else the fast bound), a Gaussian whose sampler uses half its stated sigma and a
-    top-h whose sampler runs at twice its stated eps."""
+    within a work budget of 50, else the fast bound), a Gaussian whose sampler uses half its stated sigma, a
+    top-h whose sampler runs at twice its stated eps and a Gaussian on the GS lower bound claimed proven."""
     m = GaussianBudgetSwitch(max_work=50)
     m.name = "gaussian_smooth_budget_switch"
     half = GaussianHalfSigmaSampler()
     half.name = "gaussian_gs_upper_half_sigma_sampler"
     double = TopHDoubleRateSampler()
     double.name = "exp_top_h_double_rate_sampler"
-    return {m.name: m, half.name: half, double.name: double}
+    lower = GaussianLowerClaimedProven()
+    lower.name = "gaussian_gs_lower_claimed_proven"
+    return {m.name: m, half.name: half, double.name: double, lower.name: lower}

@@ -176,7 +176,12 @@ def claim_text(m: Mechanism, **params) -> str:
 
 def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expected: str = "pass",
                     note: str = "") -> AuditRow:
-    """One row: the family's auditor, else the mechanism's own ``audit_rows`` hook, else "no auditor"."""
+    """One row: the family's auditor, else the mechanism's own ``audit_rows`` hook, else "no auditor".
+
+    Without a family auditor nothing samples the mechanism: its own ``audit_rows`` check the law it states, not
+    its draws, so a mechanism with a sampler (``sample``) expected to pass gets ``statistical_pass = False``
+    ("sampler not audited") - a sampler that does not sample its law would pass otherwise. One without a sampler
+    (the end-to-end releases: exact laws only) and a negative control keep their own checks only."""
     fn = AUDITORS.get(m.family)
     if fn is None and hasattr(m, "audit_rows"):
         fn = audit_rows_adapter
@@ -188,6 +193,10 @@ def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expecte
     if expected == "pass" and row.expected == "unproven":
         expected = "unproven"
     row.expected = expected
+    if fn is audit_rows_adapter and expected != "fail" and callable(getattr(m, "sample", None)):
+        row.statistical_pass = False
+        row.note = "; ".join([row.note, f"sampler not audited: no auditor registered for family {m.family!r} "
+                                        "(register one with privanomaly.audit.auditor)"])
     row.note = "; ".join(x for x in (note, row.note) if x)
     return row
 

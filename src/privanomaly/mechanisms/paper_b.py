@@ -61,6 +61,12 @@ class CountGaussian(Mechanism):
         """The output law N(mean, sigma^2) as (mean, sigma)."""
         return float(ol.q_count(X, k, r)), self.sigma(X, k=k, r=r, eps=eps, delta=delta)
 
+    def noise_sd(self, X: np.ndarray, *, k: int, r: float, eps: float, delta: float) -> float:
+        """Standard deviation of the noise the release adds to ``q_count`` (sigma): what a paper-B sweep
+        reports for a count mechanism it names (``sweeps.<name>.mechanisms``; any paper-B mechanism with this
+        method can be named there)."""
+        return self.sigma(X, k=k, r=r, eps=eps, delta=delta)
+
     def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
         """Exact draws of N(mean, sigma^2) rounded to the public grid 2^-32 (post-processing:
         :mod:`privanomaly.outliers.exact_normal`); no float variate is drawn."""

@@ -92,18 +92,31 @@ def _square(n: int, step: float) -> tuple[tuple[float, ...], ...]:
     return tuple((i * s, j * s) for i in range(n) for j in range(n))
 
 
-#: the full harness: 1-D and 2-D grids, N = 4..7 (ties at exactly r occur: steps divide r)
+def _pentagon() -> tuple[tuple[float, ...], ...]:
+    """The centre, the 5 vertices of a regular pentagon at dist_S 0.999 r = 0.999 around it (pairwise 1.17 r
+    apart) and one far point, in raw 2-D coordinates. With N = 6 and k = 1 the world holds the construction
+    attaining GS_2 = 5k + 1 (paper B, Sec. 4.1): moving the centre record to the far point turns all 6
+    records into outliers, 6 > min(N, 2dk + 1) = 5 - a square grid this small never exceeds 2dk + 1."""
+    ang = 2 * np.pi * np.arange(5) / 5
+    ring = 0.999 * math.sqrt(2.0) * np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    pts = np.vstack([[[0.0, 0.0]], ring, [[10.0, 10.0]]])
+    return tuple(tuple(float(c) for c in p) for p in pts)
+
+
+#: the full harness: 1-D and 2-D grids, N = 4..7 (ties at exactly r occur: steps divide r), and the pentagon
 DEFAULT_WORLDS: tuple[WorldSpec, ...] = tuple(
     [WorldSpec(f"1d_line7_N{N}", _line(7, 0.5), N, 2, 1.0) for N in (4, 5, 6, 7)]
     + [WorldSpec(f"1d_line6_N{N}_k3", _line(6, 0.5), N, 3, 1.0) for N in (5, 6, 7)]
     + [WorldSpec(f"2d_square3_N{N}", _square(3, 1.0), N, 2, 1.0) for N in (4, 5, 6)]
     + [WorldSpec("2d_square3_N6_k3", _square(3, 1.0), 6, 3, 1.0)]
+    + [WorldSpec("2d_pentagon_N6_k1", _pentagon(), 6, 1, 1.0)]
 )
 #: the subset inside ``make test``
 FAST_WORLDS: tuple[WorldSpec, ...] = (
     WorldSpec("1d_line7_N4", _line(7, 0.5), 4, 2, 1.0),
     WorldSpec("1d_line6_N6_k3", _line(6, 0.5), 6, 3, 1.0),
     WorldSpec("2d_square3_N4", _square(3, 1.0), 4, 2, 1.0),
+    WorldSpec("2d_pentagon_N6_k1", _pentagon(), 6, 1, 1.0),
 )
 
 

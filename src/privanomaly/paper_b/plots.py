@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -166,8 +168,8 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     fig.tight_layout()
     skipped = sorted({str(w) for w in df["skipped"].dropna()} - {""}) if "skipped" in df else []
     if skipped:  # smooth bound infeasible at some eps (Algorithm 2 past max_work): say so on the figure
-        fig.text(0.5, -0.06, "σ_Smooth not computed where " + "; ".join(w[:160] for w in skipped), ha="center",
-                 va="top", fontsize=8, color="tab:red", wrap=True)
+        note = "σ_Smooth not computed where " + "; ".join(skipped)  # in full: what to do ends each reason
+        fig.text(0.5, -0.06, textwrap.fill(note, 150), ha="center", va="top", fontsize=8, color="tab:red")
     return fig
 
 

@@ -51,21 +51,26 @@ def _as_dict(res, method_used: str, work_paper: int) -> dict:
     }
 
 
-def _too_costly(what: str, error: str) -> AlgorithmTooCostly:
+#: the config key of Algorithm 2's work guard named in :class:`AlgorithmTooCostly` (Scenario 1's; a sweep's is
+#: ``sweeps.<name>.max_work``)
+SCENARIO1_GUARD = "paper_b.scenario1.max_work"
+
+
+def _too_costly(what: str, error: str, guard_key: str = SCENARIO1_GUARD) -> AlgorithmTooCostly:
     return AlgorithmTooCostly(
         f"{what}: {error}. The released bound may not depend on the data, so there is no fallback: raise "
-        "paper_b.scenario1.max_work (or set it to null), or use method 'fast' for this dataset"
+        f"{guard_key} (or set it to null), or use method 'fast' for this dataset"
     )
 
 
-def _run(fn, *args, timeout_seconds, what: str):
+def _run(fn, *args, timeout_seconds, what: str, guard_key: str = SCENARIO1_GUARD):
     try:
         run = run_with_time_limit(fn, *args, seconds=timeout_seconds)
     except ol.WorkBudgetExceeded as exc:  # in-process (no timeout)
-        raise _too_costly(what, str(exc)) from None
+        raise _too_costly(what, str(exc), guard_key) from None
     if run.error is not None:
         if run.error.startswith("WorkBudgetExceeded"):  # in the forked child
-            raise _too_costly(what, run.error)
+            raise _too_costly(what, run.error, guard_key)
         raise RuntimeError(f"{what} failed: {run.error}")
     if not run.completed:
         raise SafetyTimeout(
@@ -85,17 +90,19 @@ def smooth_bound(
     max_work: int | None = None,
     fast_exact_max: int = 0,
     timeout_seconds: float | None = None,
+    guard_key: str = SCENARIO1_GUARD,
 ) -> dict:
     """S_beta(X) by ``method`` (``paper``: Algorithm 2 to completion; ``fast``: the block bound), a
     beta-smooth upper bound chosen by public parameters only.
 
     ``max_work`` (None = no limit) is a feasibility guard for Algorithm 2: past it
-    :class:`AlgorithmTooCostly` is raised (never a fallback). ``timeout_seconds`` (None = none) is a safety
+    :class:`AlgorithmTooCostly` is raised (never a fallback), naming ``guard_key``, the config key that set it.
+    ``timeout_seconds`` (None = none) is a safety
     net per computation (:class:`SafetyTimeout`). ``work_paper`` = work units spent in Algorithm 2.
     """
     if method == "paper":
         fn = functools.partial(ol.algorithm2, max_work=max_work)
-        res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="Algorithm 2")
+        res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="Algorithm 2", guard_key=guard_key)
         return _as_dict(res, "paper", res.work)
     if method == "fast":
         fn = functools.partial(ol.block_smooth_bound, exact_max=fast_exact_max)

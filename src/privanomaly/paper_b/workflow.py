@@ -67,13 +67,20 @@ def scenario1_max_work(pb: dict, dataset: str) -> int | None:
     return by[dataset] if dataset in by else s1["max_work"]
 
 
+def scenario1_guard_key(pb: dict, dataset: str) -> str:
+    """The config key that sets Algorithm 2's guard for ``dataset`` (:func:`scenario1_max_work`): what a skipped
+    row tells to raise."""
+    by = pb["scenario1"].get("max_work_by_dataset") or {}
+    return f"paper_b.scenario1.max_work_by_dataset.{dataset}" if dataset in by else "paper_b.scenario1.max_work"
+
+
 def scenario1_bound(pb: dict, dataset: str, method: str) -> dict:
     """What the smooth bound of one Scenario-1 table reads (rule paper_b_scenario1's params): Algorithm 2
-    (``paper``) its work guard for ``dataset`` (:func:`scenario1_max_work`) and ``skip_infeasible`` (rows past the
-    guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
+    (``paper``) its work guard for ``dataset`` (:func:`scenario1_max_work`), the key that set it
+    (:func:`scenario1_guard_key`) and ``skip_infeasible`` (rows past the guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
     never reruns the other bound's tables, nor one dataset's guard another dataset's."""
     if method == "paper":
-        return {"max_work": scenario1_max_work(pb, dataset),
+        return {"max_work": scenario1_max_work(pb, dataset), "guard_key": scenario1_guard_key(pb, dataset),
                 "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}
     if method == "fast":
         return {"fast_exact_max": int(pb["fast_exact_max"])}

@@ -208,12 +208,13 @@ def scenario1_proven(df: pd.DataFrame) -> pd.Series:
 
 def sweep_proven(df: pd.DataFrame, kind: str) -> pd.Series:
     """A sweep row's own claim: ``claim_proven`` (paper A); σ rows as Scenario 1, computed top-h rows as
-    Algorithm 3 with the standard exponent (ε-DP, Theorem 7 with Δu <= 1) (paper B); skipped rows: False."""
+    Algorithm 3 with the standard exponent (ε-DP, Theorem 7 with Δu <= 1), a named mechanism's rows its
+    ``claim_proven`` (paper B); skipped rows: False."""
     if kind == "paper_a":
         return _flag(df, "claim_proven")
     done = df["skipped"].fillna("") == "" if "skipped" in df else pd.Series(True, index=df.index)
     top_h = (df["part"] == "top_h") if "part" in df else pd.Series(False, index=df.index)
-    return (scenario1_proven(df) | top_h) & done
+    return (scenario1_proven(df) | top_h | _flag(df, "claim_proven")) & done
 
 
 def add_sweep_columns(df: pd.DataFrame, kind: str, r_kind: str, r_spec: float, prov: Mapping | None,

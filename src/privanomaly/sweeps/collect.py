@@ -1,7 +1,8 @@
 """The tidy long table of a sweep: every point file's rows, grid values as columns, in a fixed order.
 
 Paper A: one row per dataset x mechanism x ε x k x β x r. Paper B: one row per dataset x k x r x (``part =
-sigma``: bound ``method`` x ``convention`` x ε | ``part = top_h``: subspace dimension x h x ε).
+sigma``: bound ``method`` x ``convention`` x ε | ``part = mechanism``: mechanism x ε | ``part = top_h``: subspace
+dimension x h x ε).
 The order depends on the grid values only (never on which job finished first), so equal configs give
 byte-identical tables.
 """
@@ -12,7 +13,8 @@ import pandas as pd
 
 ORDER = {
     "paper_a": ["dataset", "mechanism", "beta", "r_spec", "k", "eps"],
-    "paper_b": ["part", "dataset", "k", "r_spec", "method", "convention", "subspace_dim", "h", "eps"],
+    "paper_b": ["part", "dataset", "k", "r_spec", "delta", "method", "convention", "mechanism", "subspace_dim", "h",
+                "eps"],
 }
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from privanomaly.sweeps.spec import Sweep, num_token
 
-FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "top_h")}
-NEEDS = {"top_h": "h"}  # a figure drawn only when the sweep sets this grid (top-h: `h` with `subspace_dims`)
+FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "noise_vs_eps", "top_h")}
+# a figure drawn only when the sweep sets this key (top-h: `h` with `subspace_dims`; paper B's named mechanisms)
+NEEDS = {"top_h": "h", "noise_vs_eps": "mechanisms"}
 
 
 def figures(sw: Sweep) -> tuple[str, ...]:
@@ -18,16 +19,17 @@ def grid_summary(sw: Sweep, datasets: list[str]) -> str:
     """One line: datasets x mechanisms x ε x k x β x r and the number of grid points."""
     r = f"r ({sw.r_kind}) ∈ {{{', '.join(num_token(v) for v in sw.r_values)}}}"  # in full: the grid's values
     parts = [f"datasets {', '.join(datasets)}"]
-    if sw.kind == "paper_a":
+    if sw.mechanisms:
         parts.append(f"mechanisms {', '.join(sw.mechanisms)}")
     parts += [f"ε ∈ {{{', '.join(num_token(e) for e in sw.eps)}}}", f"k ∈ {{{', '.join(map(str, sw.k))}}}"]
     if sw.kind == "paper_a":
         parts.append(f"β ∈ {{{', '.join(map(str, sw.beta))}}}")
         n = len(datasets) * len(sw.mechanisms) * len(sw.eps) * len(sw.k) * len(sw.beta) * len(sw.r_values)
     else:
+        parts.append(f"δ ∈ {{{', '.join(num_token(x) for x in sw.delta)}}}")
         parts.append(f"h ∈ {{{', '.join(map(str, sw.h))}}}, subspace dim {{{', '.join(map(str, sw.subspace_dims))}}}"
                      if sw.h else "no top-h (no h, subspace_dims)")
-        n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps)
+        n = len(datasets) * len(sw.k) * len(sw.r_values) * len(sw.eps) * len(sw.delta)
     parts.append(r)
     return "; ".join(parts) + f" ({n} points)"
 

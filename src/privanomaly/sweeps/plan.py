@@ -14,8 +14,9 @@ from privanomaly.sweeps.spec import Sweep, ball_keys, parse_all
 
 
 def grid_size(sw: Sweep) -> int:
-    """Grid points of a sweep, without building its grid: datasets x β x r x k x ε (paper B: no β)."""
+    """Grid points of a sweep, without building its grid: datasets x β x r x k x ε (paper B: no β, x δ)."""
     n = len(sw.datasets) * max(len(sw.beta), 1) * len(sw.r_values) * len(sw.k) * len(sw.eps)
+    n *= len(sw.delta) if sw.kind == "paper_b" else 1
     return int(n)
 
 

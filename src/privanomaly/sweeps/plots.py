@@ -8,8 +8,9 @@
 * :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
   for the convention as printed; σ_Global from the GS lower bound (the paper's figure) and, where the table
   has it, from the GS upper bound (the one with a proof).
+* :func:`noise_vs_eps` - paper B's named count mechanisms: the noise s.d. each adds to q_count against ε.
 * :func:`top_h` - exact expected precision and recall of top-h discovery against ε, per dataset and
-  subspace dimension, one colour per h (thin lines: each (k, r)).
+  subspace dimension, one colour per h and one line style per (k, r) point, both in the legend.
 """
 
 from __future__ import annotations
@@ -112,41 +113,99 @@ def gain(t: pd.DataFrame):
 
 
 def sigma_ratio(t: pd.DataFrame):
-    s = t[t["part"] == "sigma"]
-    if "skipped" in s.columns:
-        s = s[s["skipped"].fillna("") == ""]
+    every = t[t["part"] == "sigma"]
+    skipped = every["skipped"].fillna("") if "skipped" in every.columns else pd.Series("", index=every.index)
+    s = every[skipped == ""]
     # one reading of Theorems 1-2: as printed (the one with a DP guarantee), else the table's first; the ratios
     # of two readings are different quantities (never averaged into one cell)
     conv = "printed" if (s["convention"] == "printed").any() else (str(s["convention"].iloc[0]) if len(s) else "")
     s = s[s["convention"] == conv]
     eps_ref = reference_eps(s["eps"]) if len(s) else 1.0
     s = s[s["eps"] == eps_ref]
-    datasets, methods = list(dict.fromkeys(s["dataset"])), list(dict.fromkeys(s["method"]))
+    # every dataset and bound of the table keeps its panel: one without a cell here says why (its `skipped`)
+    datasets, methods = list(dict.fromkeys(every["dataset"])), list(dict.fromkeys(every["method"]))
+    deltas = sorted(every["delta"].dropna().unique(), reverse=True) if "delta" in every else []
     ratios = [("ratio", "GS lower bound (paper's figure)")]
     if "ratio_upper" in s.columns and s["ratio_upper"].notna().any():
         ratios.append(("ratio_upper", "GS upper bound (proven)"))
+    # a row of panels per smooth bound and GS bound, a column per dataset and δ (a panel names its δ only when the
+    # table has several)
     rows = [(m, rc) for m in methods for rc in ratios]
-    fig, axes = _panels(len(rows), len(datasets), w=3.8, h=3.0)
+    cols = [(ds, dl) for ds in datasets for dl in (deltas if len(deltas) > 1 else [None])]
+    fig, axes = _panels(len(rows), len(cols), w=3.8, h=3.0)
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no σ cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
     r_kind = str(s["r_kind"].iloc[0])
     for i, (m, (col, what)) in enumerate(rows):
-        for j, ds in enumerate(datasets):
+        for j, (ds, dl) in enumerate(cols):
+            at = "" if dl is None else f", δ = {num_token(dl)}"
             ax = axes[i, j]
-            d = s[(s["method"] == m) & (s["dataset"] == ds)].pivot_table(index="k", columns="r_spec", values=col)
+            cell = s[(s["method"] == m) & (s["dataset"] == ds) & ((s["delta"] == dl) if dl is not None else True)]
+            d = cell.pivot_table(index="k", columns="r_spec", values=col)
             if d.empty:
-                ax.set_visible(False)
+                why = skipped[(every["method"] == m) & (every["dataset"] == ds) & (skipped != "")]
+                reason = str(why.iloc[0]).removeprefix(f"{m}: ") if len(why) else "no row"
+                ax.text(0.5, 0.5, f"{ds}, {m} bound{at}: no cell at ε = {num_token(eps_ref)}\n(skipped: {reason[:120]})",
+                        ha="center", va="center", fontsize=6, wrap=True, transform=ax.transAxes)
+                ax.set_axis_off()
                 continue
             im = ax.imshow(d.to_numpy(dtype=float), cmap="viridis", aspect="auto", origin="lower")
             _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")
             ax.set_xticks(range(d.shape[1]), [_rlabel(r_kind, c) for c in d.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
-            ax.set_title(f"{ds}, {m} bound\nσ_Global from the {what}", fontsize=7)
+            ax.set_title(f"{ds}, {m} bound{at}\nσ_Global from the {what}", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)} (convention {conv})", fontsize=9)
+    one = f", δ = {num_token(deltas[0])}" if len(deltas) == 1 else ""
+    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)}{one} (convention {conv})", fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
+
+
+def noise_vs_eps(t: pd.DataFrame):
+    """Paper B's named count mechanisms: the standard deviation of the noise each adds to q_count against ε,
+    one panel per dataset x k x δ, one colour per mechanism, one line per r (log-log)."""
+    s = t[(t["part"] == "mechanism") & (t["skipped"].fillna("") == "")]
+    datasets, ks = list(dict.fromkeys(s["dataset"])), sorted(int(k) for k in s["k"].unique())
+    deltas = sorted(s["delta"].unique(), reverse=True)
+    cols = [(k, dl) for k in ks for dl in deltas]
+    fig, axes = _panels(len(datasets) or 1, len(cols) or 1)
+    if s.empty:
+        axes[0, 0].text(0.5, 0.5, "no mechanism cell in this sweep (see the table's `skipped`)", ha="center")
+        return fig
+    mechs = list(dict.fromkeys(s["mechanism"]))
+    r_kind = str(s["r_kind"].iloc[0])
+    rs = sorted(float(r) for r in s["r_spec"].unique())
+    eps = np.array(sorted(s["eps"].unique()))
+    for i, ds in enumerate(datasets):
+        for j, (k, dl) in enumerate(cols):
+            ax = axes[i, j]
+            for m_i, m in enumerate(mechs):
+                for r_i, r in enumerate(rs):
+                    g = s[(s["dataset"] == ds) & (s["k"] == k) & (s["delta"] == dl) & (s["mechanism"] == m)
+                          & (s["r_spec"] == r)]
+                    g = g.sort_values("eps")
+                    if g.empty:
+                        continue
+                    ax.plot(g["eps"], g["noise_sd"], color=_color(m, m_i), ls=POINT_STYLES[r_i % len(POINT_STYLES)][0],
+                            marker="o", ms=3, lw=1, gid=f"{m}|{k}|{num_token(r)}" + (f"|{num_token(dl)}" if len(deltas) > 1
+                                                                                        else ""),
+                            label=m if r_i == 0 else None)
+            ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}, δ = {num_token(dl)}", xlabel="ε")
+            ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
+            ax.minorticks_off()
+            if j == 0:
+                ax.set_ylabel("noise s.d. added to q_count")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    handles += [plt.Line2D([], [], color="0.3", ls=POINT_STYLES[r_i % len(POINT_STYLES)][0], lw=1,
+                           label=_rlabel(r_kind, r)) for r_i, r in enumerate(rs)]
+    axes[0, 0].legend(handles=handles, fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+#: line styles of the (k, r) points of a top-h panel (15 distinct before they repeat)
+POINT_STYLES = [(ls, mk) for mk in ("o", "s", "^") for ls in ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))]
 
 
 def top_h(t: pd.DataFrame):
@@ -157,22 +216,32 @@ def top_h(t: pd.DataFrame):
     if s.empty:
         axes[0, 0].text(0.5, 0.5, "no top-h cell in this sweep (see the table's `skipped`)", ha="center")
         return fig
-    hs = sorted(s["h"].unique())
+    hs = sorted(int(h) for h in s["h"].unique())  # h is an integer; the tidy table holds it as a float
+    r_kind = str(s["r_kind"].iloc[0])
+    points = list(dict.fromkeys(zip(s["k"].astype(int), s["r_spec"].astype(float))))
+    style = {p: POINT_STYLES[i % len(POINT_STYLES)] for i, p in enumerate(points)}
     for i, ds in enumerate(datasets):
         for j, dim in enumerate(dims):
             for c, what in enumerate(("precision", "recall")):
                 ax = axes[i, 2 * j + c]
                 for h_i, h in enumerate(hs):
                     d = s[(s["dataset"] == ds) & (s["subspace_dim"] == dim) & (s["h"] == h)]
-                    for n, (_, g) in enumerate(d.groupby(["k", "r_spec"])):
+                    for (k, r), g in d.groupby(["k", "r_spec"]):
                         g = g.sort_values("eps")
-                        ax.plot(g["eps"], g[what], color=f"C{h_i}", lw=1, alpha=0.6, label=f"h = {h}" if n == 0 else None)
+                        ls, mk = style[(int(k), float(r))]
+                        ax.plot(g["eps"], g[what], color=f"C{h_i}", ls=ls, marker=mk, ms=3, lw=1, alpha=0.8,
+                                gid=f"{h}|{int(k)}|{num_token(r)}")
                 ax.set(title=f"{ds}, {int(dim)}-D subspaces", xlabel="ε", ylabel=f"E[{what}]", ylim=(-0.02, 1.02))
-    axes[0, 0].legend(fontsize=7)
+    # the legend: a colour per h, a line style per (k, r) point of the grid
+    handles = [plt.Line2D([], [], color=f"C{h_i}", lw=2, label=f"h = {h}") for h_i, h in enumerate(hs)]
+    handles += [plt.Line2D([], [], color="0.3", ls=style[p][0], marker=style[p][1], ms=3, lw=1,
+                           label=f"k = {p[0]}, {_rlabel(r_kind, p[1])}") for p in points]
+    axes[0, 0].legend(handles=handles, fontsize=6)
     fig.tight_layout()
     return fig
 
-FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "top_h": top_h}
+FIGURES = {"error_vs_eps": error_vs_eps, "gain": gain, "sigma_ratio": sigma_ratio, "noise_vs_eps": noise_vs_eps,
+           "top_h": top_h}
 
 #: the columns of the tidy table (:mod:`.collect`) each figure reads by name, checked by :func:`read_sweep`
 COLUMNS = {
@@ -181,7 +250,8 @@ COLUMNS = {
     # a paper-B table has its cells' columns (ratio; subspace_dim, h, precision, recall) only when some cell of
     # that part was computed: the figure draws "no cell" then, so only the columns of every row are required
     "sigma_ratio": ("dataset", "k", "part", "method", "convention", "eps", "r_kind", "r_spec", "skipped"),
-    "top_h": ("dataset", "k", "part", "eps", "r_spec", "skipped"),
+    "top_h": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped"),
+    "noise_vs_eps": ("dataset", "k", "part", "eps", "r_kind", "r_spec", "skipped", "delta"),
 }
 
 

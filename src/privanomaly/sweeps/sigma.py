@@ -1,11 +1,14 @@
 """A paper-B sweep on one dataset (rule ``sweep_b_dataset``): at every (k, r) point, σ_Global vs σ_Smooth over
-ε, and top-h precision/recall (:func:`dataset_rows`; one job per dataset, every point inside).
+ε, the named count mechanisms' noise and claims, and top-h precision/recall (:func:`dataset_rows`; one job per
+dataset, every point inside).
 
 * ``part = sigma``: :func:`privanomaly.paper_b.scenario1.scenario1_table` for every smooth bound
   (``method``: Algorithm 2 = ``paper``, our polynomial bound = ``fast``) and every noise convention, over
   the sweep's ε - the smooth bound is computed once per distinct β(ε) and shared by the conventions. If
   Algorithm 2 exceeds its feasibility guard (``max_work``) at a point, that method's cells are kept as rows
   with ``skipped`` saying so - no other bound is put in its place (no data-dependent switch).
+* ``part = mechanism``: every registry name of the sweep's ``mechanisms`` (paper-B count mechanisms, those
+  with ``noise_sd``): the noise its exact law adds to q_count and its claim (:func:`mechanism_rows`).
 * ``part = top_h``: the exact expected precision/recall of Algorithm 3 (inclusion probabilities,
   :func:`privanomaly.outliers.top_h_inclusion_probs`) for every h and subspace dimension, on the candidate
   subspaces of :func:`privanomaly.paper_b.scenario2.subspace_table`. A dimension is evaluated when its
@@ -26,6 +29,9 @@ from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
 from privanomaly.paper_b.released_bound import AlgorithmTooCostly
 
+#: the work guard a skipped cell names when the settings do not say which sweep's (the script passes its key)
+GUARD_KEY = "the sweep's max_work (default paper_b.scenario1.max_work)"
+
 
 def sigma_rows(
     X: np.ndarray,
@@ -43,9 +49,15 @@ def sigma_rows(
         try:
             df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
             df["skipped"] = ""
-        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept, empty, with why
-            df = pd.DataFrame([{"convention": c, "eps": float(e), "skipped": f"{method}: {exc}"}
-                               for c in conventions for e in eps_grid])
+        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept with why, and
+            # with what does not depend on the bound (σ_Global, the count, GS): the columns of a computed cell
+
+            def none(beta, exc=exc):
+                raise exc
+
+            df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), none,
+                                           skip_infeasible=True)
+            df["skipped"] = f"{method}: {exc}"
         df.insert(0, "method", method)
         parts.append(df)
     out = pd.concat(parts, ignore_index=True)
@@ -73,9 +85,14 @@ def top_h_rows(
     mech = scenario2.TopH("standard", sensitivity)
     d = X.shape[1]
     rows = []
+    # every row has every column (NaN where not computed; dp_epsilon where the settings make it differ): the
+    # columns follow from the settings, not from which cells the data let compute
+    blank = {"n_true": np.nan, "precision": np.nan, "recall": np.nan}
+    if any(mech.epsilon_differs(e) for e in eps_grid):
+        blank["dp_epsilon"] = np.nan
     for dim in dims:
         m = comb(d, dim) if dim <= d else 0
-        base = {"part": "top_h", "subspace_dim": int(dim), "n_subspaces": int(m)}
+        base = {"part": "top_h", "subspace_dim": int(dim), "n_subspaces": int(m), **blank}
         if m == 0 or m > max_subspaces:
             why = f"d = {d} has no {dim}-D subspace" if m == 0 else f"{m} subspaces > max_subspaces = {max_subspaces}"
             rows += [{**base, "h": int(h), "eps": float(e), "skipped": why} for h in hs for e in eps_grid]
@@ -96,14 +113,59 @@ def top_h_rows(
     return pd.DataFrame(rows)
 
 
+def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta: float, names: Sequence[str],
+                   timeout: float | None = None) -> pd.DataFrame:
+    """One row per named count mechanism and ε: the standard deviation of the noise its release adds to
+    ``q_count(X, k, r)`` (its ``noise_sd``: its exact law at this dataset) and the claim it states at (ε, δ).
+
+    Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
+    ``gaussian_smooth_paper``). An ε where a mechanism has no law (its ``noise_sd`` raises ``ValueError``, e.g.
+    Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety net per mechanism and (k, r) point, as for the σ rows
+    (the job fails, naming the mechanism: a machine-dependent limit never decides a row)."""
+    from privanomaly import mechanisms
+    from privanomaly.paper_b.released_bound import SafetyTimeout
+    from privanomaly.paper_b.timing import run_with_time_limit
+
+    N, d = X.shape
+    count = int(ol.q_count(X, k, r))
+    rows = []
+    for name in names:
+        m = mechanisms.get(name)
+
+        def noise(m=m) -> list[float | str]:
+            out = []
+            for e in eps_grid:  # an ε where the mechanism has no law (Theorem 1 past its condition): the reason
+                try:
+                    out.append(float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta)))
+                except ValueError as exc:
+                    out.append(f"{name}: {exc}")
+            return out
+
+        run = run_with_time_limit(noise, seconds=timeout)
+        if run.error is not None:
+            raise RuntimeError(f"mechanism {name}: noise_sd failed: {run.error}")
+        if not run.completed:
+            raise SafetyTimeout(f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety "
+                                f"timeout of {timeout} s (paper_b.scenario1.timeout_seconds): name a faster "
+                                "mechanism (e.g. gaussian_smooth_fast) for this dataset")
+        for e, sd in zip(eps_grid, run.value):
+            c = m.claim(eps=float(e), delta=delta)
+            why = sd if isinstance(sd, str) else ""
+            rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": np.nan if why else sd,
+                         "claim_eps": float(c.epsilon), "claim_delta": float(c.delta), "claim_proven": bool(c.proven),
+                         "claim_note": c.note, "neighbours": c.neighbours, "delta": float(delta), "N": int(N),
+                         "d": int(d), "true_count": count, "skipped": why})
+    return pd.DataFrame(rows)
+
+
 def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], r_tokens: Sequence[str],
                  s: Mapping, provenance: Mapping | None, log=None) -> pd.DataFrame:
     """Every (k, r) point of a paper-B sweep on one dataset: :func:`sigma_rows` and (when ``s["h"]`` and
     ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
     of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
 
-    ``s`` holds the sweep's settings (eps, delta, conventions, methods, h, subspace_dims, max_subspaces,
-    max_work) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
+    ``s`` holds the sweep's settings (eps, delta - one δ or a list -, conventions, methods, mechanisms, h, subspace_dims, max_subspaces,
+    max_work; ``guard_key``, the config key of max_work that a skipped cell tells to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
     from privanomaly.sweeps import counts, spec
@@ -122,14 +184,22 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
             # unless the bound from the shape fits
             guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
 
-            def smooth_for(method, k=k, r=r):
+            memo: dict = {}  # (method, β) -> the bound: a β two δ share (β = ε readings) is computed once
+
+            def smooth_for(method, k=k, r=r, memo=memo):
                 def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
-                    return released_bound.smooth_bound(X, k, r, beta, method, s["max_work"], s["fast_exact_max"],
-                                                       s["timeout"])
+                    if (method, beta) not in memo:
+                        memo[(method, beta)] = released_bound.smooth_bound(
+                            X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
+                            s.get("guard_key", GUARD_KEY))
+                    return memo[(method, beta)]
 
                 return smooth_fn
 
-            rows = [sigma_rows(X, k, r, s["eps"], s["delta"], s["conventions"], s["methods"], smooth_for)]
+            deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
+            rows = [sigma_rows(X, k, r, s["eps"], dl, s["conventions"], s["methods"], smooth_for) for dl in deltas]
+            if s.get("mechanisms"):
+                rows += [mechanism_rows(X, k, r, s["eps"], dl, s["mechanisms"], s["timeout"]) for dl in deltas]
             if s["h"] and s["subspace_dims"]:
                 rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
                                        s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))
@@ -144,10 +214,14 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
 
 def _with_scope(out: pd.DataFrame, r_kind: str, r_value: float, provenance: Mapping | None, guard) -> pd.DataFrame:
     """The sweep's scope columns (:func:`privanomaly.privacy.scope.add_sweep_columns`); Algorithm 2's σ rows
-    also name ``guard`` (:func:`privanomaly.paper_b.released_bound.guard_scope`: skipped past max_work)."""
+    also name ``guard`` (:func:`privanomaly.paper_b.released_bound.guard_scope`: skipped past max_work), top-h rows
+    h and the candidate subspaces (public in Algorithm 3's claim, as in Scenario 2's tables)."""
     from privanomaly.privacy import scope
 
     alg2 = (out["part"] == "sigma") & (out["method"] == "paper") if "method" in out else out["part"] != out["part"]
+    top_h = out["part"] == "top_h"
+    candidates = scope.Scope(("h, candidate subspaces (every subspace of the dimension)",), ())
+    groups = ((out[alg2], guard), (out[top_h], candidates), (out[~alg2 & ~top_h], None))
     done = [scope.add_sweep_columns(rows, "paper_b", r_kind, r_value, provenance, extra)
-            for rows, extra in ((out[alg2], guard), (out[~alg2], None)) if len(rows)]
+            for rows, extra in groups if len(rows)]
     return pd.concat(done).sort_index()

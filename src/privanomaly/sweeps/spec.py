@@ -4,7 +4,8 @@ Two kinds of sweep:
 
 * ``paper_a`` - exact errors of paper A's mechanisms (SP, optimal DP, Laplace baselines, ...) on the
   (β, r)-anomalies, normal records and absent query points, over ε x k x β x r.
-* ``paper_b`` - paper B's σ_Global / σ_Smooth of the released q_count over k x r x ε, and the exact top-h
+* ``paper_b`` - paper B's σ_Global / σ_Smooth of the released q_count over k x r x ε, the noise and claim
+  of every named count mechanism (``mechanisms``: registry names, optional) and the exact top-h
   precision/recall of Algorithm 3 over h and the subspace dimension.
 
 r is given in one of three ways (exactly one key under ``r``):
@@ -39,7 +40,7 @@ import numpy as np
 
 KINDS = ("paper_a", "paper_b")
 # options that mean something for one kind only; on the other kind they would be silently ignored
-KIND_ONLY = {"paper_a": ("mechanisms", "metric", "n_absent", "batches"),
+KIND_ONLY = {"paper_a": ("metric", "n_absent", "batches"),
              "paper_b": ("delta", "methods", "conventions", "h", "subspace_dims", "max_work", "max_subspaces")}
 R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
 R_PREFIX = {v: k for k, v in R_KINDS.items()}
@@ -84,7 +85,7 @@ class Sweep:
     metric: str = "euclidean"
     n_absent: int = 0
     description: str = ""
-    delta: float = 0.01
+    delta: tuple[float, ...] = (0.01,)  # paper B: the δ grid of the Gaussian mechanisms (a number = one δ)
     methods: tuple[str, ...] = ("fast",)
     conventions: tuple[str, ...] = ("printed",)
     h: tuple[int, ...] = ()
@@ -147,6 +148,13 @@ def _batches(v, where: str) -> tuple[tuple[str, ...], ...]:
     return out
 
 
+def count_mechanisms() -> list[str]:
+    """Registry names a paper-B sweep can name: paper-B mechanisms releasing q_count plus noise (``noise_sd``)."""
+    from privanomaly import mechanisms
+
+    return [n for n in mechanisms.names() if mechanisms.get(n).paper == "B" and hasattr(mechanisms.get(n), "noise_sd")]
+
+
 def parse(name: str, entry: dict) -> Sweep:
     """Validate one ``sweeps.<name>`` entry; errors name the key and what was expected."""
     where = f"sweeps.{name}"
@@ -187,7 +195,7 @@ def parse(name: str, entry: dict) -> Sweep:
         mechanisms=_tuple(entry.get("mechanisms"), str, f"{where}.mechanisms"),
         metric=str(_opt(entry, "metric", "euclidean")),
         n_absent=int(_opt(entry, "n_absent", 0)),
-        delta=float(_opt(entry, "delta", 0.01)),
+        delta=_tuple(_opt(entry, "delta", 0.01), float, f"{where}.delta"),
         methods=_tuple(_opt(entry, "methods", ["fast"]), str, f"{where}.methods"),
         conventions=_tuple(_opt(entry, "conventions", ["printed"]), str, f"{where}.conventions"),
         h=_tuple(entry.get("h"), int, f"{where}.h"),
@@ -221,6 +229,15 @@ def parse(name: str, entry: dict) -> Sweep:
     else:
         if sw.beta:
             raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+        if sw.mechanisms:
+            known = count_mechanisms()
+            bad = [m for m in sw.mechanisms if m not in known]
+            if bad:
+                from privanomaly import mechanisms
+
+                raise ValueError(f"{where}.mechanisms: {bad} are not paper-B count mechanisms (registered paper-B "
+                                 f"mechanisms with noise_sd, the noise their release adds to q_count): {known}"
+                                 f"{mechanisms.not_loaded_hint()}")
         if r_kind == "value" and any(v <= 0 for v in r_values):
             raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
                              f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(r_values)}")
@@ -231,8 +248,9 @@ def parse(name: str, entry: dict) -> Sweep:
             raise ValueError(f"{where}.conventions: unknown {bad}; known: {', '.join(CONVENTIONS)}")
         if any(m not in ("paper", "fast") for m in sw.methods):
             raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
-        if not 0 < sw.delta < 1:
-            raise ValueError(f"{where}.delta: must lie in (0, 1)")
+        if not sw.delta or not all(0 < x < 1 for x in sw.delta):
+            raise ValueError(f"{where}.delta: a number or a non-empty list, each in (0, 1), got {list(sw.delta)}")
+        _distinct_tokens(sw.delta, num_token, f"{where}.delta")
         if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
             raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
         if bool(sw.h) != bool(sw.subspace_dims):  # top-h runs over h x subspace dimension: one alone is no row

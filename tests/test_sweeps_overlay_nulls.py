@@ -91,3 +91,38 @@ def test_a_description_written_over_lines_is_one_line_in_the_configuration_and_c
         assert "first line - second line" in text
         body = publish_parts(text, writer_name="html", settings_overrides={"warning_stream": io.StringIO()})["body"]
         assert "system-message" not in body
+
+
+# every optional key of a sweep entry, dropped by an overlay: the schema takes null for each (it refused h,
+# subspace_dims, beta, mechanisms, metric, ... so an overlay could not turn top-h off or change a sweep's kind)
+DROP_ALL = {
+    "paperBkR": {"h": None, "subspace_dims": None, "description": None, "methods": None, "delta": None,
+                 "conventions": None, "max_subspaces": None, "mechanisms": None},
+    "paperAbetaR": {"metric": None, "n_absent": None, "batches": None},
+}
+
+
+def test_an_overlay_drops_every_optional_sweep_key_with_null(tmp_path):
+    over = {k: v for k, v in DROP_ALL.items() if v is not None}
+    overlay = tmp_path / "drop.yaml"
+    overlay.write_text(yaml.safe_dump({"sweeps": over}))
+    cfg = merged_config(ROOT, ROOT / ".test" / "config.yaml", overlay)
+    checked = check_config(cfg, SCHEMA, [ROOT / "config.yaml", ROOT / ".test" / "config.yaml", overlay])
+    a, b = checked["sweeps"]["paperAbetaR"], checked["sweeps"]["paperBkR"]
+    assert not set(over["paperBkR"]) & set(b) and not set(over["paperAbetaR"]) & set(a)
+    sb, sa = spec.parse("paperBkR", b), spec.parse("paperAbetaR", a)
+    assert (sb.h, sb.subspace_dims, sb.methods, sb.conventions, sb.delta, sb.mechanisms) == ((), (), ("fast",),
+                                                                                             ("printed",), (0.01,), ())
+    assert (sa.metric, sa.n_absent, sa.batches) == ("euclidean", 0, ())
+
+
+def test_an_overlay_changes_a_sweeps_kind_by_dropping_the_other_kinds_keys(tmp_path):
+    overlay = tmp_path / "kind.yaml"
+    overlay.write_text(yaml.safe_dump({
+        "paper_a": {"claims": {"sweep": None}},  # the claims read a paper-A sweep: not this one any more
+        "sweeps": {"paperAbetaR": {"kind": "paper_b", "beta": None, "mechanisms": None, "n_absent": None,
+                                   "batches": None}}}))
+    cfg = merged_config(ROOT, ROOT / ".test" / "config.yaml", overlay)
+    checked = check_config(cfg, SCHEMA, [ROOT / "config.yaml", ROOT / ".test" / "config.yaml", overlay])
+    sw = spec.parse("paperAbetaR", checked["sweeps"]["paperAbetaR"])
+    assert sw.kind == "paper_b" and sw.beta == () and sw.batches == () and sw.mechanisms == ()

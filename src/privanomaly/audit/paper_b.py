@@ -87,7 +87,7 @@ def audit_count_gaussian(m: CountGaussian, level) -> _harness.AuditRow:
         rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
     n_worlds = len(rows) // len(eps_list)
     if isinstance(m, GaussianSmooth) and m.bound in ("paper", "fast"):  # Theorem 2's premise S >= LS at ties
-        boundary = float_boundary_worlds.smooth_rows(m, fast, eps_list[0], DEFAULT_DELTA)
+        boundary = float_boundary_worlds.smooth_rows(m, fast, eps_list[0], DEFAULT_DELTA, seed=level.seed)
         rows, n_worlds = rows + boundary, n_worlds + len(boundary)
     claim = f"(ε, {DEFAULT_DELTA:g})-DP on substitution" + ("" if m.claim(eps=eps_list[0]).proven else " [unproven]")
     row = _aggregate(m, rows, claim, n_worlds)

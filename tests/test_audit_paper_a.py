@@ -67,6 +67,26 @@ def test_negative_controls_fail_for_the_right_reason(fast_table):
     assert "probs is not the exact law" in row["note"]
 
 
+def test_capped_settings_are_audited_on_capped_counts(fast_table):
+    """With a count cap the pipeline gives a mechanism min(B, cap) (``sp.ball_counts(cap=)``); the audit must
+    prove the claim on those inputs. Delta_G not capped is private on true counts but not on capped ones: a
+    present normal record at B >= cap (Delta = cap - beta) and its absent neighbour (cap + 2 - beta)."""
+    from privanomaly.audit.controls import UncappedDistance
+    from privanomaly.sp.mdd import mdd_dp
+
+    row = fast_table.loc["optimal_dp_uncapped_distance"]
+    assert row["result"] == "caught" and not row["exhaustive_pass"] and "cap=" in row["note"]
+    assert "cap=None" not in row["note"]  # private wherever the counts are not capped
+    beta, cap = 2, 3
+    assert int(mdd_dp(1, cap, beta)) - int(mdd_dp(0, cap, beta)) == -2  # the e^(2 eps) edge on capped counts
+    m = UncappedDistance()
+    a = m.exact_distribution(1, min(4, cap), beta=beta, k=1, eps=1.0, cap=cap)  # present normal, B = 4 > cap
+    b = m.exact_distribution(0, min(3, cap), beta=beta, k=1, eps=1.0, cap=cap)  # i removed: B = 3
+    assert not exact.edge_holds(a, b, Fraction(1))
+    assert exact.edge_holds(*(M.get("optimal_dp").exact_distribution(x, min(B, cap), beta=beta, k=1, eps=1.0, cap=cap)
+                              for x, B in ((1, 4), (0, 3))), Fraction(1))
+
+
 def test_every_paper_a_mechanism_reports_its_exact_law(fast_table):
     """Tables 2-3, the error sweeps and the claims use ``probs``; the audit proves the claim on
     ``exact_distribution``: the two agree on every audited record (paper B's rows have no such check)."""

@@ -297,6 +297,14 @@ def law_deviation(p_float: np.ndarray, log_exact: np.ndarray) -> np.ndarray:
     return np.where(~tiny & (le > -np.inf) & ~(p > 0), np.inf, dev)
 
 
+def _as_given(B, cap):
+    """The ball counts as the pipeline hands them to a mechanism run with ``cap``: min(B, cap)
+    (:func:`privanomaly.sp.ball_counts` with ``cap``), so the audit proves the claim on the inputs the released
+    numbers come from. A mechanism must be private on capped counts: one that caps B but not its distance
+    (a present normal record at Delta = cap - beta, its absent neighbour at cap + 2 - beta) is not."""
+    return B if cap is None else np.minimum(B, cap)
+
+
 @auditor("aiq")
 def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
     """Exhaustive exact check on every world edge of the mechanism's own relation, then a sampled CP audit.
@@ -330,7 +338,7 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                     key_id: dict = {}
                     for s in sigs.tolist():
                         x, b = decode_sig(s)
-                        d = m.exact_distribution(int(x), int(b), beta=beta, k=k, eps=eps, cap=cap)
+                        d = m.exact_distribution(int(x), int(_as_given(b, cap)), beta=beta, k=k, eps=eps, cap=cap)
                         key = d.key()
                         if key not in key_id:
                             key_id[key] = len(dists)
@@ -338,7 +346,7 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                             logs.append(tuple(exact.log_value(f, d.theta) for f in d.probs))
                         dist_id[s] = key_id[key]
                     xs, bs = decode_sig(sigs)
-                    floats = np.stack(m.probs(xs, bs, beta=beta, k=k, eps=eps, cap=cap), axis=1)
+                    floats = np.stack(m.probs(xs, _as_given(bs, cap), beta=beta, k=k, eps=eps, cap=cap), axis=1)
                     dev = law_deviation(floats, np.array([logs[dist_id[s]] for s in sigs.tolist()]))
                     if dev.size and float(dev.max()) > worst_law:
                         worst_law = float(dev.max())
@@ -416,9 +424,9 @@ def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[
     p_min, where, cells = 1.0, "", 0
     for cap in (None, CP_PARAMS["beta"] + 1):
         params = {**CP_PARAMS, "cap": cap}
-        ones = m.sample(x, b, rng=seeding.rng(level.seed, "audit", "gof", m.name, str(cap)), n_trials=n,
+        ones = m.sample(x, _as_given(b, cap), rng=seeding.rng(level.seed, "audit", "gof", m.name, str(cap)), n_trials=n,
                         **params).sum(axis=0)
-        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, b)]
+        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, _as_given(b, cap))]
         want = np.array([math.exp(exact.log_value(d.probs[1], d.theta)) for d in laws])
         lo = stats.binom.cdf(ones, n, want)
         hi = stats.binom.sf(ones - 1, n, want)

@@ -187,3 +187,20 @@ def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
     switch = [n for n in t.index if "budget_switch" in n]
     if switch:
         assert t.loc[switch[0], "result"] == "caught" and t.loc[switch[0], "worst_delta"] > 0.05
+
+
+def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
+    """The compiler keeps an error with an exact Bernoulli(exp(-gamma)), gamma = a delta / 4; beyond gamma = 1 the
+    sampler takes another path (floor(gamma) Bernoulli(exp(-1)) draws). One such draw too many leaves the exhaustive
+    check (on the exact law) untouched; the sampler's goodness of fit at eps = 4 (gamma = 2 at delta = 2) must
+    see it - at eps = 1 alone (gamma <= 1 in the CP world) it cannot."""
+    from privanomaly.audit import harness
+    from privanomaly.sp import dlap
+
+    real = dlap.exp_minus_whole
+    monkeypatch.setattr(dlap, "exp_minus_whole", lambda rng, whole: real(rng, np.asarray(whole) + 1))
+    row = harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"])
+    assert row.exhaustive_pass and not row.statistical_pass and row.as_dict()["result"] != "pass"
+    assert "eps = 4" in row.cp_detail
+    monkeypatch.setattr(harness, "GOF_EPS", (1.0,))
+    assert harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"]).statistical_pass

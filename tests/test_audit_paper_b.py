@@ -323,3 +323,35 @@ def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     assert row.ok and not row.exhaustive_pass and not row.statistical_pass
     assert row.worst_delta == pytest.approx(0.0896, abs=5e-4) and row.worst_ratio_over_e_eps > 1.3
     assert row.cp_eps_hat > row.cp_claimed_eps
+
+
+def test_a_smooth_bound_cut_short_in_t_is_caught():
+    """Algorithm 2 whose early stop (Proposition 1) bounds the later B_t by M(W_{t-1}) + t'' + 1, forgetting that
+    the windows grow (|W_t''| - |W_{t-1}| more records): it stops too soon and its S is no longer beta-smooth. At
+    the beta of eps <= 4 (0.02-0.16) e^(-t beta) hardly decays and the grid worlds cannot see it; at eps = 7.5
+    (beta = 0.30, every count claim still proven) they must."""
+    from privanomaly.audit import harness
+    from privanomaly.audit import paper_b as audit_paper_b
+    from privanomaly.mechanisms.paper_b import GaussianSmooth
+    from privanomaly.outliers import algorithm2
+
+    class CutShort(GaussianSmooth):
+        def smooth_bound(self, X, k, r, beta):
+            res = algorithm2(X, k, r, beta, early_stop=False)
+            N, s_max = len(X), 0.0
+            for t, b in enumerate(res.ls_bounds.tolist()):
+                if t:
+                    tpp = np.arange(t, N + 1)
+                    u = max(res.m_k[t - 1], res.m_km1[t - 1])  # without + |W_t''| - |W_{t-1}|
+                    if (np.exp(-tpp * beta) * np.minimum(N, u + tpp + 1)).max() <= s_max:
+                        break
+                s_max = max(s_max, math.exp(-t * beta) * b)
+            return s_max
+
+    m = CutShort("paper")
+    m.name = "cut_short"
+    assert 7.5 in audit_paper_b.AUDIT_EPS["fast"] and m.claim(eps=7.5).proven
+    row = harness.audit_mechanism(m, harness.LEVELS["fast"])
+    assert not row.exhaustive_pass and row.as_dict()["result"] == "FAIL"
+    small = harness.replace(harness.LEVELS["fast"], extra={"paper_b_eps": (0.5, 4.0)})
+    assert harness.audit_mechanism(m, small).exhaustive_pass  # what the audit saw before

@@ -355,3 +355,43 @@ def test_a_smooth_bound_cut_short_in_t_is_caught():
     assert not row.exhaustive_pass and row.as_dict()["result"] == "FAIL"
     small = harness.replace(harness.LEVELS["fast"], extra={"paper_b_eps": (0.5, 4.0)})
     assert harness.audit_mechanism(m, small).exhaustive_pass  # what the audit saw before
+
+
+@pytest.mark.parametrize("h", [1, 2, 3])
+def test_top_h_is_audited_where_theorem7_is_attained(h):
+    """The pair of TopH.tight_pair: u_subspace (eq. 51) from q_count on the data moves by Theorem 7's Delta u = 1 in
+    every candidate, the first h up, the others down; the exact loss of the output set comes close to the
+    claim (the grid world reaches 0.72 of it at most)."""
+    from privanomaly import mechanisms
+
+    m = mechanisms.get("exp_top_h")
+    U = m.tight_pair(h)
+    assert U[0].tolist() == [1.0] * h + [0.0] * (m.TIGHT_COLUMNS - h) and U[1].tolist() == (1 - U[0]).tolist()
+    row = {r["world"]: r for r in m.audit_rows(fast=False, eps=0.5)}[f"theorem7_pair_h{h}"]
+    assert row["passed"] and 0.9 < row["worst_ratio"] <= 1.0
+
+
+def test_top_h_overspending_and_a_too_small_gs_are_caught(monkeypatch):
+    """Algorithm 3 with each of its h draws at eps (not eps/h), and eq. 51 divided by GS^UB - 1 (Delta u = 3/2): both
+    passed the grid world; the pair where Theorem 7 is attained must show a loss above the claim."""
+    from fractions import Fraction
+
+    from privanomaly import mechanisms
+    from privanomaly.audit import harness
+    from privanomaly.sp.dlap import rational_rate
+
+    m = mechanisms.get("exp_top_h")
+    assert harness.audit_mechanism(m, harness.LEVELS["fast"]).exhaustive_pass
+    with monkeypatch.context() as mp:
+        mp.setattr(exponential, "draw_rate", lambda eps, h=1: rational_rate(eps) / Fraction(1))
+        rows = m.audit_rows(fast=True, eps=0.5)
+        assert all(r["passed"] for r in rows if r["world"].startswith("2d_"))
+        assert not {r["world"]: r for r in rows}["theorem7_pair_h2"]["passed"]
+    real = exponential.subspace_utility
+    with monkeypatch.context() as mp:
+        mp.setattr(exponential, "subspace_utility", lambda c, N, dim, k: real(c, N, dim, k) * 1.5)
+        from privanomaly import outliers
+
+        mp.setattr(outliers, "subspace_utility", exponential.subspace_utility)
+        rows = m.audit_rows(fast=True, eps=0.5)
+        assert not {r["world"]: r for r in rows}["theorem7_pair_h1"]["passed"]

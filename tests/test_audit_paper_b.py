@@ -395,3 +395,44 @@ def test_top_h_overspending_and_a_too_small_gs_are_caught(monkeypatch):
         mp.setattr(outliers, "subspace_utility", exponential.subspace_utility)
         rows = m.audit_rows(fast=True, eps=0.5)
         assert not {r["world"]: r for r in rows}["theorem7_pair_h1"]["passed"]
+
+
+def test_pentagon_pair_attains_theorem4_in_the_plane():
+    """x0 in the middle of a pentagon of single records (pairwise > r apart) moved away: the count jumps by
+    5k + 1 = 6 = GS^UB(N = 6, d = 2, k = 1); Theorem 1 with GS^UB stays within delta there at eps = 7.5, the printed
+    lower bound 2dk + 1 = 5 does not (its mechanism is unproven and the audit now shows it)."""
+    from privanomaly import mechanisms
+    from privanomaly.mechanisms.paper_b import pentagon_pair
+    from privanomaly.outliers import gs_lower, gs_upper
+
+    X, Xp, k, r = pentagon_pair()
+    assert q_count(Xp, k, r) - q_count(X, k, r) == 6 == gs_upper(6, 2, 1) > gs_lower(6, 2, 1) == 5
+    up = {r["world"]: r for r in mechanisms.get("gaussian_gs_upper").audit_rows(True, eps=7.5)}["2d_pentagon_pair"]
+    assert up["passed"] and up["worst_ratio"] == 1.0 and 0.005 < up["worst_delta"] <= 0.01
+    lo = {r["world"]: r for r in mechanisms.get("gaussian_gs_lower").audit_rows(True, eps=7.5)}["2d_pentagon_pair"]
+    assert not lo["passed"] and lo["worst_delta"] > 0.01
+
+
+def test_the_released_gaussian_is_the_audited_one():
+    """The exhaustive checks run on the law each mechanism releases (its sigma on each dataset), not on a sigma
+    the audit recomputes: Theorem 1 with GS^UB of the 1-D line for 2-D data, and Theorem 2 with its bound at
+    2 beta, both passed the audit before (the audit's own sigma was right); both must fail now."""
+    from privanomaly import mechanisms
+    from privanomaly.audit import harness
+    from privanomaly.mechanisms.paper_b import GaussianGlobal, GaussianSmooth
+
+    class OneDimGS(GaussianGlobal):
+        def sigma(self, X, *, k, r, eps, delta):
+            return gaussian.sigma_global(self.gs(len(X), 1, k), eps, delta)
+
+    class DoubleBeta(GaussianSmooth):
+        def sigma(self, X, *, k, r, eps, delta):
+            return gaussian.sigma_smooth(self.smooth_bound(X, k, r, 2 * gaussian.smooth_parameters(eps, delta)[1]),
+                                         eps, delta)
+
+    for m in (OneDimGS("upper"), DoubleBeta("paper")):
+        m.name = type(m).__name__
+        row = harness.audit_mechanism(m, harness.LEVELS["fast"])
+        assert not row.exhaustive_pass and row.as_dict()["result"] == "FAIL", m.name
+    for name in ("gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast"):
+        assert harness.audit_mechanism(mechanisms.get(name), harness.LEVELS["fast"]).exhaustive_pass

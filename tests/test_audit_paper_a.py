@@ -204,3 +204,24 @@ def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
     assert "eps = 4" in row.cp_detail
     monkeypatch.setattr(harness, "GOF_EPS", (1.0,))
     assert harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"]).statistical_pass
+
+
+@pytest.mark.parametrize("domain, metric, r", [("line4", "manhattan", 1.0), ("grid2x2", "euclidean", 1.5)])
+@pytest.mark.parametrize("beta, k", [(1, 1), (2, 1), (3, 2), (5, 3)])
+def test_audit_sensitive_edges_are_those_of_definition_3_1(domain, metric, r, beta, k):
+    """The audit's G_S(k) (World.pairs) keeps exactly the G edges whose changed record j is k-sensitive w.r.t.
+    either end (Sec. 3; sensitivity by Lemma A.2, itself checked against Def. 3.1 in test_sp_mdd): an off-by-one
+    there would audit the SP mechanisms on too few edges and pass broken ones."""
+    from privanomaly import sp
+
+    (w,) = worlds.make_worlds([domain], [metric], [r])
+    pos, box = worlds.DOMAINS[domain]
+    H = sp.enumerate_histograms(len(pos), box)
+    ball = sp.ball_count_hist(H, None, r, metric, pos)
+    u, v, j = sp.neighbourhood_graph(len(pos), box)
+    keep = sp.is_k_sensitive(ball[u, j], beta, k) | sp.is_k_sensitive(ball[v, j], beta, k)
+    sig = H * worlds.SIG_BASE + ball
+    want = (sig[u[keep]] * worlds.PAIR_BASE + sig[v[keep]]).T
+    codes, edges = w.pairs("sensitive_k", beta, k)
+    assert edges == want.size and np.array_equal(codes, np.unique(want))
+    assert 0 < keep.sum() < keep.size or beta + 1 - k <= 1

@@ -87,3 +87,70 @@ def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
         assert res["failing"] == 0, (dims, res)
         total += res["pairs"]
     assert total >= 10_000
+
+
+def test_far_worlds_sit_far_from_the_origin_on_the_threshold():
+    """``far_polygon``: the centre FAR r from the origin, every inside vertex a neighbour of the centre by
+    q_count's own test and within a few ulp of the threshold (one ulp further out it is not)."""
+    w = fb.boundary_pair(np.random.default_rng(5), "far_polygon", 3, 6, 0.37, 6, inside=True, dim=3)
+    n = w.moved
+    centre = w.Xp[n]
+    assert np.linalg.norm(centre) / np.sqrt(3) > 0.5 * fb.FAR * w.r
+    assert fb._within(w.Xp[:n], centre, w.r).all() and np.array_equal(w.X[:n], w.Xp[:n])
+    out = np.array([np.nextafter(np.nextafter(p, 2 * p - centre), 2 * p - centre) for p in w.Xp[:n]])
+    stepped = np.array([p + 64 * (q - p) for p, q in zip(w.Xp[:n], out)])  # 128 ulp further out
+    assert not fb._within(stepped, centre, w.r).any()
+    assert distance.q_count(w.X, 6, w.r) - distance.q_count(w.Xp, 6, w.r) == 3 * 6 + 1
+
+
+def test_algorithm1_on_rounded_coordinates_far_from_the_origin_is_caught(monkeypatch):
+    """Algorithm 1 on P / r (rounded to ~1e-16 of each coordinate: ~1e-8 r at 1e8 r from the origin) instead of
+    P times a power of two: harmless near the origin, S < LS far from it; the far witnesses must see it."""
+    from privanomaly.outliers import enclosing
+
+    monkeypatch.setattr(enclosing, "scaled_to_r", lambda P, r: (np.asarray(P, dtype=float) / r, 1.0))
+    rows = fb.audit_rows({"paper": fb.smooth_fn("paper")}, fast=True)
+    assert any(not r["passed"] for r in rows)
+    assert min(r["min_s_over_grid_smooth"] for r in rows) < 1
+
+
+def test_the_worlds_are_drawn_from_the_audits_seed(monkeypatch):
+    """The float-boundary worlds come from the level's seed (the config's ``seed`` in the workflow) through
+    privanomaly.seeding, as every other sampled part of the audit: another seed draws other worlds."""
+    from privanomaly.audit import LEVELS, paper_b as audit_paper_b
+
+    a, b = (fb.audit_rows({"paper": fb.smooth_fn("fast", 0)}, fast=True, seed=s, n_random=20) for s in (1, 2))
+    assert [r["datasets"] for r in a] != [r["datasets"] for r in b] or [r["min_s_over_grid_smooth"] for r in a] != [
+        r["min_s_over_grid_smooth"] for r in b]
+    seen = []
+    real = fb.audit_rows
+    monkeypatch.setattr(fb, "audit_rows", lambda *a, **kw: seen.append(kw.get("seed")) or real(*a, **kw))
+    from dataclasses import replace
+
+    audit_paper_b.audit_count_gaussian(mechanisms.get("gaussian_smooth_fast"), replace(LEVELS["fast"], seed=4242))
+    assert seen == [4242]
+
+
+def test_smallest_enclosing_ball_on_absolute_coordinates_is_caught(monkeypatch):
+    """Welzl's algorithm on the rows as given (no translation to local coordinates): its centre is rounded to
+    ~1e-16 of the coordinates' size, 2.6e-9 r at 1e8 r from the origin - beyond the enclosure test's margin
+    (SEB_RTOL - RADIUS_RTOL = 1e-9): Algorithm 1 in 3-D then misses sets of the degree test; the far witnesses
+    must see it."""
+    import miniball
+
+    from privanomaly.outliers import enclosing
+
+    def absolute(P):
+        P = np.unique(np.asarray(P, dtype=float), axis=0)
+        if len(P) <= 1:
+            return 0.0
+        try:
+            with np.errstate(all="ignore"):
+                c, _ = miniball.get_bounding_ball(P, rng=np.random.default_rng(0))
+        except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):  # degenerate support: the library's fallback
+            c = enclosing._minimax_center(P)
+        return float(enclosing._norms(P - c).max())
+
+    monkeypatch.setattr(enclosing, "seb_radius", absolute)
+    rows = fb.audit_rows({"paper": fb.smooth_fn("paper")}, fast=True, dims=(3,), n_random=0)
+    assert min(r["min_s_over_grid_smooth"] for r in rows) < 1

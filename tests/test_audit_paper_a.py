@@ -67,6 +67,26 @@ def test_negative_controls_fail_for_the_right_reason(fast_table):
     assert "probs is not the exact law" in row["note"]
 
 
+def test_capped_settings_are_audited_on_capped_counts(fast_table):
+    """With a count cap the pipeline gives a mechanism min(B, cap) (``sp.ball_counts(cap=)``); the audit must
+    prove the claim on those inputs. Delta_G not capped is private on true counts but not on capped ones: a
+    present normal record at B >= cap (Delta = cap - beta) and its absent neighbour (cap + 2 - beta)."""
+    from privanomaly.audit.controls import UncappedDistance
+    from privanomaly.sp.mdd import mdd_dp
+
+    row = fast_table.loc["optimal_dp_uncapped_distance"]
+    assert row["result"] == "caught" and not row["exhaustive_pass"] and "cap=" in row["note"]
+    assert "cap=None" not in row["note"]  # private wherever the counts are not capped
+    beta, cap = 2, 3
+    assert int(mdd_dp(1, cap, beta)) - int(mdd_dp(0, cap, beta)) == -2  # the e^(2 eps) edge on capped counts
+    m = UncappedDistance()
+    a = m.exact_distribution(1, min(4, cap), beta=beta, k=1, eps=1.0, cap=cap)  # present normal, B = 4 > cap
+    b = m.exact_distribution(0, min(3, cap), beta=beta, k=1, eps=1.0, cap=cap)  # i removed: B = 3
+    assert not exact.edge_holds(a, b, Fraction(1))
+    assert exact.edge_holds(*(M.get("optimal_dp").exact_distribution(x, min(B, cap), beta=beta, k=1, eps=1.0, cap=cap)
+                              for x, B in ((1, 4), (0, 3))), Fraction(1))
+
+
 def test_every_paper_a_mechanism_reports_its_exact_law(fast_table):
     """Tables 2-3, the error sweeps and the claims use ``probs``; the audit proves the claim on
     ``exact_distribution``: the two agree on every audited record (paper B's rows have no such check)."""
@@ -167,3 +187,41 @@ def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
     switch = [n for n in t.index if "budget_switch" in n]
     if switch:
         assert t.loc[switch[0], "result"] == "caught" and t.loc[switch[0], "worst_delta"] > 0.05
+
+
+def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
+    """The compiler keeps an error with an exact Bernoulli(exp(-gamma)), gamma = a delta / 4; beyond gamma = 1 the
+    sampler takes another path (floor(gamma) Bernoulli(exp(-1)) draws). One such draw too many leaves the exhaustive
+    check (on the exact law) untouched; the sampler's goodness of fit at eps = 4 (gamma = 2 at delta = 2) must
+    see it - at eps = 1 alone (gamma <= 1 in the CP world) it cannot."""
+    from privanomaly.audit import harness
+    from privanomaly.sp import dlap
+
+    real = dlap.exp_minus_whole
+    monkeypatch.setattr(dlap, "exp_minus_whole", lambda rng, whole: real(rng, np.asarray(whole) + 1))
+    row = harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"])
+    assert row.exhaustive_pass and not row.statistical_pass and row.as_dict()["result"] != "pass"
+    assert "eps = 4" in row.cp_detail
+    monkeypatch.setattr(harness, "GOF_EPS", (1.0,))
+    assert harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"]).statistical_pass
+
+
+@pytest.mark.parametrize("domain, metric, r", [("line4", "manhattan", 1.0), ("grid2x2", "euclidean", 1.5)])
+@pytest.mark.parametrize("beta, k", [(1, 1), (2, 1), (3, 2), (5, 3)])
+def test_audit_sensitive_edges_are_those_of_definition_3_1(domain, metric, r, beta, k):
+    """The audit's G_S(k) (World.pairs) keeps exactly the G edges whose changed record j is k-sensitive w.r.t.
+    either end (Sec. 3; sensitivity by Lemma A.2, itself checked against Def. 3.1 in test_sp_mdd): an off-by-one
+    there would audit the SP mechanisms on too few edges and pass broken ones."""
+    from privanomaly import sp
+
+    (w,) = worlds.make_worlds([domain], [metric], [r])
+    pos, box = worlds.DOMAINS[domain]
+    H = sp.enumerate_histograms(len(pos), box)
+    ball = sp.ball_count_hist(H, None, r, metric, pos)
+    u, v, j = sp.neighbourhood_graph(len(pos), box)
+    keep = sp.is_k_sensitive(ball[u, j], beta, k) | sp.is_k_sensitive(ball[v, j], beta, k)
+    sig = H * worlds.SIG_BASE + ball
+    want = (sig[u[keep]] * worlds.PAIR_BASE + sig[v[keep]]).T
+    codes, edges = w.pairs("sensitive_k", beta, k)
+    assert edges == want.size and np.array_equal(codes, np.unique(want))
+    assert 0 < keep.sum() < keep.size or beta + 1 - k <= 1

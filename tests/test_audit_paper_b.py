@@ -444,3 +444,116 @@ def test_a_mechanism_without_a_sampler_passes_on_its_exact_checks(name):
     assert not callable(getattr(m, "sample", None))
     row = audit.audit_mechanism(m, audit.LEVELS["fast"])
     assert row.result == "pass" and row.statistical_pass is None and "sampler not audited" not in row.note
+
+
+def test_a_smooth_bound_cut_short_in_t_is_caught():
+    """Algorithm 2 whose early stop (Proposition 1) bounds the later B_t by M(W_{t-1}) + t'' + 1, forgetting that
+    the windows grow (|W_t''| - |W_{t-1}| more records): it stops too soon and its S is no longer beta-smooth. At
+    the beta of eps <= 4 (0.02-0.16) e^(-t beta) hardly decays and the grid worlds cannot see it; at eps = 7.5
+    (beta = 0.30, every count claim still proven) they must."""
+    from privanomaly.audit import harness
+    from privanomaly.audit import paper_b as audit_paper_b
+    from privanomaly.mechanisms.paper_b import GaussianSmooth
+    from privanomaly.outliers import algorithm2
+
+    class CutShort(GaussianSmooth):
+        def smooth_bound(self, X, k, r, beta):
+            res = algorithm2(X, k, r, beta, early_stop=False)
+            N, s_max = len(X), 0.0
+            for t, b in enumerate(res.ls_bounds.tolist()):
+                if t:
+                    tpp = np.arange(t, N + 1)
+                    u = max(res.m_k[t - 1], res.m_km1[t - 1])  # without + |W_t''| - |W_{t-1}|
+                    if (np.exp(-tpp * beta) * np.minimum(N, u + tpp + 1)).max() <= s_max:
+                        break
+                s_max = max(s_max, math.exp(-t * beta) * b)
+            return s_max
+
+    m = CutShort("paper")
+    m.name = "cut_short"
+    assert 7.5 in audit_paper_b.AUDIT_EPS["fast"] and m.claim(eps=7.5).proven
+    row = harness.audit_mechanism(m, harness.LEVELS["fast"])
+    assert not row.exhaustive_pass and row.as_dict()["result"] == "FAIL"
+    small = harness.replace(harness.LEVELS["fast"], extra={"paper_b_eps": (0.5, 4.0)})
+    assert harness.audit_mechanism(m, small).exhaustive_pass  # what the audit saw before
+
+
+@pytest.mark.parametrize("h", [1, 2, 3])
+def test_top_h_is_audited_where_theorem7_is_attained(h):
+    """The pair of TopH.tight_pair: u_subspace (eq. 51) from q_count on the data moves by Theorem 7's Delta u = 1 in
+    every candidate, the first h up, the others down; the exact loss of the output set comes close to the
+    claim (the grid world reaches 0.72 of it at most)."""
+    from privanomaly import mechanisms
+
+    m = mechanisms.get("exp_top_h")
+    U = m.tight_pair(h)
+    assert U[0].tolist() == [1.0] * h + [0.0] * (m.TIGHT_COLUMNS - h) and U[1].tolist() == (1 - U[0]).tolist()
+    row = {r["world"]: r for r in m.audit_rows(fast=False, eps=0.5)}[f"theorem7_pair_h{h}"]
+    assert row["passed"] and 0.9 < row["worst_ratio"] <= 1.0
+
+
+def test_top_h_overspending_and_a_too_small_gs_are_caught(monkeypatch):
+    """Algorithm 3 with each of its h draws at eps (not eps/h), and eq. 51 divided by GS^UB - 1 (Delta u = 3/2): both
+    passed the grid world; the pair where Theorem 7 is attained must show a loss above the claim."""
+    from fractions import Fraction
+
+    from privanomaly import mechanisms
+    from privanomaly.audit import harness
+    from privanomaly.sp.dlap import rational_rate
+
+    m = mechanisms.get("exp_top_h")
+    assert harness.audit_mechanism(m, harness.LEVELS["fast"]).exhaustive_pass
+    with monkeypatch.context() as mp:
+        mp.setattr(exponential, "draw_rate", lambda eps, h=1: rational_rate(eps) / Fraction(1))
+        rows = m.audit_rows(fast=True, eps=0.5)
+        assert all(r["passed"] for r in rows if r["world"].startswith("2d_"))
+        assert not {r["world"]: r for r in rows}["theorem7_pair_h2"]["passed"]
+    real = exponential.subspace_utility
+    with monkeypatch.context() as mp:
+        mp.setattr(exponential, "subspace_utility", lambda c, N, dim, k: real(c, N, dim, k) * 1.5)
+        from privanomaly import outliers
+
+        mp.setattr(outliers, "subspace_utility", exponential.subspace_utility)
+        rows = m.audit_rows(fast=True, eps=0.5)
+        assert not {r["world"]: r for r in rows}["theorem7_pair_h1"]["passed"]
+
+
+def test_pentagon_pair_attains_theorem4_in_the_plane():
+    """x0 in the middle of a pentagon of single records (pairwise > r apart) moved away: the count jumps by
+    5k + 1 = 6 = GS^UB(N = 6, d = 2, k = 1); Theorem 1 with GS^UB stays within delta there at eps = 7.5, the printed
+    lower bound 2dk + 1 = 5 does not (its mechanism is unproven and the audit now shows it)."""
+    from privanomaly import mechanisms
+    from privanomaly.mechanisms.paper_b import pentagon_pair
+    from privanomaly.outliers import gs_lower, gs_upper
+
+    X, Xp, k, r = pentagon_pair()
+    assert q_count(Xp, k, r) - q_count(X, k, r) == 6 == gs_upper(6, 2, 1) > gs_lower(6, 2, 1) == 5
+    up = {r["world"]: r for r in mechanisms.get("gaussian_gs_upper").audit_rows(True, eps=7.5)}["2d_pentagon_pair"]
+    assert up["passed"] and up["worst_ratio"] == 1.0 and 0.005 < up["worst_delta"] <= 0.01
+    lo = {r["world"]: r for r in mechanisms.get("gaussian_gs_lower").audit_rows(True, eps=7.5)}["2d_pentagon_pair"]
+    assert not lo["passed"] and lo["worst_delta"] > 0.01
+
+
+def test_the_released_gaussian_is_the_audited_one():
+    """The exhaustive checks run on the law each mechanism releases (its sigma on each dataset), not on a sigma
+    the audit recomputes: Theorem 1 with GS^UB of the 1-D line for 2-D data, and Theorem 2 with its bound at
+    2 beta, both passed the audit before (the audit's own sigma was right); both must fail now."""
+    from privanomaly import mechanisms
+    from privanomaly.audit import harness
+    from privanomaly.mechanisms.paper_b import GaussianGlobal, GaussianSmooth
+
+    class OneDimGS(GaussianGlobal):
+        def sigma(self, X, *, k, r, eps, delta):
+            return gaussian.sigma_global(self.gs(len(X), 1, k), eps, delta)
+
+    class DoubleBeta(GaussianSmooth):
+        def sigma(self, X, *, k, r, eps, delta):
+            return gaussian.sigma_smooth(self.smooth_bound(X, k, r, 2 * gaussian.smooth_parameters(eps, delta)[1]),
+                                         eps, delta)
+
+    for m in (OneDimGS("upper"), DoubleBeta("paper")):
+        m.name = type(m).__name__
+        row = harness.audit_mechanism(m, harness.LEVELS["fast"])
+        assert not row.exhaustive_pass and row.as_dict()["result"] == "FAIL", m.name
+    for name in ("gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast"):
+        assert harness.audit_mechanism(mechanisms.get(name), harness.LEVELS["fast"]).exhaustive_pass

@@ -247,3 +247,24 @@ def test_theorem2_condition_holds_on_scenario1_and_fails_at_large_epsilon():
     alpha, beta = smooth_parameters(30.0, 0.01)
     d = audit.gaussian_hockey_stick(1.0, math.exp(beta) / alpha, 0.0, 1 / alpha, 30.0)
     assert d > 0.01
+
+
+def test_theorem2_condition_sees_the_largest_admissible_shift():
+    """Theorem 2's release on neighbours with S'/S = e^beta and |q - q'| = S (Def. 4 allows both: S >= LS >= the
+    jump): at eps = 25, delta = 0.01 its exact delta - the hockey-stick integral of the two Gaussians, computed
+    here by quadrature from the densities - exceeds delta, so the claim must not be proven there. (A condition
+    that tried shifts up to S/2 only found 0.0052 and called it proven.)"""
+    from scipy import integrate, stats
+
+    from privanomaly.mechanisms.paper_b import GaussianSmooth
+
+    eps, delta = 25.0, 0.01
+    alpha, beta = smooth_parameters(eps, delta)
+    s, s_next = 1.0 / alpha, math.exp(beta) / alpha  # sigma = S / alpha with S = 1 and S' = e^beta S
+    hockey = lambda x: max(0.0, stats.norm.pdf(x, 1.0, s_next) - math.exp(eps) * stats.norm.pdf(x, 0.0, s))  # noqa: E731
+    lo, hi = -60 * s_next, 60 * s_next
+    exact = sum(integrate.quad(hockey, a, b, limit=400, epsabs=1e-12)[0] for a, b in zip(np.linspace(lo, hi, 41)[:-1],
+                                                                                         np.linspace(lo, hi, 41)[1:]))
+    assert exact > delta
+    assert not GaussianSmooth("paper").claim(eps=eps, delta=delta).proven
+    assert GaussianSmooth("paper").claim(eps=20.0, delta=delta).proven

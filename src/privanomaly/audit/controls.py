@@ -10,6 +10,9 @@ Paper A (:data:`PAPER_A`):
 * ``optimal_dp_optimistic_probs`` — the optimal DP mechanism, exact law and sampler right, whose ``probs``
   (the law every table reports) runs at 2 eps: private as claimed, but every reported error is too small.
   Only the law check (``probs`` against the exact law) can see it.
+* ``optimal_dp_uncapped_distance`` — the optimal DP mechanism run on capped counts min(B, cap) whose distance
+  Delta_G ignores the cap: a present normal record at B >= cap has Delta = cap - beta, its absent neighbour
+  cap + 2 - beta, a ratio e^(2 eps). Private on true counts, so only an audit on capped counts sees it.
 
 Paper B (:func:`paper_b_controls`):
 
@@ -33,9 +36,9 @@ from privanomaly.mechanisms.base import Claim, Mechanism, check_rng, check_trial
 from privanomaly.mechanisms.exact import ExactDist, QRat
 from privanomaly.mechanisms.paper_a import LaplaceCount, OptimalDP, SPConstruction1
 from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, GaussianGlobal, GaussianSmooth, TopH
-from privanomaly.sp.mdd import mdd_sp_lower
+from privanomaly.sp.mdd import mdd_dp, mdd_sp_lower
 
-__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "OptimisticProbs", "PAPER_A", "GaussianBudgetSwitch",
+__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "OptimisticProbs", "UncappedDistance", "PAPER_A", "GaussianBudgetSwitch",
            "GaussianHalfSigmaSampler", "TopHDoubleRateSampler", "budget_switch_bound", "paper_b_controls"]
 
 
@@ -83,6 +86,14 @@ class OptimisticProbs(OptimalDP):
         return super().probs(x_i, B, beta=beta, k=k, eps=2 * eps, cap=cap)
 
 
+class UncappedDistance(OptimalDP):
+    label = "DP, distance not capped on capped counts (broken)"
+    reference = "negative control (Theorem 4.4 on min(B, cap) with an uncapped Delta_G)"
+
+    def distance(self, x_i, B, *, beta, k=None, cap=None):
+        return mdd_dp(x_i, B, beta)
+
+
 PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
     "sp_L_plus_1": (SPLPlusOne, "SP with Delta = L + 1 (one step too far): must fail on G_S(k)"),
     "optimal_dp_float_sampler": (
@@ -91,6 +102,8 @@ PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
     "optimal_dp_optimistic_probs": (
         OptimisticProbs, "optimal DP whose reported law (probs) is at 2 eps: the tables' errors must match the "
                          "exact law"),
+    "optimal_dp_uncapped_distance": (
+        UncappedDistance, "optimal DP on capped counts min(B, cap) with Delta_G not capped: must fail on G"),
 }
 """Paper A's negative controls: name -> (factory, what the harness must see)."""
 

@@ -9,12 +9,18 @@ The worlds put records exactly where the two tests disagree:
   at circumradius r (1 + RADIUS_RTOL)(1 + j 1e-16), j in -copies..copies, around a random centre;
 * ``polytope``: the same for the vertices of a regular tetrahedron / octahedron (3-D);
 * ``near_tie``: two antipodal vertices (a pair at distance ~2r whose midpoint sees both within r);
+* ``far_polygon``: a ``polygon`` (2-D or 3-D) whose centre lies :data:`FAR` r from the origin, where a
+  coordinate's rounding (~1e-8 r at 1e8 r) dwarfs the radius tolerance: any test computed on absolute
+  coordinates (a smallest enclosing ball, a point divided by r) instead of differences of nearby points loses
+  the tie; each vertex is then moved, by a few ulp, as close to the threshold as the float grid allows on the
+  side its offset chose, in the released query's own arithmetic (:func:`_snap`);
 * ``k`` from ``copies`` up to N - 1 (k near N) and r over several scales;
 * plus one far record, and k + 1 inliers far away (so N exceeds the jump: the cap min(N, .) hides nothing);
   the pair (X, X') moves the far record to the centre, within r of every boundary record:
   |q(X) - q(X')| <= LS(X), LS(X'), so Def. 4 needs S(X), S(X') >= that jump.
 
-A randomised search draws worlds over all of these (:func:`random_worlds`). :func:`audit_rows` checks a
+A randomised search draws worlds over all of these (:func:`random_worlds`), from the audit's seed
+(:func:`privanomaly.seeding.rng`: the config's ``seed`` in the workflow's audit). :func:`audit_rows` checks a
 smooth bound on them, one row per family; ``old_enclosure()`` restores the enclosure test before the fix
 (``SEB_RTOL = RADIUS_RTOL``, no near-duplicate merge before Welzl's algorithm) for the negative control,
 which must find S < |q(X) - q(X')| (e.g. 3-D, m = 20: LS >= 61, S = 41.82).
@@ -23,20 +29,28 @@ which must find S < |q(X) - q(X')| (e.g. 3-D, m = 20: LS >= 61, S = 41.82).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.spatial import cKDTree
 
+from privanomaly import seeding
 from privanomaly.outliers import distance, enclosing, smooth
 from privanomaly.outliers.distance import RADIUS_RTOL, q_count
 from privanomaly.outliers.gaussian import smooth_parameters
+from privanomaly.sp.balls import euclidean_scale
 
 __all__ = ["BoundaryPair", "boundary_pair", "fixed_worlds", "random_worlds", "check_pairs", "audit_rows",
            "old_enclosure", "old_degrees", "BOUND_VARIANTS", "FAMILIES", "N_RANDOM"]
 
-FAMILIES = ("polygon_2d", "polygon_3d", "polytope_3d", "near_tie")
+FAMILIES = ("polygon_2d", "polygon_3d", "polytope_3d", "near_tie", "far_polygon")
+#: distance of a ``far_polygon`` world's centre from the origin, in units of r
+FAR = 1e8
+#: the seed of :func:`audit_rows` when none is given (the harness passes its level's seed)
+DEFAULT_SEED = 20191111
 #: the smooth bounds a library user can release: Algorithm 2, and the fast bound at every exact_max
 BOUND_VARIANTS = (("paper", None), ("fast", 0), ("fast", 8), ("fast", 64), ("fast", 512))
 
@@ -81,6 +95,9 @@ def boundary_pair(rng: np.random.Generator, family: str, n_vertices: int, copies
         dim = int(rng.integers(2, 4))
     unit = _unit_vertices(family, n_vertices, dim, rng)
     centre = rng.uniform(-5, 5, size=dim)
+    if family == "far_polygon":
+        away = rng.normal(size=dim)
+        centre = centre * r + FAR * r * away / np.linalg.norm(away)
     if inside == "tight":  # within one ulp or so of the degree test's threshold
         j = rng.integers(-1, 2, size=(copies, len(unit)))
     else:
@@ -94,26 +111,67 @@ def boundary_pair(rng: np.random.Generator, family: str, n_vertices: int, copies
     s = math.sqrt(dim)  # raw coordinates: paper B's dist_S divides by sqrt(d)
     X = np.vstack([P, far, others]) * s
     Xp = np.vstack([P, centre, others]) * s
+    if family == "far_polygon":  # each vertex on the side of the threshold its offset chose, in raw coordinates
+        X[: len(P)] = Xp[: len(P)] = _snap(X[: len(P)], Xp[len(P)], r, (j <= 0).reshape(-1))
     return BoundaryPair(family, X, Xp, kk, r, len(P))
+
+
+def _within(P: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
+    """For raw rows ``P`` and a raw centre ``c``: is each row a neighbour of ``c`` by the degree test of
+    :func:`privanomaly.outliers.q_count` (its arithmetic: ``subspace_coords``, an exact power-of-two scale, a
+    KD-tree ball query of radius r (1 + RADIUS_RTOL); the pair's distance does not depend on the other rows)?"""
+    Z = distance.subspace_coords(np.vstack([P, c]))
+    rho = r * (1.0 + RADIUS_RTOL)
+    sc = euclidean_scale(rho, Z, max_exponent=500)
+    tree = cKDTree(Z[-1:] * sc)
+    return np.asarray(tree.query_ball_point(Z[:-1] * sc, rho * sc, return_length=True)) == 1
+
+
+#: a snapped vertex is the best of (2 SNAP_ULPS + 1)^d raw positions around it, ulp by ulp in each coordinate
+SNAP_ULPS = 6
+
+
+def _snap(P: np.ndarray, c: np.ndarray, r: float, inside: np.ndarray) -> np.ndarray:
+    """Raw rows ``P`` moved to the nearest side of the closed radius r around ``c`` that ``inside`` asks for,
+    in the degree test's own arithmetic (:func:`_within`): among the raw positions up to :data:`SNAP_ULPS` ulp
+    away in every coordinate, the one closest to the threshold on that side. Far from the origin a coordinate's
+    rounding (~1e-8 r at 1e8 r) otherwise puts a vertex anywhere within ~1e-8 r of the threshold; the search
+    leaves it within a small fraction of that."""
+    P = np.array(P, dtype=float)
+    dim = P.shape[1]
+    steps = np.array(list(itertools.product(range(-SNAP_ULPS, SNAP_ULPS + 1), repeat=dim)), dtype=float)
+    for i in range(len(P)):
+        cand = P[i] + steps * np.spacing(np.abs(P[i]))
+        ok = _within(cand, c, r) == bool(inside[i])
+        if not ok.any():
+            continue
+        Z = distance.subspace_coords(np.vstack([cand, c]))
+        d2 = ((Z[:-1] - Z[-1]) ** 2).sum(axis=1)
+        d2 = np.where(ok, d2, -np.inf if inside[i] else np.inf)
+        P[i] = cand[int(np.argmax(d2) if inside[i] else np.argmin(d2))]
+    return P
 
 
 def fixed_worlds(rng: np.random.Generator, dims: tuple[int, ...] = (2, 3)) -> list[BoundaryPair]:
     """The issue's witnesses: m copies of a square's (2-D) or a triangle's (3-D) vertices inside the degree
-    test's radius, k = m, the far record moved to the circumcentre (LS >= 4m + 1 resp. 3m + 1)."""
+    test's radius, k = m, the far record moved to the circumcentre (LS >= 4m + 1 resp. 3m + 1); and the same
+    :data:`FAR` r from the origin (``far_polygon``, r = 0.37: not a power of two, so dividing by it rounds)."""
     out = []
     for m in (6, 20):
         for crowd in (True, False):
             if 2 in dims:
                 out.append(boundary_pair(rng, "polygon_2d", 4, m, 1.0, m, inside=True, crowd=crowd))
+                out.append(boundary_pair(rng, "far_polygon", 4, m, 0.37, m, inside=True, dim=2, crowd=crowd))
             if 3 in dims:
                 out.append(boundary_pair(rng, "polygon_3d", 3, m, 1.0, m, inside=True, crowd=crowd))
+                out.append(boundary_pair(rng, "far_polygon", 3, m, 0.37, m, inside=True, dim=3, crowd=crowd))
     return out
 
 
 def random_worlds(rng: np.random.Generator, n: int, dims: tuple[int, ...] = (2, 3)) -> Iterator[BoundaryPair]:
     """The randomised search: ``n`` worlds over every family of dimension in ``dims``, vertex count, copies,
     k (from 1 up to N - 1: k near N), r and the sign of the offsets."""
-    families = [f for f in FAMILIES if f == "near_tie" or int(f[-2]) in dims]
+    families = [f for f in FAMILIES if f in ("near_tie", "far_polygon") or int(f[-2]) in dims]
     for i in range(n):
         family = families[i % len(families)]
         n_vertices = int(rng.choice([4, 6])) if family == "polytope_3d" else int(rng.integers(3, 7))
@@ -196,14 +254,14 @@ N_RANDOM = {"fast": 200, "full": 1000}
 
 
 def audit_rows(bounds: dict[str, SmoothFn], fast: bool = True, eps: float = 0.5, delta: float = 0.01,
-               seed: int = 20191111, claim: str = "", dims: tuple[int, ...] = (2, 3),
+               seed: int = DEFAULT_SEED, claim: str = "", dims: tuple[int, ...] = (2, 3),
                n_random: int | None = None) -> list[dict]:
     """One row per (bound, family) in the harness's ``audit_rows`` format (``passed``: no dataset with
     S < LS): the fixed witnesses (:func:`fixed_worlds`, world ``float_boundary_issue``, LS by
     :func:`ls_lower`) and the randomised search (:func:`random_worlds`, LS >= the pair's jump)."""
     _, beta = smooth_parameters(eps, delta)
     n = N_RANDOM["fast" if fast else "full"] if n_random is None else int(n_random)
-    rng = np.random.default_rng(seed)
+    rng = seeding.rng(seed, "audit", "float_boundary", dims)
     fixed = fixed_worlds(rng, dims)
     search = list(random_worlds(rng, n, dims))
     groups = {"issue": (fixed, True), **{f: ([w for w in search if w.family == f], False) for f in FAMILIES}}
@@ -271,14 +329,14 @@ def negative_controls() -> dict:
     return out
 
 
-def smooth_rows(mech, fast: bool, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+def smooth_rows(mech, fast: bool, eps: float = 0.5, delta: float = 0.01, seed: int = DEFAULT_SEED) -> list[dict]:
     """The rows a registered smooth mechanism (``GaussianSmooth``, bound ``paper`` or ``fast``) adds to its
     audit (:func:`privanomaly.audit.paper_b.audit_count_gaussian`), in ``audit_rows``'s keys: its own bound on every
     family and, at the full level for the fast bound, the other ``exact_max`` of :data:`BOUND_VARIANTS`."""
     bounds = {"": mech.smooth_bound}
     if mech.bound == "fast" and not fast:
         bounds.update({f"[fast exact_max={em}]": smooth_fn("fast", em) for m, em in BOUND_VARIANTS if m == "fast"})
-    rows = audit_rows(bounds, fast, eps, delta)
+    rows = audit_rows(bounds, fast, eps, delta, seed=seed)
     return [{"mechanism": mech.name, "world": r["world"] + r["mechanism"], "datasets": r["datasets"],
              "pairs": r["pairs"], "worst_ratio": 0.0, "worst_smooth_ratio": 0.0,
              "min_s_over_grid_smooth": r["min_s_over_grid_smooth"], "worst_delta": 0.0, "passed": r["passed"]}

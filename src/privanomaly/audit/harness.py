@@ -19,6 +19,7 @@ exceed the claim.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -306,6 +307,14 @@ def law_deviation(p_float: np.ndarray, log_exact: np.ndarray) -> np.ndarray:
     return np.where(~tiny & (le > -np.inf) & ~(p > 0), np.inf, dev)
 
 
+def _as_given(B, cap):
+    """The ball counts as the pipeline hands them to a mechanism run with ``cap``: min(B, cap)
+    (:func:`privanomaly.sp.ball_counts` with ``cap``), so the audit proves the claim on the inputs the released
+    numbers come from. A mechanism must be private on capped counts: one that caps B but not its distance
+    (a present normal record at Delta = cap - beta, its absent neighbour at cap + 2 - beta) is not."""
+    return B if cap is None else np.minimum(B, cap)
+
+
 @auditor("aiq")
 def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
     """Exhaustive exact check on every world edge of the mechanism's own relation, then a sampled CP audit.
@@ -339,7 +348,7 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                     key_id: dict = {}
                     for s in sigs.tolist():
                         x, b = decode_sig(s)
-                        d = m.exact_distribution(int(x), int(b), beta=beta, k=k, eps=eps, cap=cap)
+                        d = m.exact_distribution(int(x), int(_as_given(b, cap)), beta=beta, k=k, eps=eps, cap=cap)
                         key = d.key()
                         if key not in key_id:
                             key_id[key] = len(dists)
@@ -347,7 +356,7 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                             logs.append(tuple(exact.log_value(f, d.theta) for f in d.probs))
                         dist_id[s] = key_id[key]
                     xs, bs = decode_sig(sigs)
-                    floats = np.stack(m.probs(xs, bs, beta=beta, k=k, eps=eps, cap=cap), axis=1)
+                    floats = np.stack(m.probs(xs, _as_given(bs, cap), beta=beta, k=k, eps=eps, cap=cap), axis=1)
                     dev = law_deviation(floats, np.array([logs[dist_id[s]] for s in sigs.tolist()]))
                     if dev.size and float(dev.max()) > worst_law:
                         worst_law = float(dev.max())
@@ -405,16 +414,20 @@ def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
     row.cp_claimed_eps = c.epsilon
     gof, where = _gof_aiq(m, level, x, b)
     row.cp_detail = (f"(x_i, B) = {ends[0]} vs {ends[1]}, n = {n} per side; sampler vs exact law on all "
-                     f"{len(x)} (x_i, B) of the world, capped and not: binomial p = {gof:.3g}{where}")
+                     f"{len(x)} (x_i, B) of the world, capped and not, eps = 1 and 4: binomial p = {gof:.3g}{where}")
     row.statistical_pass = not res.violates(c.epsilon) and gof > GOF_ALPHA
 
 
 GOF_ALPHA = 1e-6
 """Smallest Bonferroni-corrected binomial p-value accepted for a paper-A sampler against its exact law."""
+GOF_EPS = (1.0, 4.0)
+"""The eps of the goodness-of-fit draws: the CP audit's, and one where a rate times a distance passes 1 (the
+compiler keeps an error with Bernoulli(exp(-a delta / 4)), a delta / 4 = 2 at delta = 2: exact samplers take
+another path beyond 1) while the error probabilities stay large enough to be seen."""
 
 
 def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[float, str]:
-    """Each (x_i, B) of the CP world, uncapped and capped at beta + 1: ``level.gof_n`` draws (full: 50,000, which
+    """Each (x_i, B) of the CP world, uncapped and capped at beta + 1, at each eps of :data:`GOF_EPS`: ``level.gof_n`` draws (full: 50,000, which
     sees a sampler off by ~2 % in P(1) at the corrected level; fast, inside ``make test``: 5,000, ~6 %) of the
     mechanism's own sampler against the exact law's P(1) (two-sided binomial test, Bonferroni over the cells).
     The CP audit samples one edge; this sees a sampler that strays from its law anywhere else (absent points,
@@ -423,11 +436,12 @@ def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[
 
     n = max(1, int(level.gof_n))
     p_min, where, cells = 1.0, "", 0
-    for cap in (None, CP_PARAMS["beta"] + 1):
-        params = {**CP_PARAMS, "cap": cap}
-        ones = m.sample(x, b, rng=seeding.rng(level.seed, "audit", "gof", m.name, str(cap)), n_trials=n,
+    for eps, cap in itertools.product(GOF_EPS, (None, CP_PARAMS["beta"] + 1)):
+        params = {**CP_PARAMS, "cap": cap, "eps": eps}
+        key = (str(cap),) if eps == CP_PARAMS["eps"] else (str(cap), eps)
+        ones = m.sample(x, _as_given(b, cap), rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
                         **params).sum(axis=0)
-        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, b)]
+        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, _as_given(b, cap))]
         want = np.array([math.exp(exact.log_value(d.probs[1], d.theta)) for d in laws])
         lo = stats.binom.cdf(ones, n, want)
         hi = stats.binom.sf(ones - 1, n, want)
@@ -436,7 +450,7 @@ def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[
         i = int(np.argmin(p))
         if p[i] < p_min:
             p_min = float(p[i])
-            where = (f" at (x_i, B) = ({int(x[i])}, {int(b[i])}), cap = {cap}: {int(ones[i])}/{n} ones, exact "
+            where = (f" at (x_i, B) = ({int(x[i])}, {int(b[i])}), cap = {cap}, eps = {eps:g}: {int(ones[i])}/{n} ones, exact "
                      f"P(1) = {want[i]:.4g}")
     corrected = min(1.0, p_min * cells)
     return corrected, (where if corrected <= GOF_ALPHA else "")

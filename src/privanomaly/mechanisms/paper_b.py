@@ -41,7 +41,7 @@ from privanomaly import outliers as ol  # its modules (scipy) load on first use 
 from .base import Claim, Mechanism, check_rng, check_trials
 from .registry import register
 
-__all__ = ["CountGaussian", "GaussianGlobal", "GaussianSmooth", "TopH", "DEFAULT_DELTA"]
+__all__ = ["CountGaussian", "GaussianGlobal", "GaussianSmooth", "TopH", "DEFAULT_DELTA", "pentagon_pair"]
 
 #: delta of a claim when none is given (paper B, Sec. 6.2: "delta was fixed as delta = 0.01")
 DEFAULT_DELTA = 0.01
@@ -109,22 +109,48 @@ class GaussianGlobal(CountGaussian):
         return Claim(eps, delta, self.neighbours, proven=ok, note=note)
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-        """On every grid world: the largest |q(X) - q(X')| over edges is <= GS, and the exact delta(eps) of
-        the released Gaussians (equal sigma) on the worst edge is <= delta."""
+        """On every grid world and on :func:`pentagon_pair`: the largest |q(X) - q(X')| over edges is <= GS (of
+        Theorem 4 for the world's N, d, k), and the exact delta(eps) between the *released* laws
+        (:meth:`exact_distribution` of each dataset, as sampled) on every edge is <= delta."""
+        worlds = [(w.name, np.asarray(w.grid, dtype=float), w.N, w.k, w.r)
+                  for w in (ol.audit_worlds.FAST_WORLDS if fast else ol.audit_worlds.DEFAULT_WORLDS)]
         rows = []
-        for w in ol.audit_worlds.FAST_WORLDS if fast else ol.audit_worlds.DEFAULT_WORLDS:
-            grid = np.asarray(w.grid, dtype=float)
-            states, u, v = ol.audit_worlds.grid_world(len(grid), w.N)
-            q = np.array([ol.q_count(grid[list(s)], w.k, w.r) for s in states], dtype=float)
-            jump = float(np.abs(q[u] - q[v]).max())
-            gs = self.gs(w.N, grid.shape[1], w.k)
-            sigma = ol.sigma_global(gs, eps, delta)
-            worst = ol.gaussian_hockey_stick(0.0, sigma, jump, sigma, eps)
-            rows.append({"mechanism": self.name, "claim": self.claim(eps=eps, delta=delta).describe(),
-                         "world": w.name, "datasets": len(states), "pairs": len(u),
-                         "worst_ratio": jump / gs if gs else math.inf, "worst_delta": worst,
-                         "passed": bool(jump <= gs and worst <= delta)})
+        for name, grid, N, k, r in worlds:
+            states, u, v = ol.audit_worlds.grid_world(len(grid), N)
+            rows.append(self._law_row(name, [grid[list(s)] for s in states], u, v, grid.shape[1], k, r, eps, delta))
+        X, Xp, k, r = pentagon_pair()
+        rows.append(self._law_row("2d_pentagon_pair", [X, Xp], np.array([0]), np.array([1]), 2, k, r, eps, delta))
         return rows
+
+    def _law_row(self, world: str, data: list, u: np.ndarray, v: np.ndarray, d: int, k: int, r: float, eps: float,
+                 delta: float) -> dict:
+        laws = [self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta) for X in data]
+        q = np.array([m for m, _ in laws])
+        jump = float(np.abs(q[u] - q[v]).max())
+        gs = self.gs(len(data[0]), d, k)
+        cache: dict = {}
+        for a, b in zip(u.tolist(), v.tolist()):
+            key = (laws[a], laws[b])
+            if key not in cache:
+                (ma, sa), (mb, sb) = key
+                cache[key] = max(ol.gaussian_hockey_stick(ma, sa, mb, sb, eps), ol.gaussian_hockey_stick(mb, sb, ma, sa, eps))
+        worst = max(cache.values())
+        return {"mechanism": self.name, "claim": self.claim(eps=eps, delta=delta).describe(), "world": world,
+                "datasets": len(data), "pairs": len(u), "worst_ratio": jump / gs if gs else math.inf,
+                "worst_delta": worst, "passed": bool(jump <= gs and worst <= delta)}
+
+
+def pentagon_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
+    """(X, X', k, r): a 2-D neighbouring pair whose count jumps by 5k + 1 = 6 (k = 1, r = 1, N = 6): x0 at the
+    centre of a regular pentagon of circumradius 0.9 r (vertices pairwise 1.06 r apart, each with x0 its only
+    neighbour), moved far away in X'. Above the 1-D bound 2k + 1 and Theorem 4's lower bound 2dk + 1 = 5
+    (paper B, Sec. 4.1); raw coordinates (dist_S divides by sqrt(2))."""
+    ang = 2 * np.pi * np.arange(5) / 5
+    ring = 0.9 * np.stack([np.cos(ang), np.sin(ang)], axis=1)
+    X = np.vstack([[0.0, 0.0], ring]) * math.sqrt(2.0)
+    Xp = X.copy()
+    Xp[0] = [50.0, 50.0]
+    return X, Xp, 1, 1.0
 
 
 class GaussianSmooth(CountGaussian):
@@ -160,8 +186,18 @@ class GaussianSmooth(CountGaussian):
                          note=f"Theorem 2 condition fails: worst exact delta {worst:.3g} > delta")
         return Claim(eps, delta, self.neighbours, note=self.reference)
 
+    def released_bound(self, X, k, r, *, eps: float, delta: float) -> float:
+        """The S(X) this mechanism's release uses: its released sigma times Theorem 2's alpha (what the audit checks,
+        so that a release computing its bound at another beta than Theorem 2's cannot pass)."""
+        alpha, _ = ol.smooth_parameters(eps, delta)
+        return self.sigma(X, k=k, r=r, eps=eps, delta=delta) * alpha
+
     def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: self.smooth_bound}, fast, eps, delta)
+        """The checks of :func:`privanomaly.outliers.audit_worlds.smooth_audit_rows` (S >= the grid's smooth
+        sensitivity, S(X) <= e^beta S(X') on every edge at Theorem 2's beta, exact delta <= delta) on the bound the
+        release uses (:meth:`released_bound`)."""
+        released = lambda X, k, r, beta: self.released_bound(X, k, r, eps=eps, delta=delta)  # noqa: E731
+        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: released}, fast, eps, delta)
         claim = self.claim(eps=eps, delta=delta).describe()
         return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
                  "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
@@ -205,6 +241,28 @@ class TopH(Mechanism):
                                              N, dims, k) for s in states])
         return util, u, v, len(subspaces)
 
+    #: candidates (1-D subspaces) of :meth:`tight_pair`
+    TIGHT_COLUMNS = 12
+
+    @classmethod
+    def tight_pair(cls, h: int = 1) -> np.ndarray:
+        """Utilities (eq. 51, from q_count on the data) of a neighbouring pair on which Theorem 7's Delta u <= 1 is
+        attained by every candidate at once, the first h against all others: records (0, ...), (2, ...),
+        (9, ..., 9, 1, ..., 1) -> (1, ..., 1, 9, ..., 9) (h nines first), k = 1, r = 1, N = 3 (GS^UB = 3): the first
+        h columns' three 1-D outliers become inliers, every other column's inliers outliers; u goes from
+        (1, .., 1, 0, ..., 0) to (0, ..., 0, 1, ..., 1). With :data:`TIGHT_COLUMNS` candidates the set of the
+        first h loses most of the bound of h draws at eps/h each (0.96 of it for h = 1; the grid world of
+        :meth:`audit_world` at most 0.72): shape (2, m)."""
+        m, k, r = cls.TIGHT_COLUMNS, 1, 1.0
+        last = np.ones(m)
+        last[:h] = 9.0
+        X = np.vstack([np.zeros(m), np.full(m, 2.0), last])
+        Xp = X.copy()
+        Xp[2] = 10.0 - last
+        subspaces = [(j,) for j in range(m)]
+        return np.array([ol.subspace_utility(ol.q_count_subspaces(D, k, r, subspaces), len(D), np.ones(m, int), k)
+                         for D in (X, Xp)])
+
     def set_law(self, utility, h: int, eps: float) -> np.ndarray:
         """Exact law of the output *set* over the C(n, h) sets in lexicographic order (this mechanism's law:
         subclasses such as the printed exponent, ``exp_top_h_printed``, bring their own)."""
@@ -213,17 +271,19 @@ class TopH(Mechanism):
         return np.array([sum(seq[o] for o in itertools.permutations(st)) for st in sets])
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5) -> list[dict]:
-        """The exact pure-DP loss of the output set on every edge of :meth:`audit_world` is <= the claimed
-        epsilon (eps here; 2 eps for the printed exponent)."""
+        """The exact pure-DP loss of the output set on every edge of :meth:`audit_world`, and on
+        :meth:`tight_pair` (where Delta u = 1 is attained), is <= the claimed epsilon (eps here; 2 eps for the
+        printed exponent)."""
         util, u, v, n = self.audit_world()
+        claimed = self.claim(eps=eps).epsilon
         rows = []
         for h in (1, 2) if fast else (1, 2, 3):
-            law = np.array([self.set_law(row, h, eps) for row in util])
-            loss = np.abs(np.log(law[u]) - np.log(law[v])).max()
-            claimed = self.claim(eps=eps).epsilon
-            rows.append({"mechanism": self.name, "claim": self.claim(eps=eps).describe(), "world": f"2d_5x2_N3_h{h}",
-                         "datasets": len(util), "pairs": len(u), "worst_ratio": math.exp(loss - claimed),
-                         "worst_delta": 0.0, "passed": bool(loss <= claimed * (1 + 1e-9))})
+            for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v), (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1])):
+                law = np.array([self.set_law(row, h, eps) for row in U])
+                loss = np.abs(np.log(law[a]) - np.log(law[b])).max()
+                rows.append({"mechanism": self.name, "claim": self.claim(eps=eps).describe(), "world": world,
+                             "datasets": len(U), "pairs": len(a), "worst_ratio": math.exp(loss - claimed),
+                             "worst_delta": 0.0, "passed": bool(loss <= claimed * (1 + 1e-9))})
         return rows
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from privanomaly.mechanisms.base import Mechanism
 from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, CountGaussian, GaussianSmooth, TopH
 from privanomaly.outliers import audit_worlds as aw
-from privanomaly.outliers import enclosing
+from privanomaly.outliers import enclosing, smooth
 
 from . import float_boundary_worlds
 from . import harness as _harness
@@ -86,7 +86,7 @@ def audit_count_gaussian(m: CountGaussian, level) -> _harness.AuditRow:
     then a sampled Clopper-Pearson audit on the cube pair."""
     eps_list = level.extra.get("paper_b_eps", AUDIT_EPS.get(level.name, AUDIT_EPS["fast"]))
     fast = level.name != "full"
-    with enclosing.memoised():  # shares the harness's memo when called from run()
+    with enclosing.memoised(), smooth.reuse_block_bounds():  # shares the harness's memos when called from run()
         rows = [r for eps in eps_list for r in m.audit_rows(fast=fast, eps=eps, delta=DEFAULT_DELTA)]
     n_worlds = len(rows) // len(eps_list)
     if isinstance(m, GaussianSmooth) and m.bound in ("paper", "fast"):  # Theorem 2's premise S >= LS at ties

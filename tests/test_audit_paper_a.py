@@ -225,3 +225,20 @@ def test_audit_sensitive_edges_are_those_of_definition_3_1(domain, metric, r, be
     codes, edges = w.pairs("sensitive_k", beta, k)
     assert edges == want.size and np.array_equal(codes, np.unique(want))
     assert 0 < keep.sum() < keep.size or beta + 1 - k <= 1
+
+
+def test_the_full_audit_runs_its_negative_controls_at_the_fast_level_and_says_so():
+    """A negative control shows that each check catches what it is for; the fast level already does (the
+    fast table above reads which check caught which control), so the full level audits the registered
+    mechanisms with its coverage and the controls at the fast level - each row naming it."""
+    from dataclasses import replace
+
+    from privanomaly.audit import harness
+
+    assert harness.LEVELS["full"].controls_level == "fast" and harness.LEVELS["fast"].controls_level == ""
+    lv = replace(harness.LEVELS["fast"], name="fast", controls_level="fast", seed=7)
+    t = harness.run(lv, names=[], seed=7).set_index("mechanism")
+    assert len(t) == len(harness.NEGATIVE_CONTROLS) + 4 and (t["kind"] == "negative control").all()
+    assert (t["result"] == "caught").all(), t["result"]
+    assert t["note"].str.endswith("audited at the fast level").all()
+    assert t.loc["laplace_count_half_noise", "cp_eps_hat"] > t.loc["laplace_count_half_noise", "cp_claimed_eps"] + 0.5

@@ -445,19 +445,21 @@ instead of 50,000 (sees ~4.5 % in P(1)), which keeps the audit's time."""
 def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[float, str]:
     """Each (x_i, B) of the CP world, uncapped and capped at beta + 1, at each eps of :data:`GOF_EPS`:
     ``level.gof_n`` draws (full: 50,000, which sees a sampler off by ~2 % in P(1) at the corrected level; fast,
-    inside ``make test``: 5,000, ~6 %; at eps = 4 at most :data:`GOF_MAX_DRAWS`) of the mechanism's own sampler against the exact law's P(1) (two-sided binomial test, Bonferroni over the cells).
+    inside ``make test``: 5,000, ~6 %; at eps = 4 at most :data:`GOF_MAX_DRAWS`) of the mechanism's own sampler
+    against the exact law's P(1) (two-sided binomial test, Bonferroni over the cells).
     The CP audit samples one edge; this sees a sampler that strays from its law anywhere else (absent points,
     capped counts). Returns (the corrected smallest p-value, where it was if below :data:`GOF_ALPHA`)."""
     from scipy import stats
 
     p_min, where, cells = 1.0, "", 0
     for eps, cap in itertools.product(GOF_EPS, (None, CP_PARAMS["beta"] + 1)):
-        n = max(1, min(int(level.gof_n), GOF_MAX_DRAWS.get(eps, int(level.gof_n))))
+        n = max(1, min(int(level.gof_n), GOF_MAX_DRAWS.get(eps, level.gof_n)))
         params = {**CP_PARAMS, "cap": cap, "eps": eps}
         key = (str(cap),) if eps == CP_PARAMS["eps"] else (str(cap), eps)
-        ones = m.sample(x, _as_given(b, cap), rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
+        given = _as_given(b, cap)
+        ones = m.sample(x, given, rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
                         **params).sum(axis=0)
-        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, _as_given(b, cap))]
+        laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, given)]
         want = np.array([math.exp(exact.log_value(d.probs[1], d.theta)) for d in laws])
         lo = stats.binom.cdf(ones, n, want)
         hi = stats.binom.sf(ones - 1, n, want)

@@ -77,8 +77,9 @@ def scenario1_guard_key(pb: dict, dataset: str) -> str:
 def scenario1_bound(pb: dict, dataset: str, method: str) -> dict:
     """What the smooth bound of one Scenario-1 table reads (rule paper_b_scenario1's params): Algorithm 2
     (``paper``) its work guard for ``dataset`` (:func:`scenario1_max_work`), the key that set it
-    (:func:`scenario1_guard_key`) and ``skip_infeasible`` (rows past the guard say skipped); the fast bound its ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound
-    never reruns the other bound's tables, nor one dataset's guard another dataset's."""
+    (:func:`scenario1_guard_key`) and ``skip_infeasible`` (rows past the guard say skipped); the fast bound its
+    ``exact_max`` (``paper_b.fast_exact_max``). A setting of one bound never reruns the other bound's tables, nor
+    one dataset's guard another dataset's."""
     if method == "paper":
         return {"max_work": scenario1_max_work(pb, dataset), "guard_key": scenario1_guard_key(pb, dataset),
                 "skip_infeasible": bool(pb["scenario1"]["skip_infeasible"])}

@@ -120,8 +120,9 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
 
     Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
     ``gaussian_smooth_paper``). An ε where a mechanism has no law (its ``noise_sd`` raises ``ValueError``, e.g.
-    Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety net per mechanism and (k, r) point, as for the σ rows
-    (the job fails, naming the mechanism: a machine-dependent limit never decides a row)."""
+    Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety
+    net per mechanism and (k, r) point, as for the σ rows (the job fails, naming the mechanism: a
+    machine-dependent limit never decides a row)."""
     from privanomaly import mechanisms
     from privanomaly.paper_b.released_bound import SafetyTimeout
     from privanomaly.paper_b.timing import run_with_time_limit
@@ -164,8 +165,9 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
     of each row's claim last (:func:`privanomaly.privacy.scope.add_sweep_columns`).
 
-    ``s`` holds the sweep's settings (eps, delta - one δ or a list -, conventions, methods, mechanisms, h, subspace_dims, max_subspaces,
-    max_work; ``guard_key``, the config key of max_work that a skipped cell tells to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
+    ``s`` holds the sweep's settings (eps, delta - one δ or a list -, conventions, methods, mechanisms, h,
+    subspace_dims, max_subspaces, max_work; ``guard_key``, the config key of max_work that a skipped cell tells
+    to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
     from privanomaly.sweeps import counts, spec

@@ -34,7 +34,7 @@ last block, while a new β or r changes every chunk's point list and the counts 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -152,7 +152,7 @@ def count_mechanisms() -> list[str]:
     """Registry names a paper-B sweep can name: paper-B mechanisms releasing q_count plus noise (``noise_sd``)."""
     from privanomaly import mechanisms
 
-    return [n for n in mechanisms.names() if mechanisms.get(n).paper == "B" and hasattr(mechanisms.get(n), "noise_sd")]
+    return [n for n in mechanisms.names() if (m := mechanisms.get(n)).paper == "B" and hasattr(m, "noise_sd")]
 
 
 def parse(name: str, entry: dict) -> Sweep:
@@ -202,8 +202,8 @@ def parse(name: str, entry: dict) -> Sweep:
         subspace_dims=_tuple(entry.get("subspace_dims"), int, f"{where}.subspace_dims"),
         max_subspaces=int(_opt(entry, "max_subspaces", 100)),
         max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
+        batches=_batches(entry.get("batches"), f"{where}.batches"),
     )
-    sw = replace(sw, batches=_batches(entry.get("batches"), f"{where}.batches"))
     for key in ("datasets", "eps", "k", "r_values"):
         if not getattr(sw, key):
             raise ValueError(f"{where}.{key.replace('_values', '')}: must be a non-empty list")

@@ -54,10 +54,6 @@ class Accountant:
         return claim
 
     @property
-    def epsilon(self) -> float:
-        return float(sum(s.claim.epsilon for s in self.steps))
-
-    @property
     def epsilon_spent_exact(self) -> Fraction:
         """Σ ε_i exactly: a step's ``epsilon_exact`` where it has one, else its float ε (a dyadic rational)."""
         return sum((s.claim.epsilon_exact if s.claim.epsilon_exact is not None else Fraction(s.claim.epsilon)
@@ -81,8 +77,8 @@ class Accountant:
         """The composed claim (Σ ε_i, Σ δ_i) with the release's scope; every step's scope is carried along."""
         if not self.steps:
             raise ValueError("accountant: nothing spent yet")
-        exact = [s.claim.epsilon_exact for s in self.steps]
-        eps_exact = sum(exact, Fraction(0)) if all(e is not None for e in exact) else None
+        spent = self.epsilon_spent_exact
+        eps_exact = spent if all(s.claim.epsilon_exact is not None for s in self.steps) else None
         delta = self.delta
         if delta >= 1:
             raise ValueError(f"accountant: composed delta {delta} >= 1 proves nothing")
@@ -91,6 +87,6 @@ class Accountant:
         note = "basic composition (Dwork & Roth, Thm 3.16) of " + "; ".join(
             f"{s.label}: {s.claim.describe()}" for s in self.steps)
         # the sum rounded once (a float sum of the steps' rounded ε can land an ulp above a total they fit in)
-        return Claim(float(self.epsilon_spent_exact), delta, self.neighbours,
+        return Claim(float(spent), delta, self.neighbours,
                      epsilon_exact=eps_exact, proven=all(s.claim.proven for s in self.steps), note=note,
                      public_inputs=pub, data_dependent=dep)

@@ -141,16 +141,12 @@ class GaussianGlobal(CountGaussian):
 
 
 def pentagon_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
-    """(X, X', k, r): a 2-D neighbouring pair whose count jumps by 5k + 1 = 6 (k = 1, r = 1, N = 6): x0 at the
-    centre of a regular pentagon of circumradius 0.9 r (vertices pairwise 1.06 r apart, each with x0 its only
-    neighbour), moved far away in X'. Above the 1-D bound 2k + 1 and Theorem 4's lower bound 2dk + 1 = 5
+    """(X, X', k, r): the edge of the pentagon world (:func:`privanomaly.outliers.audit_worlds.pentagon`) whose
+    count jumps by 5k + 1 = 6 (k = 1, r = 1, N = 6): x0 at the centre of a regular pentagon (each vertex's only
+    neighbour) moved to the far point in X'. Above the 1-D bound 2k + 1 and Theorem 4's lower bound 2dk + 1 = 5
     (paper B, Sec. 4.1); raw coordinates (dist_S divides by sqrt(2))."""
-    ang = 2 * np.pi * np.arange(5) / 5
-    ring = 0.9 * np.stack([np.cos(ang), np.sin(ang)], axis=1)
-    X = np.vstack([[0.0, 0.0], ring]) * math.sqrt(2.0)
-    Xp = X.copy()
-    Xp[0] = [50.0, 50.0]
-    return X, Xp, 1, 1.0
+    pts = np.array(ol.audit_worlds.pentagon())  # centre, 5 vertices, far point
+    return pts[:6], pts[1:], 1, 1.0
 
 
 class GaussianSmooth(CountGaussian):

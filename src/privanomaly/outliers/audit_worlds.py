@@ -92,7 +92,7 @@ def _square(n: int, step: float) -> tuple[tuple[float, ...], ...]:
     return tuple((i * s, j * s) for i in range(n) for j in range(n))
 
 
-def _pentagon() -> tuple[tuple[float, ...], ...]:
+def pentagon() -> tuple[tuple[float, ...], ...]:
     """The centre, the 5 vertices of a regular pentagon at dist_S 0.999 r = 0.999 around it (pairwise 1.17 r
     apart) and one far point, in raw 2-D coordinates. With N = 6 and k = 1 the world holds the construction
     attaining GS_2 = 5k + 1 (paper B, Sec. 4.1): moving the centre record to the far point turns all 6
@@ -109,14 +109,14 @@ DEFAULT_WORLDS: tuple[WorldSpec, ...] = tuple(
     + [WorldSpec(f"1d_line6_N{N}_k3", _line(6, 0.5), N, 3, 1.0) for N in (5, 6, 7)]
     + [WorldSpec(f"2d_square3_N{N}", _square(3, 1.0), N, 2, 1.0) for N in (4, 5, 6)]
     + [WorldSpec("2d_square3_N6_k3", _square(3, 1.0), 6, 3, 1.0)]
-    + [WorldSpec("2d_pentagon_N6_k1", _pentagon(), 6, 1, 1.0)]
+    + [WorldSpec("2d_pentagon_N6_k1", pentagon(), 6, 1, 1.0)]
 )
 #: the subset inside ``make test``
 FAST_WORLDS: tuple[WorldSpec, ...] = (
     WorldSpec("1d_line7_N4", _line(7, 0.5), 4, 2, 1.0),
     WorldSpec("1d_line6_N6_k3", _line(6, 0.5), 6, 3, 1.0),
     WorldSpec("2d_square3_N4", _square(3, 1.0), 4, 2, 1.0),
-    WorldSpec("2d_pentagon_N6_k1", _pentagon(), 6, 1, 1.0),
+    WorldSpec("2d_pentagon_N6_k1", pentagon(), 6, 1, 1.0),
 )
 
 

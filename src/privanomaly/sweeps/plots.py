@@ -162,6 +162,11 @@ def sigma_ratio(t: pd.DataFrame):
     return fig
 
 
+#: (line style, marker) of the grid points of a panel: the (k, r) of top-h, the r of noise_vs_eps (15 distinct
+#: before they repeat)
+POINT_STYLES = [(ls, mk) for mk in ("o", "s", "^") for ls in ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))]
+
+
 def noise_vs_eps(t: pd.DataFrame):
     """Paper B's named count mechanisms: the standard deviation of the noise each adds to q_count against ε,
     one panel per dataset x k x δ, one colour per mechanism, one line per r (log-log)."""
@@ -183,14 +188,12 @@ def noise_vs_eps(t: pd.DataFrame):
             for m_i, m in enumerate(mechs):
                 for r_i, r in enumerate(rs):
                     g = s[(s["dataset"] == ds) & (s["k"] == k) & (s["delta"] == dl) & (s["mechanism"] == m)
-                          & (s["r_spec"] == r)]
-                    g = g.sort_values("eps")
+                          & (s["r_spec"] == r)].sort_values("eps")
                     if g.empty:
                         continue
+                    gid = f"{m}|{k}|{num_token(r)}" + (f"|{num_token(dl)}" if len(deltas) > 1 else "")
                     ax.plot(g["eps"], g["noise_sd"], color=_color(m, m_i), ls=POINT_STYLES[r_i % len(POINT_STYLES)][0],
-                            marker="o", ms=3, lw=1, gid=f"{m}|{k}|{num_token(r)}" + (f"|{num_token(dl)}" if len(deltas) > 1
-                                                                                        else ""),
-                            label=m if r_i == 0 else None)
+                            marker="o", ms=3, lw=1, gid=gid, label=m if r_i == 0 else None)
             ax.set(xscale="log", yscale="log", title=f"{ds}, k = {k}, δ = {num_token(dl)}", xlabel="ε")
             ax.set_xticks(eps, [num_token(e) for e in eps], fontsize=7)
             ax.minorticks_off()
@@ -202,10 +205,6 @@ def noise_vs_eps(t: pd.DataFrame):
     axes[0, 0].legend(handles=handles, fontsize=6)
     fig.tight_layout()
     return fig
-
-
-#: line styles of the (k, r) points of a top-h panel (15 distinct before they repeat)
-POINT_STYLES = [(ls, mk) for mk in ("o", "s", "^") for ls in ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)))]
 
 
 def top_h(t: pd.DataFrame):

@@ -10,7 +10,8 @@ Measured in one run, each variant in its own temporary copy of the workflow (dat
 1. the Snakemake run of the sweep, ``--cores 2``: wall-clock and CPU time of Snakemake and all its jobs
    (``getrusage(RUSAGE_CHILDREN)``); the four tables compared byte for byte;
 2. the same computation in one Python process through the library: wall and CPU;
-3. the ratio of 1 to 2; a dry-run with nothing to do (Snakemake's own start and DAG);
+3. the ratio of 1 to 2; a dry-run with nothing to do (Snakemake's own start and DAG), and Snakemake's floor:
+   the same dry-run of a one-rule workflow (``FLOOR_SNAKEFILE``), which no workflow can go below;
 4. adding one ε (8) to each finished sweep: the jobs that rerun and their CPU, against that ε's in-process CPU;
 5. where the CPU of a job per dataset and of the batch goes: each job's CPU before its body and in it (the
    `job start:`/`job usage:` lines of its log, ``runlog.read_job_cpu``).
@@ -111,6 +112,21 @@ def add_one_eps(copy: Path, cfg: dict, target: str) -> tuple[dict, float, float]
     return rerun, wall, cpu
 
 
+FLOOR_SNAKEFILE = 'rule all:\n    input: "a.txt"\n\n\nrule a:\n    output: "a.txt"\n    shell: "touch {output}"\n'
+
+
+def snakemake_floor(tmp: Path) -> float:
+    """CPU of a dry-run with nothing to do of a one-rule workflow: what any Snakemake invocation costs here."""
+    wf = tmp / "floor"
+    wf.mkdir()
+    (wf / "Snakefile").write_text(FLOOR_SNAKEFILE, encoding="utf-8")
+    for args in (["--cores", "1", "-q"], ["--cores", "1", "-n", "-q"]):
+        _, cpu, proc = timed_run([SNAKEMAKE, *args], wf, env_for(wf))
+        if proc.returncode != 0:
+            raise SystemExit(f"the one-rule workflow failed:\n{proc.stderr[-3000:]}")
+    return cpu
+
+
 VARIANTS = [  # (label, sweep_points_per_job: None = the default, batches)
     ("default chunking, a job per dataset", None, None),
     ("one chunk per ε, a job per dataset", "one_eps", None),
@@ -155,6 +171,7 @@ def main(argv: list[str] | None = None) -> None:
         run["rerun"], run["add_wall"], run["add_cpu"] = add_one_eps(run["copy"], run["cfg"], target)
     sw8 = spec.parse(NAME, runs[0]["cfg"]["sweeps"][NAME])
     _, eps8_cpu, eps8_rows = in_process(first, sw8, seed, eps=[8.0])
+    floor = snakemake_floor(tmp)
 
     def jobs_text(j: dict) -> str:
         return ", ".join(f"{n} `{r}`" for r, n in sorted(j.items()))
@@ -190,6 +207,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{runs[0]['cpu'] / lib_cpu:.2f} with a job per dataset at the default chunking (target ≤ 2; one job per grid "
         "point was 50×: 528.5 s vs 10.5 s). Adding one ε costs at least Snakemake's own start and DAG (the "
         "dry-run's CPU) plus one chunk job and the table's, against a fraction of a second in process.",
+        "",
+        f"**Snakemake's floor: {floor:.2f} s CPU**, the dry-run with nothing to do of a one-rule workflow (a "
+        f"`touch` rule). That is {floor / max(eps8_cpu, 1e-9):.1f}× ε = 8's in-process CPU here, so at this sweep's "
+        f"size no Snakemake workflow can add one ε within 2× of its in-process CPU ({2 * eps8_cpu:.2f} s); the "
+        "same target at real size, where an ε is seconds of work, is measured by `benchmarks/scale_add_eps.py`.",
         "",
     ]
     for label, jobs in per_job.items():

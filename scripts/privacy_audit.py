@@ -4,7 +4,7 @@ from privanomaly import audit, io, runlog
 
 with runlog.log_to(snakemake.log[0]) as logger:
     p = snakemake.params
-    df = audit.harness.table(audit.run(p.level, log=logger.info, seed=p.seed))
+    df = audit.harness.table(audit.run(p.level, log=logger.info, seed=p.seed, workers=snakemake.threads))
     io.write_table(df, snakemake.output.csv)
     io.write_table(df, snakemake.output.md)
     failed = df[~df["ok"]]

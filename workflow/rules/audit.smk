@@ -20,6 +20,7 @@ rule privacy_audit:
     priority: 1  # the longest single job, with no input: started first, it overlaps the rest of the run
     conda:
         "../../envs/privanomaly.yaml"
+    threads: 2  # rows audited side by side (privanomaly.audit.parallel); the table is the same at any count
     resources:
         mem_mb=4000,
         runtime=60,

@@ -36,6 +36,7 @@ from privanomaly.mechanisms.base import Mechanism
 from privanomaly.outliers import enclosing, smooth
 
 from . import controls as builtin_controls
+from . import parallel
 from . import statistical
 from .worlds import DOMAINS, decode_pair, decode_sig, make_worlds
 
@@ -229,7 +230,7 @@ def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
 
 
 def run(level: str | Level = "fast", names: list[str] | None = None, controls: bool = True,
-        log: Callable[[str], None] | None = None, seed: int | None = None) -> pd.DataFrame:
+        log: Callable[[str], None] | None = None, seed: int | None = None, workers: int = 1) -> pd.DataFrame:
     """Audit every registered mechanism (or ``names``) and every negative control; one row each.
 
     ``seed`` (the config's master seed) replaces the level's default seed of the sampled audits. The negative
@@ -237,38 +238,41 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     catches what it is for - the exact edges, the law, the sampled audits (tests/test_audit_paper_a.py reads
     which check caught which control) - and the fast level's worlds and draws already do; the full level's
     coverage goes to the registered mechanisms. Their rows name the level (``note``).
+
+    ``workers`` > 1 audits that many rows at a time in forked processes (:mod:`.parallel`). A row depends on
+    its mechanism, level and seed alone (every draw is seeded by mechanism and cell, the memo caches hold pure
+    results), so the table is the same, row for row, whatever ``workers``.
     """
     lv = LEVELS[level] if isinstance(level, str) else level
     if seed is not None:
         lv = replace(lv, seed=int(seed))
     # the small worlds' subsets recur across datasets, eps and bounds; a world's fast-bound B_t across eps
     with enclosing.memoised(), smooth.reuse_block_bounds():
-        rows = _run(lv, names, controls, log)
+        rows = parallel.run_tasks(_tasks(lv, names, controls), workers, log)
     return pd.DataFrame([r.as_dict() for r in rows])
 
 
-def _run(lv: Level, names: list[str] | None, controls: bool, log: Callable[[str], None] | None) -> list[AuditRow]:
-    rows = []
-    for n in names if names is not None else mech_registry.names():
-        t0 = time.perf_counter()
-        rows.append(audit_mechanism(mech_registry.get(n), lv))
-        if log:
-            log(f"audit {lv.name}: {n} in {time.perf_counter() - t0:.1f} s")
+def _tasks(lv: Level, names: list[str] | None, controls: bool) -> list[tuple[str, Callable[[], AuditRow]]]:
+    """(log label, the call that audits it) of every row, in the table's order."""
+    tasks = [(f"audit {lv.name}: {n}", lambda n=n: audit_mechanism(mech_registry.get(n), lv))
+             for n in (names if names is not None else mech_registry.names())]
     if controls:
         todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
         todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in builtin_controls.paper_b_controls().items()]
         clv = replace(LEVELS[lv.controls_level], seed=lv.seed) if lv.controls_level else lv
-        for n, factory, what in todo:
-            t0 = time.perf_counter()
-            m = factory()
-            m.name = n
-            row = audit_mechanism(m, clv, "negative control", "fail", what)
-            if clv is not lv:
-                row.note = "; ".join(x for x in (row.note, f"audited at the {clv.name} level") if x)
-            rows.append(row)
-            if log:
-                log(f"audit {lv.name}: negative control {n} ({clv.name} level) in {time.perf_counter() - t0:.1f} s")
-    return rows
+        tasks += [(f"audit {lv.name}: negative control {n} ({clv.name} level)",
+                   lambda n=n, factory=factory, what=what: _audit_control(n, factory, what, clv, lv))
+                  for n, factory, what in todo]
+    return tasks
+
+
+def _audit_control(name: str, factory: Callable[[], Mechanism], what: str, clv: Level, lv: Level) -> AuditRow:
+    m = factory()
+    m.name = name
+    row = audit_mechanism(m, clv, "negative control", "fail", what)
+    if clv is not lv:
+        row.note = "; ".join(x for x in (row.note, f"audited at the {clv.name} level") if x)
+    return row
 
 
 TABLE_COLUMNS = ["kind", "mechanism", "paper", "reference", "claim", "neighbours", "worlds", "edges", "pairs",

@@ -1,0 +1,58 @@
+"""Run the audit's rows side by side: each row's call in one of ``workers`` forked processes.
+
+A row is a pure function of its mechanism, level and seed, so the rows come back in the order of the tasks
+whatever the number of workers and whichever process ran them. The processes are forked (not spawned): they
+inherit the registry with every mechanism a config registered, the negative controls and the memo caches
+the harness opened, and the calls themselves (closures) are never pickled - only their index and the rows.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+
+_TASKS: list[Callable[[], object]] = []  # set by run_tasks before the pool forks; read by _call in the workers
+
+
+def _call(i: int) -> tuple[object, float]:
+    t0 = time.perf_counter()
+    return _TASKS[i](), time.perf_counter() - t0
+
+
+def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
+              log: Callable[[str], None] | None = None) -> list[T]:
+    """The results of ``tasks`` ((log label, call) pairs), in their order; ``log`` gets "<label> in <s> s" for
+    each, in that order too. ``workers`` <= 1, one task, or a platform without fork: one after another here."""
+    if workers < 1:
+        raise ValueError(f"workers: expected a positive number of processes, got {workers}")
+    n = min(workers, len(tasks))
+    if n <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        results = []
+        for label, call in tasks:
+            t0 = time.perf_counter()
+            results.append(call())
+            if log:
+                log(f"{label} in {time.perf_counter() - t0:.1f} s")
+        return results
+    global _TASKS
+    _TASKS = [call for _, call in tasks]
+    try:
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = []
+            for (label, _), (result, seconds) in zip(tasks, pool.map(_call, range(len(tasks)), chunksize=1)):
+                results.append(result)
+                if log:
+                    log(f"{label} in {seconds:.1f} s")
+            return results
+    finally:
+        _TASKS = []
+
+
+def available_cpus() -> int:
+    """CPUs this process may run on (its affinity; a SLURM allocation's, inside one)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

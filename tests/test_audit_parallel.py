@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pandas as pd
@@ -49,3 +51,24 @@ def test_the_table_is_the_same_row_for_row_with_two_workers():
     assert list(one["mechanism"]) == names
     pd.testing.assert_frame_equal(one, two)
     assert one["ok"].all()
+
+
+def test_a_process_running_numba_threads_audits_in_itself_instead_of_forking():
+    # GNU OpenMP aborts a forked child that uses it ("fork() called from a process already using GNU OpenMP"):
+    # once a parallel kernel ran here, the rows run in this process. In a subprocess: the layer stays started.
+    code = """
+import numpy as np
+from privanomaly.audit import parallel
+from privanomaly.sp._fastballs import capped_counts
+X = np.random.default_rng(0).random((2000, 2))
+w = np.ones(len(X), dtype=np.int64)
+count = lambda: int(capped_counts(X, X, w, 0.1, "euclidean", 20, workers=2).sum())
+count()
+lines = []
+print(parallel.run_tasks([("a", count), ("b", count)], workers=2, log=lines.append) == [count(), count()])
+print(lines[0])
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.splitlines() == [
+        "True", "rows one after another: numba's threading layer already runs in this process (no fork)"]

@@ -4,12 +4,15 @@ A row is a pure function of its mechanism, level and seed, so the rows come back
 whatever the number of workers and whichever process ran them. The processes are forked (not spawned): they
 inherit the registry with every mechanism a config registered, the negative controls and the memo caches
 the harness opened, and the calls themselves (closures) are never pickled - only their index and the rows.
+A process whose numba threading layer already runs (a parallel kernel was called, e.g. ball counts in the same
+test session) is not forked - GNU OpenMP aborts a forked child that uses it - and runs the rows itself.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Callable, TypeVar
@@ -31,6 +34,10 @@ def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
     if workers < 1:
         raise ValueError(f"workers: expected a positive number of processes, got {workers}")
     n = min(workers, len(tasks))
+    if n > 1 and _threads_started():
+        n = 1
+        if log:
+            log("rows one after another: numba's threading layer already runs in this process (no fork)")
     if n <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         results = []
         for label, call in tasks:
@@ -51,6 +58,18 @@ def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
             return results
     finally:
         _TASKS = []
+
+
+def _threads_started() -> bool:
+    """Whether numba's threading layer has been started in this process (numba not imported: no)."""
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return False
+    try:
+        numba.threading_layer()
+    except ValueError:  # "Threading layer is not initialized."
+        return False
+    return True
 
 
 def available_cpus() -> int:

@@ -36,6 +36,29 @@ def test_a_failing_task_fails_the_run_with_its_own_error():
         parallel.run_tasks([("ok", lambda: 1), ("broken", broken)], workers=2)
 
 
+def test_a_failing_task_drops_the_rows_not_started(tmp_path):
+    # the rows after a failure are not all audited before the error is raised (the serial run stops at once too)
+    def slow(i: int) -> int:
+        time.sleep(0.2)
+        (tmp_path / f"ran{i}").touch()
+        return i
+
+    def broken() -> int:
+        raise RuntimeError("broken")
+
+    tasks = [("broken", broken)] + [(f"slow{i}", lambda i=i: slow(i)) for i in range(12)]
+    with pytest.raises(RuntimeError, match="broken"):
+        parallel.run_tasks(tasks, workers=2)
+    assert len(list(tmp_path.glob("ran*"))) < 12
+
+
+def test_default_workers_are_the_cpus_here_at_most_eight():
+    import os
+
+    assert parallel.available_cpus() == max(1, min(len(os.sched_getaffinity(0)), 8))
+    assert parallel.available_cpus(at_most=1) == 1
+
+
 def test_workers_must_be_positive():
     with pytest.raises(ValueError, match="workers: expected a positive number"):
         parallel.run_tasks([("a", lambda: 1)], workers=0)

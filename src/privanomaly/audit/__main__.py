@@ -4,7 +4,7 @@ print and write the table.
 Exit status 1 if a mechanism fails or a negative control is not caught (this is what `make audit` runs).
 ``--only`` audits the named registered mechanisms alone, without the negative controls (checking a mechanism
 you add takes seconds at the full level instead of the whole registry's minutes). ``--workers`` audits that many
-rows at a time (default: the CPUs this process may use); the table is the same whatever the number.
+rows at a time (default: the CPUs this process may use, at most 8); the table is the same whatever the number.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+", metavar="NAME",
                     help="audit only these registered mechanisms (no negative controls)")
     ap.add_argument("--workers", type=int, default=available_cpus(), metavar="N",
-                    help="rows audited at a time, each in its own process (default: the CPUs available here)")
+                    help="rows audited at a time, each in its own process (default: the CPUs available here, at most 8)")
     args = ap.parse_args(argv)
     if args.workers < 1:
         ap.error(f"--workers: expected a positive number of processes, got {args.workers}")

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Callable

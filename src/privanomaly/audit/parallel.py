@@ -48,15 +48,16 @@ def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
         return results
     global _TASKS
     _TASKS = [call for _, call in tasks]
+    pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"))
     try:
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork")) as pool:
-            results = []
-            for (label, _), (result, seconds) in zip(tasks, pool.map(_call, range(len(tasks)), chunksize=1)):
-                results.append(result)
-                if log:
-                    log(f"{label} in {seconds:.1f} s")
-            return results
+        results = []
+        for (label, _), (result, seconds) in zip(tasks, pool.map(_call, range(len(tasks)), chunksize=1)):
+            results.append(result)
+            if log:
+                log(f"{label} in {seconds:.1f} s")
+        return results
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a task that raised: the rows not started are dropped
         _TASKS = []
 
 
@@ -72,6 +73,8 @@ def _threads_started() -> bool:
     return True
 
 
-def available_cpus() -> int:
-    """CPUs this process may run on (its affinity; a SLURM allocation's, inside one)."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+def available_cpus(at_most: int = 8) -> int:
+    """CPUs this process may run on (its affinity; a SLURM allocation's, inside one), at most ``at_most``: each
+    worker holds its own copy of the worlds and caches (~200 MB)."""
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(n, at_most))

@@ -430,3 +430,45 @@ def test_html_page_in_place_of_the_file_says_so(tmp_path, fmt):
     path = write(tmp_path, "d.csv", "\n\n<!DOCTYPE html>\n<html lang=\"en\">\n<head><title>Sign in</title></head>\n")
     with pytest.raises(DataError, match=re.escape(f"{path}: is an HTML page, not the data file")):
         prepared(path, fmt=fmt)
+
+
+# ------------------------------------------------------------------ a header line that is a data row
+def test_a_file_without_header_read_as_csv_is_an_error_not_a_lost_first_row(tmp_path):
+    # format csv takes the first line as the header: the first record was dropped silently (3 of 4 rows read)
+    p = write(tmp_path, "d.csv", "0.1,1.0,0\n0.2,1.5,0\n5.0,9.0,1\n0.3,1.2,0\n")
+    spec = {"label": {"column": 2, "anomaly_values": [1], "normal_values": [0]}}
+    with pytest.raises(DataError, match=r"d\.csv: the header line \(0\.1, 1\.0, 0\) is all numbers: it looks like the "
+                                         r"first data row .* set datasets\.mydata\.read\.header: false"):
+        prepared(p, **spec)
+    X, y, cols = prepared(p, read={"header": False}, **spec)  # the fix the message gives: every row is kept
+    assert X == [[0.1, 1.0], [0.2, 1.5], [5.0, 9.0], [0.3, 1.2]] and y == [0, 0, 1, 0] and cols == ["x0", "x1"]
+
+
+def test_pandas_default_column_names_are_a_header(tmp_path):
+    # pd.DataFrame(array).to_csv(index=False) names the columns 0, 1, 2: a real header, read as such
+    p = write(tmp_path, "d.csv", "0,1,2\n0.1,1.0,0\n0.2,1.5,0\n5.0,9.0,1\n0.3,1.2,0\n")
+    X, y, cols = prepared(p, label={"column": "2", "anomaly_values": [1], "normal_values": [0]})
+    assert X == GOOD_X and y == GOOD_Y and cols == ["0", "1"]
+
+
+# ------------------------------------------------------------------ parser options pandas refuses with a bare error
+@pytest.mark.parametrize("read, key, words", [
+    ({"sep": ""}, "read.sep", "'' is not a field separator"),  # ValueError: only single character unicode strings
+    ({"comment": "##"}, "read.comment", "'##' must be exactly one character"),  # Only length-1 comment characters
+    ({"names": ["status", "a", "a"]}, "read.names", "duplicate name(s) ['a']"),  # Duplicate names are not allowed.
+])
+def test_parser_option_pandas_refuses_names_its_key(tmp_path, read, key, words):
+    p = write(tmp_path, "d.csv", GOOD)
+    with pytest.raises(DataError) as exc:
+        prepared(p, read=read)
+    assert f"datasets.mydata.{key}: " in str(exc.value) and words in str(exc.value) and "d.csv" in str(exc.value)
+
+
+@pytest.mark.parametrize("key", ["keep_columns", "drop_columns"])
+def test_a_column_listed_twice_is_an_error_naming_the_key(tmp_path, key):
+    # keep_columns [a, a, b] made column a two features (or crashed: 'DataFrame' object has no attribute 'dtype')
+    p = write(tmp_path, "d.csv", "status,a,b,c\nok,0.1,1.0,3\nok,0.2,1.5,4\nfaulty,5.0,9.0,5\nok,0.3,1.2,6\n")
+    names = ["a", "a", "b"] if key == "keep_columns" else ["c", "c"]
+    with pytest.raises(DataError, match=rf"datasets\.mydata\.preprocess\.{key}: column\(s\) \['{names[0]}'\] listed "
+                                        r"more than once"):
+        prepared(p, preprocess={"standardize": True, "pca": 2, key: names})

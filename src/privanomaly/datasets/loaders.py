@@ -62,6 +62,7 @@ def _read_csv(
     path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "", **kw: Any
 ) -> pd.DataFrame:
     names = read.get("names")
+    _check_read_options(read, path, where)
     opts: dict[str, Any] = dict(
         sep=read.get("sep", ","),
         header=0 if read.get("header", header) else None,
@@ -92,6 +93,7 @@ def _read_csv(
                 f"{path}: duplicate column name(s) {dups} in the header; every column needs its own name "
                 f"(rename them, or give read.names)"
             )
+        _check_header_is_not_data(cols, path, where)
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
@@ -103,6 +105,38 @@ def _read_csv(
                     else "the header has" if opts["header"] == 0 else "the first row has")
         _check_short_rows(source(), opts, df.shape[1], path, expected, where)
     return df
+
+
+def _check_read_options(read: Mapping[str, Any], path: Path, where: str) -> None:
+    """Raise naming the key for parser options pandas refuses with a bare ValueError (or takes silently wrong)."""
+    sep, comment, names = read.get("sep"), read.get("comment"), read.get("names")
+    if sep is not None and (not isinstance(sep, str) or sep == ""):
+        raise DataError(f"{where}read.sep: {sep!r} is not a field separator; give one or more characters "
+                        f"(e.g. ',', ';', '\\t') or a regular expression such as '\\s+' ({path})")
+    if comment is not None and (not isinstance(comment, str) or len(comment) != 1):
+        raise DataError(f"{where}read.comment: {comment!r} must be exactly one character (e.g. '#'): the text "
+                        f"after it on a line is ignored ({path})")
+    if names is not None:
+        dups = sorted({str(n) for n in names if list(names).count(n) > 1})
+        if dups:
+            raise DataError(f"{where}read.names: duplicate name(s) {dups}; every column needs its own name ({path})")
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def _check_header_is_not_data(cols: Sequence[str], path: Path, where: str) -> None:
+    """Raise if every field of the header line is a number (other than the names 0, 1, ... that pandas' to_csv
+    writes for unnamed columns): that line is a data row of a file without a header, which reading it as the
+    header would drop silently."""
+    if not cols or not all(_NUMBER.fullmatch(c) for c in cols) or cols == [str(i) for i in range(len(cols))]:
+        return
+    shown = ", ".join(cols[:6]) + (", ..." if len(cols) > 6 else "")
+    fix = (f"if the file has no header, set {where}read.header: false (columns x0, x1, ...; the label by its 0-based "
+           f"index) or give the names in {where}read.names; if those numbers are the column names, give them in "
+           f"{where}read.names") if where else "add a header line naming the columns"
+    raise DataError(f"{path}: the header line ({shown}) is all numbers: it looks like the first data row of a file "
+                    f"without a header, which would be dropped as the header; {fix}")
 
 
 def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "") -> pd.DataFrame:
@@ -292,11 +326,29 @@ def load_table(
 
     ``where`` (e.g. ``"datasets.thyroid."``) prefixes the config keys named in messages; ``fix`` is the advice
     for a file that is damaged (a download: delete it so that it is fetched again; a local file: replace it).
-    """
-    from .sources import file_present
 
+    Every failure is a :class:`DataError` naming the file: the parsers of binary containers (zip, npz, MATLAB,
+    Parquet, compressed text) raise many kinds of exception on damaged bytes - a truncated MATLAB header an
+    IndexError, a flipped byte of a zip header NotImplementedError, of an npz header a TokenError -, and each
+    is reported as a file that cannot be read in ``fmt``, with ``fix`` (the original exception is chained).
+    """
     path = Path(path)
     read = dict(read or {})
+    try:
+        return _load_table(path, fmt, read, label_column, where, fix)
+    except (DataError, FileNotFoundError, IsADirectoryError, PermissionError, MemoryError):
+        raise
+    except Exception as exc:  # a parser's own failure on bytes it cannot make sense of
+        raise DataError(f"{path}: cannot be read as {where}format: {fmt} - the file is damaged or not in that "
+                        f"format ({type(exc).__name__}: {' '.join(str(exc).split())}); {fix}") from exc
+
+
+def _load_table(
+    path: Path, fmt: str, read: dict[str, Any], label_column: str | int, where: str, fix: str
+) -> pd.DataFrame:
+    """:func:`load_table` without the translation of a parser's own exceptions."""
+    from .sources import file_present
+
     if not file_present(path, f"{where}files[0]" if where else ""):
         raise DataError(f"{path}: file not found")
     if path.stat().st_size == 0:

@@ -152,6 +152,9 @@ def select_columns(
         unknown = [c for c in names if c not in cols]
         if unknown:
             raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
+        twice = sorted({c for c in names if list(names).count(c) > 1})
+        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
+            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])

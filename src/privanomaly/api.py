@@ -155,8 +155,19 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
                              "not a number (fix the cell, or leave the column out with features=[...], the CLI's "
                              "--features)")
         X[:, j] = v.to_numpy(dtype=float)
+    inf = np.isinf(X)
+    if inf.any():  # as the pipeline: an infinite feature (inf, 1e400) is never read as a value
+        row, j = (int(i[0]) for i in np.nonzero(inf))
+        raise ValueError(f"{path}: column {cols[j]!r}, data row {int(df.index[row]) + 1}: {str(df[cols[j]].iloc[row])!r} "
+                         f"is not a finite number ({int(inf.sum())} such cell(s)); fix the cell, or leave the column out "
+                         "with features=[...] (the CLI's --features)")
     if standardize:
         X, _ = zscore(X)
+        bad = ~np.isfinite(X).all(axis=0)
+        if bad.any():  # a mean or variance that overflows float64 (|x| near 1e308): never a column of NaN
+            raise ValueError(f"{path}: column(s) {[cols[j] for j in np.flatnonzero(bad)]} cannot be standardised: "
+                             "values too large for float64 arithmetic (|x| near 1e308 overflows mean/variance); "
+                             "rescale them in the CSV, or leave them out with features=[...] (the CLI's --features)")
     y = label_mask(df[label], list(anomaly_values))  # as the pipeline reads labels: 1 matches 1.0 and "1"
     # worded for an API user: the arguments of load_csv (the CLI's options) and the CSV, no config keys
     wording = Wording(

@@ -472,3 +472,22 @@ def test_a_column_listed_twice_is_an_error_naming_the_key(tmp_path, key):
     with pytest.raises(DataError, match=rf"datasets\.mydata\.preprocess\.{key}: column\(s\) \['{names[0]}'\] listed "
                                         r"more than once"):
         prepared(p, preprocess={"standardize": True, "pca": 2, key: names})
+
+
+def test_bytes_that_are_no_npz_are_not_offered_as_a_pickle(tmp_path):
+    # np.load read them as a pickle and the message passed on its advice to load the file "unsafely" with
+    # allow_pickle - for a file that is merely damaged
+    p = write(tmp_path, "d.npz", bytes(range(256)) * 8)
+    spec = {"label": {"column": "y", "anomaly_values": [1]}}
+    with pytest.raises(DataError) as exc:
+        prepared(p, fmt="npz", **spec)
+    msg = str(exc.value)
+    assert "d.npz: not an .npz archive (neither a zip archive of arrays nor a NumPy file" in msg, msg
+    assert "pickle" not in msg, msg
+
+
+def test_skiprows_past_the_end_says_so_not_that_the_file_is_empty(tmp_path):
+    p = write(tmp_path, "d.csv", GOOD)
+    with pytest.raises(DataError, match=r"d\.csv: no line is left after skipping datasets\.mydata\.read\.skiprows = 50 "
+                                        r"lines"):
+        prepared(p, read={"skiprows": 50})

@@ -160,6 +160,9 @@ def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where
     except UnicodeDecodeError as exc:
         raise decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
     except pd.errors.EmptyDataError as exc:
+        if opts.get("skiprows"):
+            raise DataError(f"{path}: no line is left after skipping {where}read.skiprows = {opts['skiprows']} lines "
+                            "(no header, no rows); lower read.skiprows to the number of lines before the data") from exc
         raise DataError(f"{path}: the file is empty (no header, no rows)") from exc
     except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
         raise DataError(
@@ -274,6 +277,11 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
 
 def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
     """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
+    with open(path, "rb") as fh:
+        head = fh.read(6)
+    if not zipfile.is_zipfile(path) and head != b"\x93NUMPY":  # np.load would try it as a pickle and say so
+        raise DataError(f"{path}: not an .npz archive (neither a zip archive of arrays nor a NumPy file: truncated, "
+                        f"corrupt or another format); {fix}")
     try:
         loaded = np.load(path, allow_pickle=False)
         if not isinstance(loaded, np.lib.npyio.NpzFile):  # a .npy file: one bare array

@@ -491,3 +491,19 @@ def test_skiprows_past_the_end_says_so_not_that_the_file_is_empty(tmp_path):
     with pytest.raises(DataError, match=r"d\.csv: no line is left after skipping datasets\.mydata\.read\.skiprows = 50 "
                                         r"lines"):
         prepared(p, read={"skiprows": 50})
+
+
+@pytest.mark.parametrize("sep, shown", [(";", "';'"), ("\t", '"\\t"'), ("|", "'|'")])
+@pytest.mark.parametrize("fmt", ["csv", "uci_data", "uci_data with names"])
+def test_a_file_with_another_separator_names_read_sep(tmp_path, sep, shown, fmt):
+    # it said only that the label column was not there (or that line 1 had 1 field), naming the key, not the cause
+    text = GOOD if fmt == "csv" else GOOD.split("\n", 1)[1]
+    p = write(tmp_path, "d.csv", text.replace(",", sep))
+    over = {} if fmt == "csv" else {"fmt": "uci_data", "label": {"column": 0, "anomaly_values": ["faulty"]}}
+    if fmt == "uci_data with names":
+        over["read"] = {"names": ["status", "a", "b"]}
+    with pytest.raises(DataError) as exc:
+        prepared(p, **over)
+    assert f"are its fields separated by {shown}? then set datasets.mydata.read.sep: {shown}" in str(exc.value), exc.value
+    X, y, _ = prepared(p, **{**over, "read": {**over.get("read", {}), "sep": sep}})  # the fix it gives
+    assert X == GOOD_X and y == GOOD_Y

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .rawtext import decode_error, is_gzip, is_html, read_text
+from .rawtext import decode_error, is_gzip, is_html, read_text, separator_hint
 from .validation import DataError
 
 
@@ -213,7 +213,7 @@ def _check_short_rows(
 
     def on_invalid(row: Any) -> str:
         if not short and row.text.strip() and row.actual_columns < row.expected_columns:
-            short.append((row.number, row.actual_columns))
+            short.append((row.number, row.actual_columns, row.text))
         return "skip"
 
     pacsv.read_csv(
@@ -227,9 +227,11 @@ def _check_short_rows(
         convert_options=pacsv.ConvertOptions(include_columns=["c0"]),
     )
     if short:
-        line, fields = short[0]
+        line, fields, row_text = short[0]
         first = line - skip - (1 if opts.get("header") == 0 else 0) == 1
         hint = f"; if it is a line of text before the data, skip it with {where}read.skiprows" if first else ""
+        if first and fields == 1:
+            hint += separator_hint(row_text, where, "the line was read as one field")
         if "read.names" in expected:
             hint += f"; or {where}read.names lists more columns than the file has"
         raise DataError(

@@ -507,3 +507,28 @@ def test_a_file_with_another_separator_names_read_sep(tmp_path, sep, shown, fmt)
     assert f"are its fields separated by {shown}? then set datasets.mydata.read.sep: {shown}" in str(exc.value), exc.value
     X, y, _ = prepared(p, **{**over, "read": {**over.get("read", {}), "sep": sep}})  # the fix it gives
     assert X == GOOD_X and y == GOOD_Y
+
+
+@pytest.mark.parametrize("word", ["NA", "None", "null", "N/A", "nan"])
+@pytest.mark.parametrize("fmt", ["csv", "uci_data"])
+def test_a_label_word_pandas_takes_for_missing_is_a_label(tmp_path, word, fmt):
+    # pandas reads NA, None, null, N/A, nan as missing: such a row had "no label" and the file could not be used
+    # (read.na_values only adds markers); the label is the file's word, named in the config
+    rows = [f"{word},0.1,1.0", f"{word},0.2,1.5", "Attack,5.0,9.0", f"{word},0.3,1.2"]
+    p = write(tmp_path, "d.csv", ("status,a,b\n" if fmt == "csv" else "") + "\n".join(rows) + "\n")
+    label = {"column": "status" if fmt == "csv" else 0, "anomaly_values": ["Attack"], "normal_values": [word]}
+    X, y, _ = prepared(p, fmt=fmt, label=label)
+    assert X == GOOD_X and y == GOOD_Y
+
+
+def test_an_empty_label_cell_or_a_listed_marker_still_has_no_label(tmp_path):
+    p = write(tmp_path, "d.csv", "status,a,b\nok,0.1,1.0\n,0.2,1.5\nfaulty,5.0,9.0\n?,0.3,1.2\n")
+    with pytest.raises(DataError, match=r"label\.column 'status': 2 row\(s\) have no label \(the first: data row 2"):
+        prepared(p, read={"na_values": ["?"]})
+
+
+def test_a_numeric_label_with_a_word_matches_numbers_by_value(tmp_path):
+    # a label column of numbers and one word is text: 1.0 still matches anomaly_values [1]
+    p = write(tmp_path, "d.csv", "status,a,b\n0,0.1,1.0\n0.0,0.2,1.5\n1.0,5.0,9.0\nNA,0.3,1.2\n")
+    X, y, _ = prepared(p, label={"column": "status", "anomaly_values": [1], "normal_values": [0, "NA"]})
+    assert X == GOOD_X and y == GOOD_Y

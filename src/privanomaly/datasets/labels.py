@@ -39,6 +39,10 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
             texts += YAML_BOOL_WORDS[flag]
     text = values.astype("string").str.strip()
     mask = text.isin(texts).fillna(False).to_numpy(dtype=bool, copy=True)
+    nums = [float(w) for w in wanted if isinstance(w, (int, float)) and not isinstance(w, (bool, np.bool_))]
+    if nums and not pd.api.types.is_bool_dtype(values):  # a number matches its other spellings (1 and "1.0")
+        as_number = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        mask |= np.isin(as_number, np.asarray(nums, dtype=np.float64))
     if pd.api.types.is_bool_dtype(values):  # a boolean label (e.g. an npz's y.astype(bool)): True is 1, False 0
         mask |= label_mask(values.astype(np.int8), [w for w in wanted if not isinstance(w, str)])
     return mask

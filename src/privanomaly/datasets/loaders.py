@@ -59,7 +59,8 @@ def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Callabl
 
 
 def _read_csv(
-    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "", **kw: Any
+    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "",
+    label: str | int | None = None, **kw: Any
 ) -> pd.DataFrame:
     names = read.get("names")
     _check_read_options(read, path, where)
@@ -104,7 +105,27 @@ def _read_csv(
         expected = (f"{where}read.names gives" if names is not None
                     else "the header has" if opts["header"] == 0 else "the first row has")
         _check_short_rows(source(), opts, df.shape[1], path, expected, where)
+    if label is not None:
+        _label_verbatim(df, label, source, opts)
     return df
+
+
+def _label_verbatim(df: pd.DataFrame, label: str | int, source: Callable[[], Any], opts: Mapping[str, Any]) -> None:
+    """Put back, in place, the text of label cells that pandas read as missing by its default markers (``NA``,
+    ``N/A``, ``None``, ``null``, ``nan``, ...): a label is a word of the file, and ``label.anomaly_values`` /
+    ``normal_values`` name it; only an empty cell or one of ``read.na_values`` has no label."""
+    col = label if label in df.columns else (df.columns[label] if isinstance(label, int) and 0 <= label < df.shape[1]
+                                             else None)
+    if col is None or not df[col].isna().any():
+        return
+    pos = list(df.columns).index(col)
+    words = pd.read_csv(source(), **{**opts, "usecols": [pos], "dtype": str, "keep_default_na": False,
+                                     "na_values": list(opts.get("na_values") or [])}).iloc[:, 0]
+    if len(words) != len(df):
+        return
+    words = words.str.strip()
+    if (df[col].isna().to_numpy() & words.notna().to_numpy() & (words != "").to_numpy()).any():
+        df[col] = words.where(words != "").to_numpy()  # the column as text (labels.label_mask compares numbers too)
 
 
 def _check_read_options(read: Mapping[str, Any], path: Path, where: str) -> None:
@@ -390,13 +411,13 @@ def _load_table(
         X, y = (d[k].toarray() if scipy.sparse.issparse(d[k]) else d[k] for k in (fkey, lkey))
         return _read_arrays(X, y, lkey, path)
     if fmt == "csv":
-        return _read_csv(path, read, header=True, na_values=[], where=where)
+        return _read_csv(path, read, header=True, na_values=[], where=where, label=label_column)
     if fmt == "zip_csv":
         if not read.get("member"):
             raise DataError(f"{path}: format zip_csv needs {where}read.member")
-        return _read_csv(path, read, header=True, na_values=[], where=where)
+        return _read_csv(path, read, header=True, na_values=[], where=where, label=label_column)
     if fmt == "uci_data":
-        return _read_csv(path, read, header=False, na_values=["?"], where=where)
+        return _read_csv(path, read, header=False, na_values=["?"], where=where, label=label_column)
     if fmt == "aps_csv":
         return _read_aps(path, read, where)
     if fmt == "parquet":

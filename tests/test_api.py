@@ -238,3 +238,11 @@ def test_a_column_whose_z_scores_overflow_is_named(tmp_path):
     with pytest.raises(ValueError, match=r"mine\.csv: column\(s\) \['a'\] cannot be standardised: values too large"):
         api.load_csv(p, "label")
     assert np.isfinite(api.load_csv(p, "label", standardize=False).X).all()  # as they are, they are finite
+
+
+def test_a_label_word_pandas_takes_for_missing_is_a_label(tmp_path):
+    # labels None / Attack: the None rows were "empty" label cells, an error
+    p = tmp_path / "mine.csv"
+    p.write_text("a,b,label\n0.1,1,None\n0.2,2,None\n5,9,Attack\n0.3,1,None\n")
+    data = api.load_csv(p, "label", ["Attack"])
+    assert data.y.tolist() == [False, False, True, False]

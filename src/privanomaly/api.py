@@ -115,7 +115,7 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
-    df = _read_csv(path)
+    df = _read_csv(path, label)
     if label not in df.columns:
         raise ValueError(f"{path}: no label column {label!r} (columns: {', '.join(map(str, df.columns))})")
     if features is not None and label in features:
@@ -179,13 +179,13 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     return Data(X, y, [str(c) for c in cols], df, name, ("standardisation",) if standardize else ())
 
 
-def _read_csv(path: str | Path) -> pd.DataFrame:
+def _read_csv(path: str | Path, label: str | None = None) -> pd.DataFrame:
     """The CSV as the pipeline's format ``csv`` reads it (a row with more or fewer fields than the header is an
     error naming its line); a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
     from privanomaly.datasets.loaders import read_csv_file
 
     try:
-        return read_csv_file(path)
+        return read_csv_file(path, label=label)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:

@@ -160,10 +160,12 @@ def _check_header_is_not_data(cols: Sequence[str], path: Path, where: str) -> No
                     f"without a header, which would be dropped as the header; {fix}")
 
 
-def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "") -> pd.DataFrame:
+def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "",
+                  label: str | int | None = None) -> pd.DataFrame:
     """A delimited file with a header row, read exactly as format ``csv`` reads it (gzip by content, BOM, a row
-    with more or fewer fields than the header is a DataError naming its line); the Python API's reader."""
-    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where)
+    with more or fewer fields than the header is a DataError naming its line, the ``label`` column's words kept
+    as written); the Python API's reader."""
+    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where, label=label)
 
 
 def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where: str, what: str) -> pd.DataFrame:

@@ -332,7 +332,14 @@ def build(
     prov: dict[str, Any] = {"dataset": name}
     if "generator" in entry:
         gen = dict(entry["generator"])
-        X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
+        try:
+            X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
+        except OverflowError as exc:
+            raise DataError(f"{where}generator: its numbers are too large for float64 ({exc}); use smaller means, "
+                            "variances or ranges") from exc
+        if not np.isfinite(X).all():
+            raise DataError(f"{where}generator: drew non-finite values (a mean plus its spread overflows float64); "
+                            "use smaller means, variances or ranges")
         features = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
         prov["source"] = {"generator": gen, "seed_keys": [seed, "synthetic", name]}
         raw_rows = len(features)

@@ -439,3 +439,19 @@ def test_a_directory_under_home_is_expanded(tmp_path):
     assert config["results_dir"] == os.path.expanduser("~/pa-results") and not config["results_dir"].startswith("~")
     assert config["data_mirror"] == os.path.expanduser("~/datasets")
     assert check_config(merged_config([files[0]]), SCHEMA, [files[0]])["results_dir"] == "results"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("paper_b:\n  scenario1:\n    eps: [0.3, 1000.0]\n", "paper_b.scenario1.eps[1]"),
+    ("sweeps:\n  paperBkR:\n    eps: [0.5, 1000.0]\n", "sweeps.paperBkR.eps[1]"),
+])
+def test_eps_past_what_float64_can_exponentiate_is_rejected_naming_the_key(tmp_path, text, key):
+    # eps = 1000 passed the check; every paper_b_scenario1 job (and the paper-B sweep's) then failed with a bare
+    # "OverflowError: math range error" in the exact delta of Theorem 2 (e^eps); 700 runs (tested by hand)
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and "1000.0 is greater than the maximum of 700" in msg, msg
+    _ok = text.replace("1000.0", "700.0")
+    over = tmp_path / "ok.yaml"
+    over.write_text(_ok)
+    files = [str(ROOT / "config.yaml"), TEST_CONFIG, str(over)]
+    check_config(merged_config(files), SCHEMA, files)

@@ -368,6 +368,9 @@ def build(
             path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
         raw_rows = len(table)
+        if raw_rows == 0:  # the label check would say only that no row matches anomaly_values
+            raise DataError(f"{where}files[0]: {path} has no data rows (a header, or nothing but blank or skipped "
+                            "lines); put the data in the file")
         features, y = labels.split_label(table, entry["label"], where, str(path))
         label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
         for key in ("keep_columns", "drop_columns"):

@@ -218,3 +218,31 @@ def test_load_csv_refuses_a_nameless_column_unless_features_are_listed(tmp_path)
     assert data.features == ["a", "b"]
     assert data.X.tolist() == [[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [9.0, 5.0]]
     assert data.y.tolist() == [False, False, False, True]
+
+
+@pytest.mark.parametrize("cell", ["inf", "-inf", "1e400"])
+@pytest.mark.parametrize("standardize", [True, False])
+def test_an_infinite_feature_is_named_not_loaded(tmp_path, cell, standardize):
+    # it was loaded (a column of NaN after z-scores, or inf); choose_beta_r then failed in scikit-learn with
+    # "data must be finite" naming neither the file nor the cell
+    p = tmp_path / "mine.csv"
+    p.write_text(f"a,b,label\n0.1,1,0\n0.2,2,0\n{cell},9,1\n0.3,1,0\n")
+    with pytest.raises(ValueError, match=rf"mine\.csv: column 'a', data row 3: '{re.escape(str(float(cell)))}' is not "
+                                         r"a finite number"):
+        api.load_csv(p, "label", standardize=standardize)
+
+
+def test_a_column_whose_z_scores_overflow_is_named(tmp_path):
+    p = tmp_path / "mine.csv"
+    p.write_text("a,b,label\n1e308,1,0\n-1e308,2,0\n1e308,9,1\n0.3,1,0\n")
+    with pytest.raises(ValueError, match=r"mine\.csv: column\(s\) \['a'\] cannot be standardised: values too large"):
+        api.load_csv(p, "label")
+    assert np.isfinite(api.load_csv(p, "label", standardize=False).X).all()  # as they are, they are finite
+
+
+def test_a_label_word_pandas_takes_for_missing_is_a_label(tmp_path):
+    # labels None / Attack: the None rows were "empty" label cells, an error
+    p = tmp_path / "mine.csv"
+    p.write_text("a,b,label\n0.1,1,None\n0.2,2,None\n5,9,Attack\n0.3,1,None\n")
+    data = api.load_csv(p, "label", ["Attack"])
+    assert data.y.tolist() == [False, False, True, False]

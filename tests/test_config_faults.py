@@ -277,6 +277,20 @@ def test_unknown_text_encoding_is_a_dag_time_error_naming_the_key():
     # a negative index picked a column from the end
     ("datasets:\n  ionosphere_b:\n    label: {column: -1}\n", "datasets.ionosphere_b.label.column",
      "less than the minimum of 0"),
+    # each of these passed the check and then failed the prepare job with pandas' bare ValueError (names, sep,
+    # comment) or an AttributeError (a column kept twice), or read something else than the file (an empty member)
+    ("datasets:\n  ionosphere:\n    read: {names: [a, b, a]}\n", "datasets.ionosphere.read.names", "non-unique"),
+    ("datasets:\n  thyroid:\n    preprocess: {keep_columns: [x0, x1, x0]}\n",
+     "datasets.thyroid.preprocess.keep_columns", "non-unique"),
+    ("datasets:\n  adult:\n    preprocess: {drop_columns: [fnlwgt, fnlwgt]}\n", "datasets.adult.preprocess.drop_columns",
+     "non-unique"),
+    ("datasets:\n  ionosphere:\n    read: {sep: ''}\n", "datasets.ionosphere.read.sep", "should be non-empty"),
+    ("datasets:\n  ionosphere:\n    read: {comment: '//'}\n", "datasets.ionosphere.read.comment", "is too long"),
+    ("datasets:\n  ionosphere:\n    read: {comment: ''}\n", "datasets.ionosphere.read.comment", "should be non-empty"),
+    ("datasets:\n  aps:\n    read: {member: ''}\n", "datasets.aps.read.member", "should be non-empty"),
+    ("datasets:\n  thyroid:\n    read: {features_key: ''}\n", "datasets.thyroid.read.features_key",
+     "should be non-empty"),
+    ("datasets:\n  thyroid:\n    label: {column: ''}\n", "datasets.thyroid.label.column", "should be non-empty"),
 ])
 def test_dataset_entry_fault_is_rejected_naming_the_key(tmp_path, text, key, words):
     msg = _error(tmp_path, text)
@@ -425,3 +439,19 @@ def test_a_directory_under_home_is_expanded(tmp_path):
     assert config["results_dir"] == os.path.expanduser("~/pa-results") and not config["results_dir"].startswith("~")
     assert config["data_mirror"] == os.path.expanduser("~/datasets")
     assert check_config(merged_config([files[0]]), SCHEMA, [files[0]])["results_dir"] == "results"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("paper_b:\n  scenario1:\n    eps: [0.3, 1000.0]\n", "paper_b.scenario1.eps[1]"),
+    ("sweeps:\n  paperBkR:\n    eps: [0.5, 1000.0]\n", "sweeps.paperBkR.eps[1]"),
+])
+def test_eps_past_what_float64_can_exponentiate_is_rejected_naming_the_key(tmp_path, text, key):
+    # eps = 1000 passed the check; every paper_b_scenario1 job (and the paper-B sweep's) then failed with a bare
+    # "OverflowError: math range error" in the exact delta of Theorem 2 (e^eps); 700 runs (tested by hand)
+    msg = _error(tmp_path, text)
+    assert f"config key {key} (" in msg and "1000.0 is greater than the maximum of 700" in msg, msg
+    _ok = text.replace("1000.0", "700.0")
+    over = tmp_path / "ok.yaml"
+    over.write_text(_ok)
+    files = [str(ROOT / "config.yaml"), TEST_CONFIG, str(over)]
+    check_config(merged_config(files), SCHEMA, files)

@@ -60,3 +60,32 @@ def test_shipped_configs_pass():
     for overlay in ([], [str(ROOT / ".test" / "config.yaml")]):
         files = [str(ROOT / "config.yaml"), *overlay]
         check_config(merged_config(files), SCHEMA, files)
+
+
+def test_nonfinite_number_from_the_command_line_is_located_at_config():
+    # `--config seed=nan` was located at config.yaml:7, whose seed is 20191111
+    files = [str(ROOT / "config.yaml")]
+    config = merged_config(files)
+    config["seed"] = float("nan")
+    with pytest.raises(ConfigError, match=r"config key seed \(--config\): \.nan is not a finite number"):
+        check_config(config, SCHEMA, files)
+
+
+def test_nested_text_from_the_command_line_says_to_use_an_overlay(tmp_path):
+    # `--config paper_a='{eps_ref: 0.5}'` hands over the text '0.5'
+    files = [str(ROOT / "config.yaml")]
+    config = merged_config(files)
+    config["paper_a"]["eps_ref"] = "0.5"
+    with pytest.raises(ConfigError, match=r"config key paper_a\.eps_ref \(--config\): '0\.5' is not of type 'number'; a "
+                                          r"value nested in --config arrives as text .* an overlay file"):
+        check_config(config, SCHEMA, files)
+
+
+@pytest.mark.parametrize("word", ["null", "Null", "NULL"])
+def test_data_mirror_null_from_the_command_line_means_download(word):
+    # `--config data_mirror=null` arrives as the text 'null': it was taken as a directory named 'null', and the
+    # message said to set data_mirror to null
+    files = [str(ROOT / "config.yaml")]
+    config = merged_config(files)
+    config["data_mirror"] = word
+    assert check_config(config, SCHEMA, files)["data_mirror"] is None

@@ -25,6 +25,8 @@ CASES = [
     ("sweep_max_points: 1\n", "config sweeps.paperAbetaR: its grid has 400 points, more than sweep_max_points = 1"),
     ("paper_b: {readings_methods: [paper], scenario1: {methods: [fast]}}\n",
      "config paper_b.readings_methods[0]: 'paper' is not in paper_b.scenario1.methods ['fast']"),
+    # passed make's check and stopped only the DAG build
+    ("paper_a: {claims: {sweep: nosuch}}\n", "config paper_a.claims.sweep: 'nosuch' is not a sweep (known: "),
 ]
 
 

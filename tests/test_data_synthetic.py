@@ -100,3 +100,18 @@ def test_entry_check_names_generator_key():
         check_dataset_entry("synthetic_b2", e)
     for name, entry in DATASETS.items():
         check_dataset_entry(name, entry)  # the shipped config passes
+
+
+def test_a_generator_box_past_float64_is_an_error_naming_the_key():
+    # mean_low/mean_high of +-1e308 passed the config check and failed the prepare job with numpy's
+    # "OverflowError: high - low range exceeds valid bounds", naming nothing
+    from privanomaly.datasets import DataError, build
+    from privanomaly.datasets.validation import check_dataset_entry
+
+    gen = {"name": "gaussian_mixture", "dim": 2, "n_components": 2, "n_normal": 20, "n_anomaly": 2,
+           "mean_low": -1e308, "mean_high": 1e308}
+    with pytest.raises(DataError, match=r"datasets\.big\.generator: the box .* is wider than float64 can hold"):
+        check_dataset_entry("big", {"generator": gen})
+    with pytest.raises(DataError, match=r"datasets\.big\.generator: its numbers are too large for float64"):
+        build("big", {"generator": gen}, [], 1)
+    check_dataset_entry("big", {"generator": {**gen, "mean_low": -1e300, "mean_high": 1e300}})

@@ -188,3 +188,21 @@ def test_markdown_cell_with_a_line_break_stays_in_its_row():
     # a YAML literal block (`description: |`) in a dataset entry broke the summary's Markdown table
     md = io.to_markdown(pd.DataFrame({"name|x": ["a|b", "c\nd"], "n": [1, 2]}))
     assert md.splitlines() == ["| name\\|x | n |", "| --- | --- |", "| a\\|b | 1 |", "| c d | 2 |"]
+
+
+def test_a_directory_that_takes_no_files_is_named_with_the_output(tmp_path, monkeypatch):
+    # the message named only the temporary file, '.t.txt.<host>-<pid>.<random>.tmp.txt'
+    import errno
+    import re
+    import tempfile
+
+    def read_only(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied", str(kwargs.get("dir")))
+
+    monkeypatch.setattr(tempfile, "mkstemp", read_only)
+    target = tmp_path / "ro" / "t.txt"
+    with pytest.raises(PermissionError, match=rf"cannot write {re.escape(str(target))}: its directory "
+                                              rf"{re.escape(str(target.parent))} does not take new files \(Permission "
+                                              r"denied\); make it writable or set results_dir"):
+        io.write_text(target, "x")
+    assert not target.exists()

@@ -430,3 +430,105 @@ def test_html_page_in_place_of_the_file_says_so(tmp_path, fmt):
     path = write(tmp_path, "d.csv", "\n\n<!DOCTYPE html>\n<html lang=\"en\">\n<head><title>Sign in</title></head>\n")
     with pytest.raises(DataError, match=re.escape(f"{path}: is an HTML page, not the data file")):
         prepared(path, fmt=fmt)
+
+
+# ------------------------------------------------------------------ a header line that is a data row
+def test_a_file_without_header_read_as_csv_is_an_error_not_a_lost_first_row(tmp_path):
+    # format csv takes the first line as the header: the first record was dropped silently (3 of 4 rows read)
+    p = write(tmp_path, "d.csv", "0.1,1.0,0\n0.2,1.5,0\n5.0,9.0,1\n0.3,1.2,0\n")
+    spec = {"label": {"column": 2, "anomaly_values": [1], "normal_values": [0]}}
+    with pytest.raises(DataError, match=r"d\.csv: the header line \(0\.1, 1\.0, 0\) is all numbers: it looks like the "
+                                         r"first data row .* set datasets\.mydata\.read\.header: false"):
+        prepared(p, **spec)
+    X, y, cols = prepared(p, read={"header": False}, **spec)  # the fix the message gives: every row is kept
+    assert X == [[0.1, 1.0], [0.2, 1.5], [5.0, 9.0], [0.3, 1.2]] and y == [0, 0, 1, 0] and cols == ["x0", "x1"]
+
+
+def test_pandas_default_column_names_are_a_header(tmp_path):
+    # pd.DataFrame(array).to_csv(index=False) names the columns 0, 1, 2: a real header, read as such
+    p = write(tmp_path, "d.csv", "0,1,2\n0.1,1.0,0\n0.2,1.5,0\n5.0,9.0,1\n0.3,1.2,0\n")
+    X, y, cols = prepared(p, label={"column": "2", "anomaly_values": [1], "normal_values": [0]})
+    assert X == GOOD_X and y == GOOD_Y and cols == ["0", "1"]
+
+
+# ------------------------------------------------------------------ parser options pandas refuses with a bare error
+@pytest.mark.parametrize("read, key, words", [
+    ({"sep": ""}, "read.sep", "'' is not a field separator"),  # ValueError: only single character unicode strings
+    ({"comment": "##"}, "read.comment", "'##' must be exactly one character"),  # Only length-1 comment characters
+    ({"names": ["status", "a", "a"]}, "read.names", "duplicate name(s) ['a']"),  # Duplicate names are not allowed.
+])
+def test_parser_option_pandas_refuses_names_its_key(tmp_path, read, key, words):
+    p = write(tmp_path, "d.csv", GOOD)
+    with pytest.raises(DataError) as exc:
+        prepared(p, read=read)
+    assert f"datasets.mydata.{key}: " in str(exc.value) and words in str(exc.value) and "d.csv" in str(exc.value)
+
+
+@pytest.mark.parametrize("key", ["keep_columns", "drop_columns"])
+def test_a_column_listed_twice_is_an_error_naming_the_key(tmp_path, key):
+    # keep_columns [a, a, b] made column a two features (or crashed: 'DataFrame' object has no attribute 'dtype')
+    p = write(tmp_path, "d.csv", "status,a,b,c\nok,0.1,1.0,3\nok,0.2,1.5,4\nfaulty,5.0,9.0,5\nok,0.3,1.2,6\n")
+    names = ["a", "a", "b"] if key == "keep_columns" else ["c", "c"]
+    with pytest.raises(DataError, match=rf"datasets\.mydata\.preprocess\.{key}: column\(s\) \['{names[0]}'\] listed "
+                                        r"more than once"):
+        prepared(p, preprocess={"standardize": True, "pca": 2, key: names})
+
+
+def test_bytes_that_are_no_npz_are_not_offered_as_a_pickle(tmp_path):
+    # np.load read them as a pickle and the message passed on its advice to load the file "unsafely" with
+    # allow_pickle - for a file that is merely damaged
+    p = write(tmp_path, "d.npz", bytes(range(256)) * 8)
+    spec = {"label": {"column": "y", "anomaly_values": [1]}}
+    with pytest.raises(DataError) as exc:
+        prepared(p, fmt="npz", **spec)
+    msg = str(exc.value)
+    assert "d.npz: not an .npz archive (neither a zip archive of arrays nor a NumPy file" in msg, msg
+    assert "pickle" not in msg, msg
+
+
+def test_skiprows_past_the_end_says_so_not_that_the_file_is_empty(tmp_path):
+    p = write(tmp_path, "d.csv", GOOD)
+    with pytest.raises(DataError, match=r"d\.csv: no line is left after skipping datasets\.mydata\.read\.skiprows = 50 "
+                                        r"lines"):
+        prepared(p, read={"skiprows": 50})
+
+
+@pytest.mark.parametrize("sep, shown", [(";", "';'"), ("\t", '"\\t"'), ("|", "'|'")])
+@pytest.mark.parametrize("fmt", ["csv", "uci_data", "uci_data with names"])
+def test_a_file_with_another_separator_names_read_sep(tmp_path, sep, shown, fmt):
+    # it said only that the label column was not there (or that line 1 had 1 field), naming the key, not the cause
+    text = GOOD if fmt == "csv" else GOOD.split("\n", 1)[1]
+    p = write(tmp_path, "d.csv", text.replace(",", sep))
+    over = {} if fmt == "csv" else {"fmt": "uci_data", "label": {"column": 0, "anomaly_values": ["faulty"]}}
+    if fmt == "uci_data with names":
+        over["read"] = {"names": ["status", "a", "b"]}
+    with pytest.raises(DataError) as exc:
+        prepared(p, **over)
+    assert f"are its fields separated by {shown}? then set datasets.mydata.read.sep: {shown}" in str(exc.value), exc.value
+    X, y, _ = prepared(p, **{**over, "read": {**over.get("read", {}), "sep": sep}})  # the fix it gives
+    assert X == GOOD_X and y == GOOD_Y
+
+
+@pytest.mark.parametrize("word", ["NA", "None", "null", "N/A", "nan"])
+@pytest.mark.parametrize("fmt", ["csv", "uci_data"])
+def test_a_label_word_pandas_takes_for_missing_is_a_label(tmp_path, word, fmt):
+    # pandas reads NA, None, null, N/A, nan as missing: such a row had "no label" and the file could not be used
+    # (read.na_values only adds markers); the label is the file's word, named in the config
+    rows = [f"{word},0.1,1.0", f"{word},0.2,1.5", "Attack,5.0,9.0", f"{word},0.3,1.2"]
+    p = write(tmp_path, "d.csv", ("status,a,b\n" if fmt == "csv" else "") + "\n".join(rows) + "\n")
+    label = {"column": "status" if fmt == "csv" else 0, "anomaly_values": ["Attack"], "normal_values": [word]}
+    X, y, _ = prepared(p, fmt=fmt, label=label)
+    assert X == GOOD_X and y == GOOD_Y
+
+
+def test_an_empty_label_cell_or_a_listed_marker_still_has_no_label(tmp_path):
+    p = write(tmp_path, "d.csv", "status,a,b\nok,0.1,1.0\n,0.2,1.5\nfaulty,5.0,9.0\n?,0.3,1.2\n")
+    with pytest.raises(DataError, match=r"label\.column 'status': 2 row\(s\) have no label \(the first: data row 2"):
+        prepared(p, read={"na_values": ["?"]})
+
+
+def test_a_numeric_label_with_a_word_matches_numbers_by_value(tmp_path):
+    # a label column of numbers and one word is text: 1.0 still matches anomaly_values [1]
+    p = write(tmp_path, "d.csv", "status,a,b\n0,0.1,1.0\n0.0,0.2,1.5\n1.0,5.0,9.0\nNA,0.3,1.2\n")
+    X, y, _ = prepared(p, label={"column": "status", "anomaly_values": [1], "normal_values": [0, "NA"]})
+    assert X == GOOD_X and y == GOOD_Y

@@ -68,3 +68,29 @@ def test_damaged_cache_is_rebuilt(tmp_path):
     provenance._MEMO.clear()
     assert provenance.cached_sha256(data, cache) == hashlib.sha256(b"abc").hexdigest()
     assert str(data.resolve()) in json.loads(cache.read_text())
+
+
+def test_cache_of_valid_json_but_no_mapping_is_rebuilt(tmp_path):
+    data = tmp_path / "f.bin"
+    data.write_bytes(b"abc")
+    cache = tmp_path / "c.json"
+    cache.write_text("null\n")  # was AttributeError: 'NoneType' object has no attribute 'get'
+    provenance._MEMO.clear()
+    assert provenance.cached_sha256(data, cache) == hashlib.sha256(b"abc").hexdigest()
+    assert str(data.resolve()) in json.loads(cache.read_text())
+
+
+def test_a_resources_dir_that_cannot_be_written_only_loses_the_cache(tmp_path, monkeypatch):
+    # a shared raw cache mounted read-only: every DAG build stopped with "OSError: [Errno 30] Read-only file
+    # system: '.../resources/.sha256_cache.json...tmp.json'" (InputFunctionException in rule prepare)
+    data = tmp_path / "mine.csv"
+    data.write_text("a,y\n1,0\n2,1\n")
+
+    def read_only(path, text):
+        raise OSError(30, "Read-only file system", str(path))
+
+    monkeypatch.setattr("privanomaly.io.write_text", read_only)
+    provenance._MEMO.clear()
+    plan = DataPlan(_config(tmp_path, [{"path": str(data)}]))
+    assert plan.raw_sha256("mine") == [hashlib.sha256(data.read_bytes()).hexdigest()]
+    assert not (tmp_path / "resources" / provenance.SHA256_CACHE).exists()

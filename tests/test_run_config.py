@@ -104,3 +104,11 @@ def test_finished_message_names_only_the_start_files_the_run_wrote(tmp_path):
     assert f"start with {results}/index.md (then {results}/paper_a/claims.md, {results}/paper_b/comparison.md)" in msg
     assert "start with" not in run_config.finished_message(tmp_path / "empty")
     assert "HTML report: make report," in run_config.finished_message("results")
+
+
+def test_finished_message_commands_can_be_pasted_with_a_space_in_the_path(tmp_path):
+    # the snakemake command was printed unquoted: pasted, `--report /tmp/my` `results/report.html` were two words
+    results = tmp_path / "my results"
+    msg = run_config.finished_message(results)
+    quoted = f"'{results}/report.html'"
+    assert f"make report REPORT={quoted}" in msg and f"snakemake --report {quoted} after" in msg, msg

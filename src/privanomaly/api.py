@@ -115,7 +115,7 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     from privanomaly.datasets.prepare import standardize as zscore
 
     name = name or Path(path).stem
-    df = _read_csv(path)
+    df = _read_csv(path, label)
     if label not in df.columns:
         raise ValueError(f"{path}: no label column {label!r} (columns: {', '.join(map(str, df.columns))})")
     if features is not None and label in features:
@@ -155,8 +155,19 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
                              "not a number (fix the cell, or leave the column out with features=[...], the CLI's "
                              "--features)")
         X[:, j] = v.to_numpy(dtype=float)
+    inf = np.isinf(X)
+    if inf.any():  # as the pipeline: an infinite feature (inf, 1e400) is never read as a value
+        row, j = (int(i[0]) for i in np.nonzero(inf))
+        raise ValueError(f"{path}: column {cols[j]!r}, data row {int(df.index[row]) + 1}: {str(df[cols[j]].iloc[row])!r} "
+                         f"is not a finite number ({int(inf.sum())} such cell(s)); fix the cell, or leave the column out "
+                         "with features=[...] (the CLI's --features)")
     if standardize:
         X, _ = zscore(X)
+        bad = ~np.isfinite(X).all(axis=0)
+        if bad.any():  # a mean or variance that overflows float64 (|x| near 1e308): never a column of NaN
+            raise ValueError(f"{path}: column(s) {[cols[j] for j in np.flatnonzero(bad)]} cannot be standardised: "
+                             "values too large for float64 arithmetic (|x| near 1e308 overflows mean/variance); "
+                             "rescale them in the CSV, or leave them out with features=[...] (the CLI's --features)")
     y = label_mask(df[label], list(anomaly_values))  # as the pipeline reads labels: 1 matches 1.0 and "1"
     # worded for an API user: the arguments of load_csv (the CLI's options) and the CSV, no config keys
     wording = Wording(
@@ -168,13 +179,13 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
     return Data(X, y, [str(c) for c in cols], df, name, ("standardisation",) if standardize else ())
 
 
-def _read_csv(path: str | Path) -> pd.DataFrame:
+def _read_csv(path: str | Path, label: str | None = None) -> pd.DataFrame:
     """The CSV as the pipeline's format ``csv`` reads it (a row with more or fewer fields than the header is an
     error naming its line); a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
     from privanomaly.datasets.loaders import read_csv_file
 
     try:
-        return read_csv_file(path)
+        return read_csv_file(path, label=label)
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:

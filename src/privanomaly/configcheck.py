@@ -230,10 +230,22 @@ def nonfinite_errors(config: Any, files: Sequence = (), prefix: tuple = ()) -> l
         return [m for i, v in enumerate(config) for m in nonfinite_errors(v, files, (*prefix, i))]
     if isinstance(config, float) and not math.isfinite(config):
         where = locate(prefix, files)
+        if where and not _nonfinite_in_file(where, prefix):
+            where = "--config"  # the file that sets the key holds a finite number: `--config seed=nan` replaced it
         spelled = ".nan" if math.isnan(config) else ("-.inf" if config < 0 else ".inf")
         return [f"config key {dotted(prefix)}{f' ({where})' if where else ''}: {spelled} is not a finite number; "
                 "write a finite number (e.g. 0.5; where a key allows no limit, write null)"]
     return []
+
+
+def _nonfinite_in_file(where: str, keypath: Sequence[Any]) -> bool:
+    """Whether the file of ``where`` (``file:line``) holds a NaN or infinite number at ``keypath``."""
+    value = _get(load_yaml(where.rsplit(":", 1)[0]), keypath)
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+# YAML's null spellings: Snakemake reads `--config key=value` values without YAML types, so `null` arrives as text
+NULL_WORDS = ("null", "Null", "NULL")
 
 
 def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: Sequence = ()) -> list[str]:
@@ -268,6 +280,9 @@ def schema_errors(config: Mapping, schema: str | os.PathLike | Mapping, files: S
         elif integer and isinstance(err.instance, float) and err.instance.is_integer() and abs(err.instance) < 1e18:
             detail += f" (a number with a decimal point or an exponent); write the integer {int(err.instance)}"
         where = locate(path, files, _get(config, path) if value is not _UNSET else _UNSET)
+        if where == "--config" and len(path) > 1 and err.validator == "type" and isinstance(err.instance, str):
+            detail += ("; a value nested in --config arrives as text (Snakemake reads `--config key={...}` without "
+                       "YAML types): set it in an overlay file given with --configfile")
         line = f"config key {dotted(path)}{f' ({where})' if where else ''}: {detail}"
         desc = err.schema.get("description") if isinstance(err.schema, Mapping) else None
         if desc and err.validator != "additionalProperties":
@@ -296,6 +311,8 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     """Validate the merged ``config`` read from ``files``; raise ``ConfigError`` saying where; fill defaults."""
     for f in files:
         load_yaml(f)
+    if config.get("data_mirror") in NULL_WORDS:  # `--config data_mirror=null`: download, not a directory 'null'
+        config["data_mirror"] = None
     msgs = nonfinite_errors(config, files) or schema_errors(config, schema, files) or semantic_errors(config)
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])

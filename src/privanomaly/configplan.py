@@ -47,8 +47,9 @@ def check_plan(config: Mapping[str, Any]) -> None:
             check_dataset_entry(name, entry)
         plan = DataPlan(config)
         check_papers(config, plan, {})  # which datasets are unavailable depends on the mirror: DAG time
-        SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
-                  config.get("sweep_points_per_job"))
+        sweeps = SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
+                           config.get("sweep_points_per_job"))
+        sweeps.claims_sweep((config["paper_a"].get("claims") or {}).get("sweep"))  # a name that is no sweep
         check_catalogue()
     except ConfigError:
         raise

@@ -91,7 +91,12 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     target.parent.mkdir(parents=True, exist_ok=True)
     for old in stale_temporaries(target.parent, target.name):
         old.unlink(missing_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_TAG + target.suffix, dir=target.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=_temp_prefix(target), suffix=TEMP_TAG + target.suffix, dir=target.parent)
+    except OSError as exc:  # a read-only directory or file system: name the output, not the temporary file
+        raise type(exc)(exc.errno, f"cannot write {target}: its directory {target.parent} does not take new files "
+                                   f"({exc.strerror}); make it writable or set results_dir to a writable directory"
+                        ) from exc
     os.close(fd)
     tmp = Path(tmp_name)
     # mkstemp creates the file 0600; give the result the permissions a plain open() would (0666 & ~umask).

@@ -186,6 +186,8 @@ def cached_sha256(path: str | os.PathLike, cache_file: str | os.PathLike | None 
             disk = json.loads(Path(cache_file).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             disk = {}  # a damaged cache is only a cache: rebuilt below
+        if not isinstance(disk, dict):
+            disk = {}  # valid JSON of another shape (e.g. `null`): damaged too
     hit = disk.get(key[0])
     if isinstance(hit, list) and len(hit) == 3 and hit[:2] == [key[1], key[2]]:
         _MEMO[key] = str(hit[2])
@@ -196,8 +198,11 @@ def cached_sha256(path: str | os.PathLike, cache_file: str | os.PathLike | None 
         from privanomaly import io
 
         disk[key[0]] = [key[1], key[2], digest]
-        Path(cache_file).parent.mkdir(parents=True, exist_ok=True)
-        io.write_text(cache_file, json.dumps(disk, sort_keys=True, indent=0) + "\n")
+        try:
+            Path(cache_file).parent.mkdir(parents=True, exist_ok=True)
+            io.write_text(cache_file, json.dumps(disk, sort_keys=True, indent=0) + "\n")
+        except OSError:
+            pass  # resources_dir not writable (a shared, read-only raw cache): only the next build hashes again
     return digest
 
 

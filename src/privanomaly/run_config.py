@@ -142,5 +142,6 @@ def finished_message(results: str | Path) -> str:
         start = f" - start with {present[0]}" + (f" (then {', '.join(present[1:])})" if present[1:] else "")
     report = results / "report.html"
     make = "make report" if results == Path("results") else f"make report REPORT={shlex.quote(str(report))}"
-    return (f"\nprivanomaly: results in {results}/{start}; HTML report: {make}, or snakemake --report {report} "
-            f"after the whole run (both use the configuration recorded in {results / RECORD_NAME})")
+    return (f"\nprivanomaly: results in {results}/{start}; HTML report: {make}, or snakemake --report "
+            f"{shlex.quote(str(report))} after the whole run (both use the configuration recorded in "
+            f"{results / RECORD_NAME})")

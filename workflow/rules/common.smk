@@ -70,8 +70,14 @@ def get_download_sha256(wildcards):
 def get_raw_files(wildcards):
     """The raw files of a dataset, in the raw cache or at their local path (rule prepare), marked ancient - their
     content reruns prepare through get_raw_sha256, a new mtime on the same bytes (a copy, a restore) nothing.
+
+    Not ancient while the prepared table is missing: Snakemake (9.27) drops a job whose ancient input's producer
+    reruns (a download whose params or code changed) even when the job's own output is missing, and ends the
+    run with exit 0 without that output (snakemake/snakemake#4166).
     """
-    return ancient(PLAN.raw_files(wildcards.dataset))
+    files = PLAN.raw_files(wildcards.dataset)
+    table = Path(PLAN.parquet(wildcards.dataset))
+    return ancient(files) if table.exists() and table.with_suffix(".json").exists() else files
 
 
 def get_raw_sha256(wildcards):

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .rawtext import separator_hint
 from .validation import DataError
 
 
@@ -38,9 +39,22 @@ def label_mask(values: pd.Series, wanted: Sequence[Any]) -> np.ndarray:
             texts += YAML_BOOL_WORDS[flag]
     text = values.astype("string").str.strip()
     mask = text.isin(texts).fillna(False).to_numpy(dtype=bool, copy=True)
+    nums = [float(w) for w in wanted if isinstance(w, (int, float)) and not isinstance(w, (bool, np.bool_))]
+    if nums and not pd.api.types.is_bool_dtype(values):  # a number matches its other spellings (1 and "1.0")
+        as_number = pd.to_numeric(text, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+        mask |= np.isin(as_number, np.asarray(nums, dtype=np.float64))
     if pd.api.types.is_bool_dtype(values):  # a boolean label (e.g. an npz's y.astype(bool)): True is 1, False 0
         mask |= label_mask(values.astype(np.int8), [w for w in wanted if not isinstance(w, str)])
     return mask
+
+
+def _separator_hint(df: pd.DataFrame, where: str, source: str) -> str:
+    """For a table read as one column whose text holds another separator (a ``;``- or tab-separated file read with
+    the default ``,``): the ``read.sep`` to set; else ''."""
+    if df.shape[1] != 1:
+        return ""
+    return separator_hint(str(df.columns[0]) + (" " + str(df.iloc[0, 0]) if len(df) else ""), where,
+                          f"{source or 'the file'} was read as a single column")
 
 
 def split_label(
@@ -55,10 +69,12 @@ def split_label(
     col = label["column"]
     if isinstance(col, int) and col not in df.columns and not 0 <= col < len(df.columns):
         raise DataError(f"{where}label.column: index {col} is outside the {len(df.columns)} columns of the file "
-                        f"(0-based: 0..{len(df.columns) - 1}); give the label's index or its name")
+                        f"(0-based: 0..{len(df.columns) - 1}); give the label's index or its name"
+                        f"{_separator_hint(df, where, source)}")
     name = df.columns[col] if isinstance(col, int) and col not in df.columns else str(col)
     if name not in df.columns:
-        raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)")
+        raise DataError(f"{where}label.column: no column {col!r} (columns: {', '.join(map(str, df.columns[:12]))}...)"
+                        f"{_separator_hint(df, where, source)}")
     raw = df[name]
     if raw.isna().any():
         first = int(np.flatnonzero(raw.isna().to_numpy())[0]) + 1
@@ -76,11 +92,12 @@ def split_label(
         bad = ~(is_anom | is_norm)
         if bad.any():
             seen = sorted(map(str, raw[bad].unique()))[:10]
-            raise DataError(f"{where}label: values {seen} are in neither anomaly_values nor normal_values")
+            raise DataError(f"{where}label: values {seen} are in neither anomaly_values nor normal_values"
+                            f"{_separator_hint(df, where, source)}")
     if not is_anom.any():
         seen = sorted(map(str, raw.unique()))[:10]
         raise DataError(
             f"{where}label.anomaly_values: {list(label['anomaly_values'])} match no row of {name!r} "
-            f"(values seen: {seen})"
+            f"(values seen: {seen}){_separator_hint(df, where, source)}"
         )
     return df.drop(columns=[name]), is_anom.astype(np.int8)

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .rawtext import decode_error, is_gzip, is_html, read_text
+from .rawtext import decode_error, is_gzip, is_html, read_text, separator_hint
 from .validation import DataError
 
 
@@ -59,9 +59,11 @@ def _csv_source(path: Path, read: Mapping[str, Any], where: str = "") -> Callabl
 
 
 def _read_csv(
-    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "", **kw: Any
+    path: Path, read: Mapping[str, Any], *, header: bool, na_values: Sequence[str], where: str = "",
+    label: str | int | None = None, **kw: Any
 ) -> pd.DataFrame:
     names = read.get("names")
+    _check_read_options(read, path, where)
     opts: dict[str, Any] = dict(
         sep=read.get("sep", ","),
         header=0 if read.get("header", header) else None,
@@ -92,6 +94,7 @@ def _read_csv(
                 f"{path}: duplicate column name(s) {dups} in the header; every column needs its own name "
                 f"(rename them, or give read.names)"
             )
+        _check_header_is_not_data(cols, path, where)
     if opts["header"] is None and names is None:
         df.columns = [f"x{i}" for i in range(df.shape[1])]
     df.columns = [str(c).strip() for c in df.columns]
@@ -102,13 +105,67 @@ def _read_csv(
         expected = (f"{where}read.names gives" if names is not None
                     else "the header has" if opts["header"] == 0 else "the first row has")
         _check_short_rows(source(), opts, df.shape[1], path, expected, where)
+    if label is not None:
+        _label_verbatim(df, label, source, opts)
     return df
 
 
-def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "") -> pd.DataFrame:
+def _label_verbatim(df: pd.DataFrame, label: str | int, source: Callable[[], Any], opts: Mapping[str, Any]) -> None:
+    """Put back, in place, the text of label cells that pandas read as missing by its default markers (``NA``,
+    ``N/A``, ``None``, ``null``, ``nan``, ...): a label is a word of the file, and ``label.anomaly_values`` /
+    ``normal_values`` name it; only an empty cell or one of ``read.na_values`` has no label."""
+    col = label if label in df.columns else (df.columns[label] if isinstance(label, int) and 0 <= label < df.shape[1]
+                                             else None)
+    if col is None or not df[col].isna().any():
+        return
+    pos = list(df.columns).index(col)
+    words = pd.read_csv(source(), **{**opts, "usecols": [pos], "dtype": str, "keep_default_na": False,
+                                     "na_values": list(opts.get("na_values") or [])}).iloc[:, 0]
+    if len(words) != len(df):
+        return
+    words = words.str.strip()
+    if (df[col].isna().to_numpy() & words.notna().to_numpy() & (words != "").to_numpy()).any():
+        df[col] = words.where(words != "").to_numpy()  # the column as text (labels.label_mask compares numbers too)
+
+
+def _check_read_options(read: Mapping[str, Any], path: Path, where: str) -> None:
+    """Raise naming the key for parser options pandas refuses with a bare ValueError (or takes silently wrong)."""
+    sep, comment, names = read.get("sep"), read.get("comment"), read.get("names")
+    if sep is not None and (not isinstance(sep, str) or sep == ""):
+        raise DataError(f"{where}read.sep: {sep!r} is not a field separator; give one or more characters "
+                        f"(e.g. ',', ';', '\\t') or a regular expression such as '\\s+' ({path})")
+    if comment is not None and (not isinstance(comment, str) or len(comment) != 1):
+        raise DataError(f"{where}read.comment: {comment!r} must be exactly one character (e.g. '#'): the text "
+                        f"after it on a line is ignored ({path})")
+    if names is not None:
+        dups = sorted({str(n) for n in names if list(names).count(n) > 1})
+        if dups:
+            raise DataError(f"{where}read.names: duplicate name(s) {dups}; every column needs its own name ({path})")
+
+
+_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+
+
+def _check_header_is_not_data(cols: Sequence[str], path: Path, where: str) -> None:
+    """Raise if every field of the header line is a number (other than the names 0, 1, ... that pandas' to_csv
+    writes for unnamed columns): that line is a data row of a file without a header, which reading it as the
+    header would drop silently."""
+    if not cols or not all(_NUMBER.fullmatch(c) for c in cols) or cols == [str(i) for i in range(len(cols))]:
+        return
+    shown = ", ".join(cols[:6]) + (", ..." if len(cols) > 6 else "")
+    fix = (f"if the file has no header, set {where}read.header: false (columns x0, x1, ...; the label by its 0-based "
+           f"index) or give the names in {where}read.names; if those numbers are the column names, give them in "
+           f"{where}read.names") if where else "add a header line naming the columns"
+    raise DataError(f"{path}: the header line ({shown}) is all numbers: it looks like the first data row of a file "
+                    f"without a header, which would be dropped as the header; {fix}")
+
+
+def read_csv_file(path: str | os.PathLike, read: Mapping[str, Any] | None = None, where: str = "",
+                  label: str | int | None = None) -> pd.DataFrame:
     """A delimited file with a header row, read exactly as format ``csv`` reads it (gzip by content, BOM, a row
-    with more or fewer fields than the header is a DataError naming its line); the Python API's reader."""
-    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where)
+    with more or fewer fields than the header is a DataError naming its line, the ``label`` column's words kept
+    as written); the Python API's reader."""
+    return _read_csv(Path(path), dict(read or {}), header=True, na_values=[], where=where, label=label)
 
 
 def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where: str, what: str) -> pd.DataFrame:
@@ -126,6 +183,9 @@ def _parse(source: Callable[[], Any], opts: Mapping[str, Any], path: Path, where
     except UnicodeDecodeError as exc:
         raise decode_error(path, exc, opts.get("encoding", "utf-8"), where) from exc
     except pd.errors.EmptyDataError as exc:
+        if opts.get("skiprows"):
+            raise DataError(f"{path}: no line is left after skipping {where}read.skiprows = {opts['skiprows']} lines "
+                            "(no header, no rows); lower read.skiprows to the number of lines before the data") from exc
         raise DataError(f"{path}: the file is empty (no header, no rows)") from exc
     except pd.errors.ParserError as exc:  # e.g. a ragged row: "Expected 3 fields in line 3, saw 4"
         raise DataError(
@@ -176,7 +236,7 @@ def _check_short_rows(
 
     def on_invalid(row: Any) -> str:
         if not short and row.text.strip() and row.actual_columns < row.expected_columns:
-            short.append((row.number, row.actual_columns))
+            short.append((row.number, row.actual_columns, row.text))
         return "skip"
 
     pacsv.read_csv(
@@ -190,9 +250,11 @@ def _check_short_rows(
         convert_options=pacsv.ConvertOptions(include_columns=["c0"]),
     )
     if short:
-        line, fields = short[0]
+        line, fields, row_text = short[0]
         first = line - skip - (1 if opts.get("header") == 0 else 0) == 1
         hint = f"; if it is a line of text before the data, skip it with {where}read.skiprows" if first else ""
+        if first and fields == 1:
+            hint += separator_hint(row_text, where, "the line was read as one field")
         if "read.names" in expected:
             hint += f"; or {where}read.names lists more columns than the file has"
         raise DataError(
@@ -240,6 +302,11 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
 
 def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
     """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
+    with open(path, "rb") as fh:
+        head = fh.read(6)
+    if not zipfile.is_zipfile(path) and head != b"\x93NUMPY":  # np.load would try it as a pickle and say so
+        raise DataError(f"{path}: not an .npz archive (neither a zip archive of arrays nor a NumPy file: truncated, "
+                        f"corrupt or another format); {fix}")
     try:
         loaded = np.load(path, allow_pickle=False)
         if not isinstance(loaded, np.lib.npyio.NpzFile):  # a .npy file: one bare array
@@ -292,11 +359,29 @@ def load_table(
 
     ``where`` (e.g. ``"datasets.thyroid."``) prefixes the config keys named in messages; ``fix`` is the advice
     for a file that is damaged (a download: delete it so that it is fetched again; a local file: replace it).
-    """
-    from .sources import file_present
 
+    Every failure is a :class:`DataError` naming the file: the parsers of binary containers (zip, npz, MATLAB,
+    Parquet, compressed text) raise many kinds of exception on damaged bytes - a truncated MATLAB header an
+    IndexError, a flipped byte of a zip header NotImplementedError, of an npz header a TokenError -, and each
+    is reported as a file that cannot be read in ``fmt``, with ``fix`` (the original exception is chained).
+    """
     path = Path(path)
     read = dict(read or {})
+    try:
+        return _load_table(path, fmt, read, label_column, where, fix)
+    except (DataError, FileNotFoundError, IsADirectoryError, PermissionError, MemoryError):
+        raise
+    except Exception as exc:  # a parser's own failure on bytes it cannot make sense of
+        raise DataError(f"{path}: cannot be read as {where}format: {fmt} - the file is damaged or not in that "
+                        f"format ({type(exc).__name__}: {' '.join(str(exc).split())}); {fix}") from exc
+
+
+def _load_table(
+    path: Path, fmt: str, read: dict[str, Any], label_column: str | int, where: str, fix: str
+) -> pd.DataFrame:
+    """:func:`load_table` without the translation of a parser's own exceptions."""
+    from .sources import file_present
+
     if not file_present(path, f"{where}files[0]" if where else ""):
         raise DataError(f"{path}: file not found")
     if path.stat().st_size == 0:
@@ -328,13 +413,13 @@ def load_table(
         X, y = (d[k].toarray() if scipy.sparse.issparse(d[k]) else d[k] for k in (fkey, lkey))
         return _read_arrays(X, y, lkey, path)
     if fmt == "csv":
-        return _read_csv(path, read, header=True, na_values=[], where=where)
+        return _read_csv(path, read, header=True, na_values=[], where=where, label=label_column)
     if fmt == "zip_csv":
         if not read.get("member"):
             raise DataError(f"{path}: format zip_csv needs {where}read.member")
-        return _read_csv(path, read, header=True, na_values=[], where=where)
+        return _read_csv(path, read, header=True, na_values=[], where=where, label=label_column)
     if fmt == "uci_data":
-        return _read_csv(path, read, header=False, na_values=["?"], where=where)
+        return _read_csv(path, read, header=False, na_values=["?"], where=where, label=label_column)
     if fmt == "aps_csv":
         return _read_aps(path, read, where)
     if fmt == "parquet":

@@ -152,6 +152,9 @@ def select_columns(
         unknown = [c for c in names if c not in cols]
         if unknown:
             raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
+        twice = sorted({c for c in names if list(names).count(c) > 1})
+        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
+            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
@@ -329,7 +332,14 @@ def build(
     prov: dict[str, Any] = {"dataset": name}
     if "generator" in entry:
         gen = dict(entry["generator"])
-        X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
+        try:
+            X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
+        except OverflowError as exc:
+            raise DataError(f"{where}generator: its numbers are too large for float64 ({exc}); use smaller means, "
+                            "variances or ranges") from exc
+        if not np.isfinite(X).all():
+            raise DataError(f"{where}generator: drew non-finite values (a mean plus its spread overflows float64); "
+                            "use smaller means, variances or ranges")
         features = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
         prov["source"] = {"generator": gen, "seed_keys": [seed, "synthetic", name]}
         raw_rows = len(features)
@@ -358,6 +368,9 @@ def build(
             path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
         )
         raw_rows = len(table)
+        if raw_rows == 0:  # the label check would say only that no row matches anomaly_values
+            raise DataError(f"{where}files[0]: {path} has no data rows (a header, or nothing but blank or skipped "
+                            "lines); put the data in the file")
         features, y = labels.split_label(table, entry["label"], where, str(path))
         label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
         for key in ("keep_columns", "drop_columns"):

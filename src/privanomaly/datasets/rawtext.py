@@ -121,3 +121,14 @@ def _read_raw_text(path: Path, member: str | None, encoding: str, where: str) ->
             raise decode_error(Path(f"{path}[{name}]"), exc, encoding, where, data) from exc
     except UnicodeDecodeError as exc:
         raise decode_error(path, exc, encoding, where) from exc
+
+
+_SEPARATORS = {";": "';'", "\t": '"\\t"', "|": "'|'", ",": "','"}  # as written in YAML
+
+
+def separator_hint(text: str, where: str, what: str) -> str:
+    """For ``text`` that was read as one field (a ``;``-separated file read with the default ``,``): ``'; <what> -
+    are its fields separated by ';'? then set <where>read.sep: ';''`` for the first of ``;``, tab, ``|``, ``,`` in
+    it, else ''."""
+    found = [shown for sep, shown in _SEPARATORS.items() if sep in text]
+    return f"; {what} - are its fields separated by {found[0]}? then set {where}read.sep: {found[0]}" if found else ""

@@ -6,6 +6,7 @@ a schema cannot say well (e.g. a mean vector whose length must equal ``dim``) an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -124,6 +125,13 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
                         raise DataError(f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}")
         if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
             raise DataError(f"{key}.generator: mean_low must be < mean_high")
+        if gname == "gaussian_mixture":
+            margin = float(gen.get("background_margin", 0.0))
+            span = (float(gen["mean_high"]) + margin) - (float(gen["mean_low"]) - margin)
+            if not math.isfinite(span):  # numpy's uniform draw raises OverflowError naming nothing
+                raise DataError(f"{key}.generator: the box [mean_low - background_margin, mean_high + "
+                                f"background_margin] = [{gen['mean_low']:g} - {margin:g}, {gen['mean_high']:g} + "
+                                f"{margin:g}] is wider than float64 can hold; use a smaller range")
         if gname == "gaussian_mixture" and gen["n_components"] > gen["n_normal"]:
             raise DataError(f"{key}.generator.n_components: {gen['n_components']} components for n_normal = "
                             f"{gen['n_normal']} points (each component needs points; at most n_normal)")

@@ -15,6 +15,11 @@ SP mechanisms) the claim P(o | x) <= e^eps P(o | y) is decided exactly
 polynomial identity). Then the worst detectable edge of one world is sampled ``cp_n`` times per side with
 the mechanism's sampler and the Clopper–Pearson lower bound of the loss (:mod:`.statistical`) must not
 exceed the claim.
+
+Every sampled check runs inside :func:`sampled_check`: a sampler whose loop runs past the budget its own law
+allows (:class:`privanomaly.sp.loop_budget.SamplerStalled`, false alarm below 2^-60 per loop run) fails the
+row's statistical check with a message naming the world (:func:`sampling`), the loop and the acceptance
+probability it promised - the audit fails in seconds instead of hanging.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Callable
@@ -34,6 +41,7 @@ from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
 from privanomaly.outliers import enclosing, smooth
+from privanomaly.sp.loop_budget import SamplerStalled
 
 from . import controls as builtin_controls
 from . import statistical
@@ -51,6 +59,8 @@ __all__ = [
     "run",
     "audit_aiq",
     "claim_text",
+    "sampling",
+    "sampled_check",
     "table",
     "TABLE_COLUMNS",
 ]
@@ -191,7 +201,11 @@ def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expecte
     if fn is None:
         return AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, expected=expected,
                         note=f"no auditor registered for family {m.family!r}")
-    row = fn(m, level)
+    try:
+        row = fn(m, level)
+    except SamplerStalled as e:  # an auditor that does not catch it itself (sampled_check): the row fails
+        row = AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, statistical_pass=False,
+                       cp_detail=f"sampler of {m.name} stalled: {e}", note=f"sampler stalled: {e}")
     row.kind = kind
     if expected == "pass" and row.expected == "unproven":
         expected = "unproven"
@@ -202,6 +216,29 @@ def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expecte
                                         "(register one with privanomaly.audit.auditor)"])
     row.note = "; ".join(x for x in (note, row.note) if x)
     return row
+
+
+@contextmanager
+def sampling(where: str) -> Iterator[None]:
+    """Name the world a sampler is drawn on: a :class:`~privanomaly.sp.loop_budget.SamplerStalled` raised inside
+    is raised again with ``where`` in front of its message (which names the loop and its law)."""
+    try:
+        yield
+    except SamplerStalled as e:
+        raise SamplerStalled(f"{where}: {e}") from e
+
+
+@contextmanager
+def sampled_check(m: Mechanism, row: AuditRow) -> Iterator[None]:
+    """Run an auditor's sampled checks: a sampler that stalls (its loop ran past the budget its law allows,
+    :mod:`privanomaly.sp.loop_budget`) fails the row's statistical check with the loop's message - the audit
+    fails in seconds instead of hanging."""
+    try:
+        yield
+    except SamplerStalled as e:
+        row.statistical_pass = False
+        row.cp_detail = f"sampler of {m.name} stalled: {e}"
+        row.note = "; ".join(x for x in (row.note, f"sampler stalled: {e}") if x)
 
 
 AUDIT_ROWS_PARAMS = dict(eps=0.5, delta=0.01)
@@ -394,7 +431,8 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                    worst_ratio_over_e_eps=math.exp(worst_excess) if worst_excess > -math.inf else float("nan"),
                    worst_delta=worst_delta, exhaustive_pass=exhaustive_ok, law_pass=worst_law <= LAW_TOL,
                    note="; ".join(x for x in (relation_failure, first_failure, law_failure) if x))
-    _cp_aiq(m, level, row)
+    with sampled_check(m, row):
+        _cp_aiq(m, level, row)
     return row
 
 
@@ -419,8 +457,10 @@ def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
     def sampler(xi: int, bi: int):
         return lambda rng, nn: m.sample(np.array([xi]), np.array([bi]), rng=rng, n_trials=nn, **CP_PARAMS)[:, 0]
 
-    res = statistical.audit(sampler(*ends[0]), sampler(*ends[1]), statistical.point_events([0, 1]), n,
-                            seed=level.seed, label=f"harness/{m.name}")
+    with sampling(f"world {'/'.join(map(str, CP_WORLD))}, (x_i, B) = {ends[0]} vs {ends[1]}, "
+                  + ", ".join(f"{key} = {v}" for key, v in CP_PARAMS.items())):
+        res = statistical.audit(sampler(*ends[0]), sampler(*ends[1]), statistical.point_events([0, 1]), n,
+                                seed=level.seed, label=f"harness/{m.name}")
     row.cp_eps_hat = res.epsilon_lower
     row.cp_claimed_eps = c.epsilon
     gof, where = _gof_aiq(m, level, x, b)
@@ -457,8 +497,10 @@ def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[
         params = {**CP_PARAMS, "cap": cap, "eps": eps}
         key = (str(cap),) if eps == CP_PARAMS["eps"] else (str(cap), eps)
         given = _as_given(b, cap)
-        ones = m.sample(x, given, rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
-                        **params).sum(axis=0)
+        with sampling(f"world {'/'.join(map(str, CP_WORLD))}, every (x_i, B), beta = {params['beta']}, "
+                      f"k = {params['k']}, cap = {cap}, eps = {eps:g}"):
+            ones = m.sample(x, given, rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
+                            **params).sum(axis=0)
         laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, given)]
         want = np.array([math.exp(exact.log_value(d.probs[1], d.theta)) for d in laws])
         lo = stats.binom.cdf(ones, n, want)

@@ -6,8 +6,9 @@ repeats a round until each pending draw is accepted (or its run stops). Under th
 pending draw survives round ``j`` with probability at most ``c_j``, independently of the other draws, so after
 ``R`` rounds one of ``n`` draws is still pending with probability at most ``n c_1 ... c_R`` (union bound). The
 budget of a loop is the smallest ``R`` that makes this at most :data:`FALSE_STALL` = 2^-60: a correct sampler
-exceeds it with probability below 2^-60 per loop run (about 1e-18; a full audit runs fewer than 10^7 loops, so
-it fails falsely with probability below 1e-11), while a sampler whose acceptance is broken (never accepts, or
+exceeds it with probability below 2^-60 per loop run (about 9e-19; the full audit runs about 26,000 loops, so it
+fails falsely with probability below 3e-14; its correct samplers used at most half of a budget), while a
+sampler whose acceptance is broken (never accepts, or
 with a vanishing probability) stops after the budget - a few dozen to a few hundred rounds - with
 :class:`SamplerStalled`, naming the loop, how many draws were still pending and the law it expected, instead
 of running forever. Counting rounds costs nothing measurable next to a round's draws.

@@ -44,3 +44,15 @@ def test_a_sampler_wrong_only_where_gamma_passes_one_is_caught(monkeypatch, fast
     monkeypatch.setattr(exact_random, "exp_minus_whole", lambda rng, whole: real(rng, 2 * np.asarray(whole)))
     row = audit_b.audit_top_h(M.get("exp_top_h"), fast)
     assert row.exhaustive_pass and row.statistical_pass is False, row.cp_detail
+
+
+def test_a_sampler_at_a_tenth_more_than_its_rate_is_caught(monkeypatch, fast):
+    """Algorithm 3 drawing at 1.1 times the rate its law and claim state: the set laws at eps = 0.5 differ too
+    little for 200,000 draws; at eps = 7.5 they do not (it passed the audit when only eps = 0.5 was sampled)."""
+    from privanomaly.outliers import exponential
+
+    real = exponential.top_h_draws
+    monkeypatch.setattr(exponential, "top_h_draws",
+                        lambda u, h, eps, rng, n, sensitivity=1.0: real(u, h, 1.1 * eps, rng, n, sensitivity))
+    row = audit_b.audit_top_h(M.get("exp_top_h"), fast)
+    assert row.exhaustive_pass and row.statistical_pass is False, row.cp_detail

@@ -117,6 +117,7 @@ class AuditRow:
     law_pass: bool | None = None  # paper A: ``probs`` (the law every table reports) is the exact law
     expected: str = "pass"  # "pass", "fail" (negative control) or "unproven" (claim.proven is False)
     note: str = ""
+    error: str = ""  # the exception the mechanism's audit raised: neither a pass nor a catch (run())
 
     @property
     def checks(self) -> tuple[bool | None, ...]:
@@ -130,7 +131,10 @@ class AuditRow:
     @property
     def ok(self) -> bool:
         """Pass for a mechanism; caught (some check fails) for a negative control; always for an unproven
-        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed)."""
+        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed); never
+        when its audit raised (``error``)."""
+        if self.error:
+            return False
         if self.expected == "pass":
             return self.passed
         if self.expected == "unproven":
@@ -139,6 +143,8 @@ class AuditRow:
 
     @property
     def result(self) -> str:
+        if self.error:
+            return "ERROR"
         if self.expected == "pass":
             return "pass" if self.passed else "FAIL"
         if self.expected == "unproven":
@@ -284,11 +290,26 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     return pd.DataFrame([r.as_dict() for r in rows])
 
 
+def _audited(name: str, make: Callable[[], Mechanism], lv: Level, kind: str = "mechanism", expected: str = "pass",
+             note: str = "") -> AuditRow:
+    """:func:`audit_mechanism`, or an ERROR row naming the exception when the mechanism's audit raises: one
+    broken mechanism fails its own row (never counted as a pass or a catch) and the others are still audited."""
+    m = None
+    try:
+        m = make()
+        m.name = name
+        return audit_mechanism(m, lv, kind, expected, note)
+    except Exception as e:  # noqa: BLE001 - any error of one audit is reported in its row
+        return AuditRow(kind, name, getattr(m, "paper", ""), getattr(m, "reference", ""), "",
+                        getattr(m, "neighbours", ""), expected=expected, error=f"{type(e).__name__}: {e}",
+                        note="; ".join(x for x in (note, f"the audit raised {type(e).__name__}: {e}") if x))
+
+
 def _run(lv: Level, names: list[str] | None, controls: bool, log: Callable[[str], None] | None) -> list[AuditRow]:
     rows = []
     for n in names if names is not None else mech_registry.names():
         t0 = time.perf_counter()
-        rows.append(audit_mechanism(mech_registry.get(n), lv))
+        rows.append(_audited(n, lambda n=n: mech_registry.get(n), lv))
         if log:
             log(f"audit {lv.name}: {n} in {time.perf_counter() - t0:.1f} s")
     if controls:
@@ -297,9 +318,7 @@ def _run(lv: Level, names: list[str] | None, controls: bool, log: Callable[[str]
         clv = replace(LEVELS[lv.controls_level], seed=lv.seed) if lv.controls_level else lv
         for n, factory, what in todo:
             t0 = time.perf_counter()
-            m = factory()
-            m.name = n
-            row = audit_mechanism(m, clv, "negative control", "fail", what)
+            row = _audited(n, factory, clv, "negative control", "fail", what)
             if clv is not lv:
                 row.note = "; ".join(x for x in (row.note, f"audited at the {clv.name} level") if x)
             rows.append(row)

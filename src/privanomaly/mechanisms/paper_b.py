@@ -314,7 +314,8 @@ class TopH(Mechanism):
         ico = self.icosahedron_utilities()
         rows = []
         for h in (1, 2) if fast else (1, 2, 3):
-            for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v), (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1]),
+            for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v),
+                                   (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1]),
                                    (f"3d_icosahedron_pair_h{h}", ico, [0], [1])):
                 law = np.array([self.set_law(row, h, eps) for row in U])
                 loss = np.abs(np.log(law[a]) - np.log(law[b])).max()

@@ -13,6 +13,10 @@ Paper A (:data:`PAPER_A`):
 * ``optimal_dp_uncapped_distance`` — the optimal DP mechanism run on capped counts min(B, cap) whose distance
   Delta_G ignores the cap: a present normal record at B >= cap has Delta = cap - beta, its absent neighbour
   cap + 2 - beta, a ratio e^(2 eps). Private on true counts, so only an audit on capped counts sees it.
+* ``optimal_dp_stalled_sampler`` — the optimal DP mechanism whose exact Bernoulli(exp(-gamma)) never stops
+  (CKS Algorithm 1 with a Bernoulli(gamma / K) that always succeeds, as a flipped acceptance test makes a
+  rejection loop that never accepts): the loop's budget (:mod:`privanomaly.sp.loop_budget`) stops it and the
+  audit fails in seconds instead of hanging.
 
 Paper B (:func:`paper_b_controls`):
 
@@ -20,6 +24,11 @@ Paper B (:func:`paper_b_controls`):
   block bound: each branch is beta-smooth, the data-dependent switch is not (:func:`budget_switch_bound`).
 * ``gaussian_gs_upper_half_sigma_sampler`` — Theorem 1 whose sampler draws with sigma / 2.
 * ``exp_top_h_double_rate_sampler`` — Algorithm 3 whose sampler draws at 2 eps.
+* ``gaussian_gs_upper_k3_11`` — Theorem 1 with min(N, k K_3 + 1) taken with K_3 = 11 (one kissing sphere short
+  of 12): only a 3-D world whose count jumps by 12k + 1 (the icosahedron pair) sees it.
+* ``gaussian_smooth_alpha_misread`` / ``gaussian_smooth_beta_misread`` — Theorem 2 read with alpha 1.25 times
+  (the 5 read as 4) / beta twice the printed one, in the release *and* in the mechanism's own checks: only a
+  check at the audit's own reading of Theorem 2 (:func:`privanomaly.audit.paper_b.theorem2_constants`) sees it.
 
 The harness (:mod:`.harness`) runs them in this order after the registered mechanisms.
 """
@@ -36,10 +45,12 @@ from privanomaly.mechanisms.base import Claim, Mechanism, check_rng, check_trial
 from privanomaly.mechanisms.exact import ExactDist, QRat
 from privanomaly.mechanisms.paper_a import LaplaceCount, OptimalDP, SPConstruction1
 from privanomaly.mechanisms.paper_b import DEFAULT_DELTA, GaussianGlobal, GaussianSmooth, TopH
+from privanomaly.sp.dlap import cks_algorithm1
 from privanomaly.sp.mdd import mdd_dp, mdd_sp_lower
 
-__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "OptimisticProbs", "UncappedDistance", "PAPER_A", "GaussianBudgetSwitch",
-           "GaussianHalfSigmaSampler", "TopHDoubleRateSampler", "budget_switch_bound", "paper_b_controls"]
+__all__ = ["SPLPlusOne", "FloatSamplerDP", "LaplaceHalfNoise", "OptimisticProbs", "UncappedDistance",
+           "StalledSamplerDP", "PAPER_A", "GaussianBudgetSwitch", "GaussianHalfSigmaSampler", "GaussianK3Short",
+           "GaussianTheorem2Misread", "TopHDoubleRateSampler", "budget_switch_bound", "paper_b_controls"]
 
 
 class SPLPlusOne(SPConstruction1):
@@ -94,6 +105,17 @@ class UncappedDistance(OptimalDP):
         return mdd_dp(x_i, B, beta)
 
 
+class StalledSamplerDP(OptimalDP):
+    label = "DP, sampler whose Bernoulli(exp(-gamma)) never stops (broken)"
+    reference = "negative control (Theorem 4.4, CKS Algorithm 1 with an always-true Bernoulli(gamma / K))"
+
+    def sample(self, x_i, B, *, beta, k, eps, rng, n_trials, cap=None) -> np.ndarray:
+        check_rng(rng)
+        n = check_trials(n_trials) * np.size(x_i)
+        cks_algorithm1(n, lambda active, K: np.ones(active.size, dtype=bool))  # raises: it never stops
+        raise AssertionError("unreachable: CKS Algorithm 1 never stops here")
+
+
 PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
     "sp_L_plus_1": (SPLPlusOne, "SP with Delta = L + 1 (one step too far): must fail on G_S(k)"),
     "optimal_dp_float_sampler": (
@@ -104,6 +126,8 @@ PAPER_A: dict[str, tuple[type[Mechanism], str]] = {
                          "exact law"),
     "optimal_dp_uncapped_distance": (
         UncappedDistance, "optimal DP on capped counts min(B, cap) with Delta_G not capped: must fail on G"),
+    "optimal_dp_stalled_sampler": (
+        StalledSamplerDP, "optimal DP whose sampler's loop never stops: must fail (stalled), not hang"),
 }
 """Paper A's negative controls: name -> (factory, what the harness must see)."""
 
@@ -164,6 +188,32 @@ class GaussianLowerClaimedProven(GaussianGlobal):
         return Claim(eps, delta, self.neighbours, note="a GS lower bound taken for a proof")
 
 
+class GaussianK3Short(GaussianGlobal):
+    """Negative control: Theorem 1 with GS^UB = min(N, k K_d + 1) taken with K_3 = 11 instead of 12 (a kissing
+    number one short; every other d as it is). Only a 3-D world where the count jumps by 12k + 1 sees it."""
+
+    def __init__(self):
+        super().__init__("upper")
+        self.gs = lambda N, d, k: min(int(N), int(k) * 11 + 1) if int(d) == 3 else ol.gs_upper(N, d, k)
+        self.label = "Gaussian (GS upper bound with K_3 = 11) (broken)"
+        self.reference = "negative control (Theorem 1 with Theorem 4's bound at K_3 = 11)"
+
+
+class GaussianTheorem2Misread(GaussianSmooth):
+    """Negative control: Theorem 2 (Algorithm 2's bound) with (alpha, beta) scaled from the printed ones, in its
+    release and in its own checks alike - what a wrong constant in :mod:`privanomaly.outliers.gaussian` does."""
+
+    def __init__(self, alpha_scale: float = 1.0, beta_scale: float = 1.0):
+        super().__init__("paper")
+        self.alpha_scale, self.beta_scale = float(alpha_scale), float(beta_scale)
+        self.label = f"Gaussian (smooth, Theorem 2 with alpha x {alpha_scale:g}, beta x {beta_scale:g}) (broken)"
+        self.reference = "negative control (Theorem 2 with misread constants)"
+
+    def theorem2(self, eps: float, delta: float) -> tuple[float, float]:
+        alpha, beta = super().theorem2(eps, delta)
+        return alpha * self.alpha_scale, beta * self.beta_scale
+
+
 class TopHDoubleRateSampler(TopH):
     """Negative control: Algorithm 3 whose sampler draws at 2 eps while its law and claim say eps."""
 
@@ -177,7 +227,8 @@ class TopHDoubleRateSampler(TopH):
 def paper_b_controls() -> dict[str, Mechanism]:
     """Paper B's negative controls, by name (fresh instances): the data-dependent budget switch (Algorithm 2
     within a work budget of 50, else the fast bound), a Gaussian whose sampler uses half its stated sigma, a
-    top-h whose sampler runs at twice its stated eps and a Gaussian on the GS lower bound claimed proven."""
+    top-h whose sampler runs at twice its stated eps, a Gaussian on the GS lower bound claimed proven, one on
+    Theorem 4's bound with K_3 = 11, and two smooth Gaussians with Theorem 2's alpha or beta misread."""
     m = GaussianBudgetSwitch(max_work=50)
     m.name = "gaussian_smooth_budget_switch"
     half = GaussianHalfSigmaSampler()
@@ -186,4 +237,10 @@ def paper_b_controls() -> dict[str, Mechanism]:
     double.name = "exp_top_h_double_rate_sampler"
     lower = GaussianLowerClaimedProven()
     lower.name = "gaussian_gs_lower_claimed_proven"
-    return {m.name: m, half.name: half, double.name: double, lower.name: lower}
+    k3 = GaussianK3Short()
+    k3.name = "gaussian_gs_upper_k3_11"
+    alpha = GaussianTheorem2Misread(alpha_scale=1.25)
+    alpha.name = "gaussian_smooth_alpha_misread"
+    beta = GaussianTheorem2Misread(beta_scale=2.0)
+    beta.name = "gaussian_smooth_beta_misread"
+    return {c.name: c for c in (m, half, double, lower, k3, alpha, beta)}

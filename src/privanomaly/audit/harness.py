@@ -15,12 +15,19 @@ SP mechanisms) the claim P(o | x) <= e^eps P(o | y) is decided exactly
 polynomial identity). Then the worst detectable edge of one world is sampled ``cp_n`` times per side with
 the mechanism's sampler and the Clopper–Pearson lower bound of the loss (:mod:`.statistical`) must not
 exceed the claim.
+
+Every sampled check runs inside :func:`sampled_check`: a sampler whose loop runs past the budget its own law
+allows (:class:`privanomaly.sp.loop_budget.SamplerStalled`, false alarm below 2^-60 per loop run) fails the
+row's statistical check with a message naming the world (:func:`sampling`), the loop and the acceptance
+probability it promised - the audit fails in seconds instead of hanging.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Callable
@@ -33,6 +40,7 @@ from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
 from privanomaly.outliers import enclosing, smooth
+from privanomaly.sp.loop_budget import SamplerStalled
 
 from . import controls as builtin_controls
 from . import parallel
@@ -51,6 +59,8 @@ __all__ = [
     "run",
     "audit_aiq",
     "claim_text",
+    "sampling",
+    "sampled_check",
     "table",
     "TABLE_COLUMNS",
 ]
@@ -107,6 +117,7 @@ class AuditRow:
     law_pass: bool | None = None  # paper A: ``probs`` (the law every table reports) is the exact law
     expected: str = "pass"  # "pass", "fail" (negative control) or "unproven" (claim.proven is False)
     note: str = ""
+    error: str = ""  # the exception the mechanism's audit raised: neither a pass nor a catch (run())
 
     @property
     def checks(self) -> tuple[bool | None, ...]:
@@ -120,7 +131,10 @@ class AuditRow:
     @property
     def ok(self) -> bool:
         """Pass for a mechanism; caught (some check fails) for a negative control; always for an unproven
-        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed)."""
+        claim (a mechanism kept for the paper's figure whose premises do not hold: nothing is claimed); never
+        when its audit raised (``error``)."""
+        if self.error:
+            return False
         if self.expected == "pass":
             return self.passed
         if self.expected == "unproven":
@@ -129,6 +143,8 @@ class AuditRow:
 
     @property
     def result(self) -> str:
+        if self.error:
+            return "ERROR"
         if self.expected == "pass":
             return "pass" if self.passed else "FAIL"
         if self.expected == "unproven":
@@ -191,7 +207,11 @@ def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expecte
     if fn is None:
         return AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, expected=expected,
                         note=f"no auditor registered for family {m.family!r}")
-    row = fn(m, level)
+    try:
+        row = fn(m, level)
+    except SamplerStalled as e:  # an auditor that does not catch it itself (sampled_check): the row fails
+        row = AuditRow(kind, m.name, m.paper, m.reference, "", m.neighbours, statistical_pass=False,
+                       cp_detail=f"sampler of {m.name} stalled: {e}", note=f"sampler stalled: {e}")
     row.kind = kind
     if expected == "pass" and row.expected == "unproven":
         expected = "unproven"
@@ -202,6 +222,29 @@ def audit_mechanism(m: Mechanism, level: Level, kind: str = "mechanism", expecte
                                         "(register one with privanomaly.audit.auditor)"])
     row.note = "; ".join(x for x in (note, row.note) if x)
     return row
+
+
+@contextmanager
+def sampling(where: str) -> Iterator[None]:
+    """Name the world a sampler is drawn on: a :class:`~privanomaly.sp.loop_budget.SamplerStalled` raised inside
+    is raised again with ``where`` in front of its message (which names the loop and its law)."""
+    try:
+        yield
+    except SamplerStalled as e:
+        raise SamplerStalled(f"{where}: {e}") from e
+
+
+@contextmanager
+def sampled_check(m: Mechanism, row: AuditRow) -> Iterator[None]:
+    """Run an auditor's sampled checks: a sampler that stalls (its loop ran past the budget its law allows,
+    :mod:`privanomaly.sp.loop_budget`) fails the row's statistical check with the loop's message - the audit
+    fails in seconds instead of hanging."""
+    try:
+        yield
+    except SamplerStalled as e:
+        row.statistical_pass = False
+        row.cp_detail = f"sampler of {m.name} stalled: {e}"
+        row.note = "; ".join(x for x in (row.note, f"sampler stalled: {e}") if x)
 
 
 AUDIT_ROWS_PARAMS = dict(eps=0.5, delta=0.01)
@@ -251,9 +294,24 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     return pd.DataFrame([r.as_dict() for r in rows])
 
 
+def _audited(name: str, make: Callable[[], Mechanism], lv: Level, kind: str = "mechanism", expected: str = "pass",
+             note: str = "") -> AuditRow:
+    """:func:`audit_mechanism`, or an ERROR row naming the exception when the mechanism's audit raises: one
+    broken mechanism fails its own row (never counted as a pass or a catch) and the others are still audited."""
+    m = None
+    try:
+        m = make()
+        m.name = name
+        return audit_mechanism(m, lv, kind, expected, note)
+    except Exception as e:  # noqa: BLE001 - any error of one audit is reported in its row
+        return AuditRow(kind, name, getattr(m, "paper", ""), getattr(m, "reference", ""), "",
+                        getattr(m, "neighbours", ""), expected=expected, error=f"{type(e).__name__}: {e}",
+                        note="; ".join(x for x in (note, f"the audit raised {type(e).__name__}: {e}") if x))
+
+
 def _tasks(lv: Level, names: list[str] | None, controls: bool) -> list[tuple[str, Callable[[], AuditRow]]]:
     """(log label, the call that audits it) of every row, in the table's order."""
-    tasks = [(f"audit {lv.name}: {n}", lambda n=n: audit_mechanism(mech_registry.get(n), lv))
+    tasks = [(f"audit {lv.name}: {n}", lambda n=n: _audited(n, lambda: mech_registry.get(n), lv))
              for n in (names if names is not None else mech_registry.names())]
     if controls:
         todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
@@ -266,9 +324,7 @@ def _tasks(lv: Level, names: list[str] | None, controls: bool) -> list[tuple[str
 
 
 def _audit_control(name: str, factory: Callable[[], Mechanism], what: str, clv: Level, lv: Level) -> AuditRow:
-    m = factory()
-    m.name = name
-    row = audit_mechanism(m, clv, "negative control", "fail", what)
+    row = _audited(name, factory, clv, "negative control", "fail", what)
     if clv is not lv:
         row.note = "; ".join(x for x in (row.note, f"audited at the {clv.name} level") if x)
     return row
@@ -397,7 +453,8 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
                    worst_ratio_over_e_eps=math.exp(worst_excess) if worst_excess > -math.inf else float("nan"),
                    worst_delta=worst_delta, exhaustive_pass=exhaustive_ok, law_pass=worst_law <= LAW_TOL,
                    note="; ".join(x for x in (relation_failure, first_failure, law_failure) if x))
-    _cp_aiq(m, level, row)
+    with sampled_check(m, row):
+        _cp_aiq(m, level, row)
     return row
 
 
@@ -422,8 +479,10 @@ def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
     def sampler(xi: int, bi: int):
         return lambda rng, nn: m.sample(np.array([xi]), np.array([bi]), rng=rng, n_trials=nn, **CP_PARAMS)[:, 0]
 
-    res = statistical.audit(sampler(*ends[0]), sampler(*ends[1]), statistical.point_events([0, 1]), n,
-                            seed=level.seed, label=f"harness/{m.name}")
+    with sampling(f"world {'/'.join(map(str, CP_WORLD))}, (x_i, B) = {ends[0]} vs {ends[1]}, "
+                  + ", ".join(f"{key} = {v}" for key, v in CP_PARAMS.items())):
+        res = statistical.audit(sampler(*ends[0]), sampler(*ends[1]), statistical.point_events([0, 1]), n,
+                                seed=level.seed, label=f"harness/{m.name}")
     row.cp_eps_hat = res.epsilon_lower
     row.cp_claimed_eps = c.epsilon
     gof, where = _gof_aiq(m, level, x, b)
@@ -460,8 +519,10 @@ def _gof_aiq(m: Mechanism, level: Level, x: np.ndarray, b: np.ndarray) -> tuple[
         params = {**CP_PARAMS, "cap": cap, "eps": eps}
         key = (str(cap),) if eps == CP_PARAMS["eps"] else (str(cap), eps)
         given = _as_given(b, cap)
-        ones = m.sample(x, given, rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
-                        **params).sum(axis=0)
+        with sampling(f"world {'/'.join(map(str, CP_WORLD))}, every (x_i, B), beta = {params['beta']}, "
+                      f"k = {params['k']}, cap = {cap}, eps = {eps:g}"):
+            ones = m.sample(x, given, rng=seeding.rng(level.seed, "audit", "gof", m.name, *key), n_trials=n,
+                            **params).sum(axis=0)
         laws = [m.exact_distribution(int(xi), int(bi), **params) for xi, bi in zip(x, given)]
         want = np.array([math.exp(exact.log_value(d.probs[1], d.theta)) for d in laws])
         lo = stats.binom.cdf(ones, n, want)

@@ -108,25 +108,36 @@ class GaussianGlobal(CountGaussian):
             f"(eps <= {ol.theorem1_max_epsilon(delta):.4g} needed)")
         return Claim(eps, delta, self.neighbours, proven=ok, note=note)
 
-    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
-        """On every grid world and on :func:`pentagon_pair`: the largest |q(X) - q(X')| over edges is <= GS (of
-        Theorem 4 for the world's N, d, k), and the exact delta(eps) between the *released* laws
-        (:meth:`exact_distribution` of each dataset, as sampled) on every edge is <= delta."""
+    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01,
+                   factor: float | None = None) -> list[dict]:
+        """On every grid world, on :func:`pentagon_pair` (2-D) and on the icosahedron pair
+        (:func:`privanomaly.outliers.audit_worlds.icosahedron_pair`, 3-D; both attain Theorem 4's bound for
+        their d): the largest |q(X) - q(X')| over edges is <= GS (of Theorem 4 for the world's N, d, k), every
+        *released* sigma is at least Theorem 1's for that jump (``jump * factor / eps``, ``factor`` =
+        sqrt(2 ln(2/delta)), :func:`privanomaly.outliers.theorem1_factor` unless given), and the exact
+        delta(eps) between the released laws (:meth:`exact_distribution` of each dataset, as sampled) on every
+        edge is <= delta."""
+        c = ol.theorem1_factor(delta) if factor is None else float(factor)
         worlds = [(w.name, np.asarray(w.grid, dtype=float), w.N, w.k, w.r)
                   for w in (ol.audit_worlds.FAST_WORLDS if fast else ol.audit_worlds.DEFAULT_WORLDS)]
         rows = []
         for name, grid, N, k, r in worlds:
             states, u, v = ol.audit_worlds.grid_world(len(grid), N)
-            rows.append(self._law_row(name, [grid[list(s)] for s in states], u, v, grid.shape[1], k, r, eps, delta))
-        X, Xp, k, r = pentagon_pair()
-        rows.append(self._law_row("2d_pentagon_pair", [X, Xp], np.array([0]), np.array([1]), 2, k, r, eps, delta))
+            rows.append(self._law_row(name, [grid[list(s)] for s in states], u, v, grid.shape[1], k, r, eps, delta,
+                                      c))
+        one, two = np.array([0]), np.array([1])
+        for name, (X, Xp, k, r) in (("2d_pentagon_pair", pentagon_pair()),
+                                    ("3d_icosahedron_pair", ol.audit_worlds.icosahedron_pair())):
+            rows.append(self._law_row(name, [X, Xp], one, two, X.shape[1], k, r, eps, delta, c))
         return rows
 
     def _law_row(self, world: str, data: list, u: np.ndarray, v: np.ndarray, d: int, k: int, r: float, eps: float,
-                 delta: float) -> dict:
+                 delta: float, factor: float) -> dict:
         laws = [self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta) for X in data]
         q = np.array([m for m, _ in laws])
         jump = float(np.abs(q[u] - q[v]).max())
+        # Theorem 1 needs sigma >= GS sqrt(2 ln(2/delta)) / eps, and GS >= the world's largest jump
+        sigma_ok = min(s for _, s in laws) >= jump * factor / eps * (1.0 - 1e-12)
         gs = self.gs(len(data[0]), d, k)
         cache: dict = {}
         for a, b in zip(u.tolist(), v.tolist()):
@@ -137,7 +148,8 @@ class GaussianGlobal(CountGaussian):
         worst = max(cache.values())
         return {"mechanism": self.name, "claim": self.claim(eps=eps, delta=delta).describe(), "world": world,
                 "datasets": len(data), "pairs": len(u), "worst_ratio": jump / gs if gs else math.inf,
-                "worst_delta": worst, "passed": bool(jump <= gs and worst <= delta)}
+                "worst_delta": worst, "sigma_at_least_theorem1": bool(sigma_ok),
+                "passed": bool(jump <= gs and sigma_ok and worst <= delta)}
 
 
 def pentagon_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
@@ -171,9 +183,14 @@ class GaussianSmooth(CountGaussian):
             return float(ol.algorithm2(X, k, r, beta).value)
         return float(ol.block_smooth_bound(X, k, r, beta, exact_max=0).value)
 
+    def theorem2(self, eps: float, delta: float) -> tuple[float, float]:
+        """Theorem 2's (alpha, beta) this mechanism releases with (:func:`privanomaly.outliers.smooth_parameters`)."""
+        return ol.smooth_parameters(eps, delta)
+
     def sigma(self, X, *, k, r, eps, delta) -> float:
-        _, beta = ol.smooth_parameters(eps, delta)
-        return ol.sigma_smooth(self.smooth_bound(X, k, r, beta), eps, delta)
+        """Theorem 2 (eq. 9): S_beta(X) / alpha."""
+        alpha, beta = self.theorem2(eps, delta)
+        return float(self.smooth_bound(X, k, r, beta)) / alpha
 
     def claim(self, *, eps, delta=DEFAULT_DELTA, **_) -> Claim:
         worst = ol.theorem2_worst_delta(eps, delta)
@@ -182,18 +199,24 @@ class GaussianSmooth(CountGaussian):
                          note=f"Theorem 2 condition fails: worst exact delta {worst:.3g} > delta")
         return Claim(eps, delta, self.neighbours, note=self.reference)
 
-    def released_bound(self, X, k, r, *, eps: float, delta: float) -> float:
-        """The S(X) this mechanism's release uses: its released sigma times Theorem 2's alpha (what the audit checks,
-        so that a release computing its bound at another beta than Theorem 2's cannot pass)."""
-        alpha, _ = ol.smooth_parameters(eps, delta)
+    def released_bound(self, X, k, r, *, eps: float, delta: float,
+                       constants: tuple[float, float] | None = None) -> float:
+        """The S(X) this mechanism's release uses: its released sigma times Theorem 2's alpha (``constants``'
+        alpha, else its own; what the audit checks, so that a release computing its bound at another beta or
+        with another alpha than Theorem 2's cannot pass)."""
+        alpha = self.theorem2(eps, delta)[0] if constants is None else float(constants[0])
         return self.sigma(X, k=k, r=r, eps=eps, delta=delta) * alpha
 
-    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01) -> list[dict]:
+    def audit_rows(self, fast: bool = True, eps: float = 0.5, delta: float = 0.01,
+                   constants: tuple[float, float] | None = None) -> list[dict]:
         """The checks of :func:`privanomaly.outliers.audit_worlds.smooth_audit_rows` (S >= the grid's smooth
         sensitivity, S(X) <= e^beta S(X') on every edge at Theorem 2's beta, exact delta <= delta) on the bound the
-        release uses (:meth:`released_bound`)."""
-        released = lambda X, k, r, beta: self.released_bound(X, k, r, eps=eps, delta=delta)  # noqa: E731
-        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: released}, fast, eps, delta)
+        release uses: its released sigma times Theorem 2's alpha. ``constants``: the (alpha, beta) of Theorem 2
+        the checks use (the audit passes its own reading of the theorem), else :meth:`theorem2`."""
+        constants = self.theorem2(eps, delta) if constants is None else constants
+        released = partial(self.released_bound, eps=eps, delta=delta, constants=constants)
+        rows = ol.audit_worlds.smooth_audit_rows({self.name or self.bound: lambda X, k, r, beta: released(X, k, r)},
+                                                 fast, eps, delta, constants)
         claim = self.claim(eps=eps, delta=delta).describe()
         return [{"mechanism": self.name or f"smooth_{self.bound}", "claim": claim, "world": r["world"],
                  "datasets": r["datasets"], "pairs": r["pairs"], "worst_ratio": r["worst_smooth_ratio"],
@@ -266,20 +289,41 @@ class TopH(Mechanism):
         sets = list(itertools.combinations(range(len(utility)), h))
         return np.array([sum(seq[o] for o in itertools.permutations(st)) for st in sets])
 
+    #: every subspace of the 3-D icosahedron pair (:meth:`icosahedron_utilities`)
+    ICOSAHEDRON_SUBSPACES = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
+
+    @classmethod
+    def icosahedron_utilities(cls) -> np.ndarray:
+        """Utilities (eq. 51) of every subspace of :func:`privanomaly.outliers.audit_worlds.icosahedron_pair` on
+        its two databases, shape (2, 7): the 3-D subspace's count jumps by k K_3 + 1 = GS^UB_3 = 13, so its
+        utility by exactly Theorem 7's Delta u = 1 (by more if K_3 were taken too small)."""
+        X, Xp, k, r = ol.audit_worlds.icosahedron_pair()
+        S = cls.ICOSAHEDRON_SUBSPACES
+        dims = np.array([len(s) for s in S])
+        return np.array([ol.subspace_utility(ol.q_count_subspaces(D, k, r, S), len(D), dims, k) for D in (X, Xp)])
+
     def audit_rows(self, fast: bool = True, eps: float = 0.5) -> list[dict]:
-        """The exact pure-DP loss of the output set on every edge of :meth:`audit_world`, and on
-        :meth:`tight_pair` (where Delta u = 1 is attained), is <= the claimed epsilon (eps here; 2 eps for the
+        """On every edge of :meth:`audit_world`, on :meth:`tight_pair` (where Delta u = 1 is attained) and on the
+        icosahedron pair (:meth:`icosahedron_utilities`, 3-D subspaces): the utility moves by at most Theorem 7's
+        Delta u = 1 (:data:`privanomaly.outliers.exponential.UTILITY_SENSITIVITY`, the sensitivity the claim
+        uses) and the exact pure-DP loss of the output set is <= the claimed epsilon (eps here; 2 eps for the
         printed exponent)."""
         util, u, v, n = self.audit_world()
         claimed = self.claim(eps=eps).epsilon
+        du = ol.exponential.UTILITY_SENSITIVITY
+        ico = self.icosahedron_utilities()
         rows = []
         for h in (1, 2) if fast else (1, 2, 3):
-            for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v), (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1])):
+            for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v),
+                                   (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1]),
+                                   (f"3d_icosahedron_pair_h{h}", ico, [0], [1])):
                 law = np.array([self.set_law(row, h, eps) for row in U])
                 loss = np.abs(np.log(law[a]) - np.log(law[b])).max()
+                jump = float(np.abs(U[a] - U[b]).max())
                 rows.append({"mechanism": self.name, "claim": self.claim(eps=eps).describe(), "world": world,
                              "datasets": len(U), "pairs": len(a), "worst_ratio": math.exp(loss - claimed),
-                             "worst_delta": 0.0, "passed": bool(loss <= claimed * (1 + 1e-9))})
+                             "worst_delta": 0.0, "utility_jump": jump,
+                             "passed": bool(loss <= claimed * (1 + 1e-9) and jump <= du * (1 + 1e-12))})
         return rows
 
 

@@ -41,6 +41,8 @@ __all__ = [
     "check_smooth_world",
     "cube_pair",
     "cube_pair_check",
+    "icosahedron",
+    "icosahedron_pair",
     "smooth_audit_rows",
     "DEFAULT_WORLDS",
     "FAST_WORLDS",
@@ -101,6 +103,29 @@ def pentagon() -> tuple[tuple[float, ...], ...]:
     ring = 0.999 * math.sqrt(2.0) * np.stack([np.cos(ang), np.sin(ang)], axis=1)
     pts = np.vstack([[[0.0, 0.0]], ring, [[10.0, 10.0]]])
     return tuple(tuple(float(c) for c in p) for p in pts)
+
+
+def icosahedron() -> tuple[tuple[float, ...], ...]:
+    """The centre, the 12 vertices of a regular icosahedron at dist_S 0.999 r = 0.999 around it (pairwise at
+    least 0.999 * 1.0515 r = 1.0504 r apart: its edge is 1.0515 times its circumradius) and one far point, in raw
+    3-D coordinates (dist_S divides by sqrt(3)). With k = 1 it holds the construction attaining Theorem 4's upper
+    bound k K_3 + 1 = 13 (K_3 = 12): the centre is each vertex's only neighbour, so moving it to the far point
+    turns all 13 records into outliers."""
+    phi = (1.0 + math.sqrt(5.0)) / 2.0
+    verts = []
+    for a, b in itertools.product((-1.0, 1.0), repeat=2):
+        verts += [(0.0, a, b * phi), (a, b * phi, 0.0), (b * phi, 0.0, a)]
+    ring = np.array(verts) / math.sqrt(1.0 + phi * phi) * 0.999 * math.sqrt(3.0)
+    pts = np.vstack([[[0.0, 0.0, 0.0]], ring, [[10.0, 10.0, 10.0]]])
+    return tuple(tuple(float(c) for c in p) for p in pts)
+
+
+def icosahedron_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
+    """(X, X', k, r): the centre and the 12 vertices of :func:`icosahedron` (X, N = 13, no outlier) and X' with
+    the centre moved to the far point (13 outliers): the count jumps by k K_3 + 1 = 13 = min(N, k K_3 + 1),
+    Theorem 4's upper bound in 3-D, so a smaller kissing number K_3 shows here. k = 1, r = 1."""
+    pts = np.array(icosahedron())
+    return pts[:13], pts[1:], 1, 1.0
 
 
 #: the full harness: 1-D and 2-D grids, N = 4..7 (ties at exactly r occur: steps divide r), and the pentagon
@@ -173,11 +198,19 @@ def _edge_deltas(q: np.ndarray, sig: np.ndarray, u: np.ndarray, v: np.ndarray, e
     return out
 
 
+def _constants(eps: float, delta: float, constants: tuple[float, float] | None) -> tuple[float, float]:
+    """(alpha, beta) of the checks: ``constants`` when given (the audit's own reading of Theorem 2), else
+    :func:`privanomaly.outliers.gaussian.smooth_parameters`."""
+    return smooth_parameters(eps, delta) if constants is None else (float(constants[0]), float(constants[1]))
+
+
 def check_smooth_world(
-    bound: SmoothBound, bound_name: str, world: WorldSpec, eps: float = 0.5, delta: float = 0.01
+    bound: SmoothBound, bound_name: str, world: WorldSpec, eps: float = 0.5, delta: float = 0.01,
+    constants: tuple[float, float] | None = None,
 ) -> WorldCheck:
-    """Run the three checks of the module doc for ``bound`` on ``world`` at Theorem 2's (alpha, beta)."""
-    _, beta = smooth_parameters(eps, delta)
+    """Run the three checks of the module doc for ``bound`` on ``world`` at Theorem 2's (alpha, beta)
+    (``constants``: those (alpha, beta) given, the released Gaussians' sigma is then S / alpha)."""
+    alpha, beta = _constants(eps, delta, constants)
     grid = np.asarray(world.grid, dtype=float)
     states, u, v = grid_world(len(grid), world.N)
     q = np.empty(len(states))
@@ -190,7 +223,7 @@ def check_smooth_world(
     pos = s_star > 0
     min_ratio = float(np.min(S[pos] / s_star[pos])) if pos.any() else math.inf
     ratio = np.maximum(S[u] / S[v], S[v] / S[u]) / math.exp(beta)
-    sig = np.array([sigma_smooth(x, eps, delta) for x in S])
+    sig = _sigmas(S, eps, delta, alpha, constants)
     worst_delta = float(_edge_deltas(q, sig, u, v, eps).max())
     worst_ratio = float(ratio.max())
     passed = min_ratio >= 1 - 1e-12 and worst_ratio <= 1 + 1e-12 and worst_delta <= delta
@@ -212,14 +245,22 @@ def cube_pair() -> tuple[np.ndarray, np.ndarray, int, float]:
     return X, Xp, k, r
 
 
-def cube_pair_check(bound: SmoothBound, bound_name: str, eps: float = 0.5, delta: float = 0.01) -> WorldCheck:
+def _sigmas(S: np.ndarray, eps: float, delta: float, alpha: float,
+            constants: tuple[float, float] | None) -> np.ndarray:
+    if constants is None:
+        return np.array([sigma_smooth(x, eps, delta) for x in S])
+    return np.asarray(S, dtype=float) / alpha
+
+
+def cube_pair_check(bound: SmoothBound, bound_name: str, eps: float = 0.5, delta: float = 0.01,
+                    constants: tuple[float, float] | None = None) -> WorldCheck:
     """:func:`cube_pair` as a two-dataset world. Only the edge checks apply (the pair is no grid world):
     ``min_s_over_grid_smooth`` compares S with |q(X) - q(X')|."""
     X, Xp, k, r = cube_pair()
-    _, beta = smooth_parameters(eps, delta)
+    alpha, beta = _constants(eps, delta, constants)
     q = np.array([q_count(X, k, r), q_count(Xp, k, r)], dtype=float)
     S = np.array([float(bound(Y, k, r, beta)) for Y in (X, Xp)])
-    sig = np.array([sigma_smooth(x, eps, delta) for x in S])
+    sig = _sigmas(S, eps, delta, alpha, constants)
     u, v = np.array([0]), np.array([1])
     jump = abs(q[0] - q[1])
     min_ratio = float(S.min() / jump) if jump else math.inf
@@ -231,14 +272,15 @@ def cube_pair_check(bound: SmoothBound, bound_name: str, eps: float = 0.5, delta
 
 
 def smooth_audit_rows(
-    bounds: dict[str, SmoothBound], fast: bool = True, eps: float = 0.5, delta: float = 0.01
+    bounds: dict[str, SmoothBound], fast: bool = True, eps: float = 0.5, delta: float = 0.01,
+    constants: tuple[float, float] | None = None,
 ) -> list[dict]:
     """One dict per (bound, world): every grid world (:data:`FAST_WORLDS` or :data:`DEFAULT_WORLDS`) plus the
-    cube pair. The harness asserts ``passed`` for registered mechanisms and ``not passed`` (on some row) for
-    negative controls."""
+    cube pair, at Theorem 2's (alpha, beta) (``constants`` if given). The harness asserts ``passed`` for
+    registered mechanisms and ``not passed`` (on some row) for negative controls."""
     worlds = FAST_WORLDS if fast else DEFAULT_WORLDS
     rows = []
     for name, fn in bounds.items():
-        rows += [asdict(check_smooth_world(fn, name, w, eps, delta)) for w in worlds]
-        rows.append(asdict(cube_pair_check(fn, name, eps, delta)))
+        rows += [asdict(check_smooth_world(fn, name, w, eps, delta, constants)) for w in worlds]
+        rows.append(asdict(cube_pair_check(fn, name, eps, delta, constants)))
     return rows

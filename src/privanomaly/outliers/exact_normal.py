@@ -38,6 +38,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from privanomaly.sp.dlap import bernoulli_exp
+from privanomaly.sp.loop_budget import Rounds, check_tie_digits, factorial_budget, geometric_budget
 
 from .exact_random import DIGIT_BITS, LazyUniforms
 
@@ -46,6 +47,10 @@ __all__ = ["GRID_EXPONENT", "GRID", "sample_standard_normal_parts", "gaussian_re
 GRID_EXPONENT = -32
 """The release is rounded to multiples of 2^GRID_EXPONENT (public constant; about 2.3e-10)."""
 GRID = Fraction(1, 2**-GRID_EXPONENT)
+ACCEPTANCE = -math.expm1(-0.5) * math.sqrt(math.pi / 2.0) * (1.0 - 1e-9)
+"""Probability that one pass of Algorithm N accepts (slightly rounded down): sum over k of (1 - e^-1/2) e^(-k/2)
+e^(-k(k-1)/2) times the integral over [0, 1) of e^(-x(2k + x)/2), i.e. (1 - e^-1/2) times the integral of
+e^(-z^2/2) over [0, inf) = (1 - e^-1/2) sqrt(pi/2) = 0.4931."""
 
 
 def _bernoulli_exp_half(rng: np.random.Generator, num: np.ndarray) -> np.ndarray:
@@ -60,6 +65,8 @@ def _algorithm_b(rng: np.random.Generator, pool: LazyUniforms, k: np.ndarray, x:
     n = np.zeros(m, dtype=np.int64)
     out = np.empty(m, dtype=bool)
     act = np.arange(m)
+    rounds = Rounds("Karney's Algorithm B", factorial_budget(m),
+                    "a run of uniforms descends through j steps with probability <= 1/j!")
     while act.size:
         z = pool.new(act.size)
         go = pool.less(z, y[act])  # the run continues while it descends: z < y
@@ -76,6 +83,7 @@ def _algorithm_b(rng: np.random.Generator, pool: LazyUniforms, k: np.ndarray, x:
         act, z = act[keep], z[keep]
         y[act] = z
         n[act] += 1
+        rounds.tick(act.size)
     return out
 
 
@@ -90,14 +98,19 @@ def sample_standard_normal_parts(rng: np.random.Generator, n: int) -> tuple[np.n
     kk = np.empty(n, dtype=np.int64)
     xx = np.empty(n, dtype=np.int64)
     todo = np.arange(n)
+    passes = Rounds("Karney's Algorithm N (exact normal)", geometric_budget(n, 1.0 - ACCEPTANCE),
+                    f"a pass accepts a draw with probability (1 - e^-1/2) sqrt(pi/2) = {ACCEPTANCE:.4f}")
     while todo.size:
         m = todo.size
         k = np.zeros(m, dtype=np.int64)  # N1
         act = np.arange(m)
+        steps = Rounds("Karney's Algorithm N, step N1", geometric_budget(m, math.exp(-0.5)),
+                       "k goes on with probability exp(-1/2) per step")
         while act.size:
             a = _bernoulli_exp_half(rng, np.ones(act.size, dtype=np.int64))
             act = act[a]
             k[act] += 1
+            steps.tick(act.size)
         ok = _bernoulli_exp_half(rng, k * (k - 1))  # N2
         idx = np.flatnonzero(ok)
         x = pool.new(idx.size)  # N3
@@ -117,6 +130,7 @@ def sample_standard_normal_parts(rng: np.random.Generator, n: int) -> tuple[np.n
         done = np.zeros(m, dtype=bool)
         done[acc] = True
         todo = todo[~done]
+        passes.tick(todo.size)
     return s, kk, xx, pool
 
 
@@ -171,10 +185,14 @@ def _grid_index_exact(q: Fraction, sigma: Fraction, s: np.ndarray, k: np.ndarray
     j = T_lo // DB
     # s = +1: values just below t(x_hi) have floor (T_hi - 1) // DB; s = -1: just above t(x_hi): T_hi // DB
     other = np.where(s > 0, (T_hi - 1) // DB, T_hi // DB)
+    # digits of x needed before its interval (width c1 2^(-62 L) in units of the grid) is below one bin: then
+    # each further digit leaves two bins possible with probability at most 2^-61
+    wide = max(0, -(-max(int(c1).bit_length(), 1) // DIGIT_BITS))
     for t in np.flatnonzero(j != other):  # x's known digits leave two bins possible: refine x exactly
         L = 1
         while True:
             L += 1
+            check_tie_digits("exact normal release, grid bin of q + sigma Z", L - 1 - wide)
             Xt = 0
             for d in pool.digits(int(x[t]), L):
                 Xt = (Xt << DIGIT_BITS) | d

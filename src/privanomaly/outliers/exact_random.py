@@ -27,6 +27,7 @@ from fractions import Fraction
 import numpy as np
 
 from privanomaly.sp.dlap import cks_algorithm1, exp_minus_whole
+from privanomaly.sp.loop_budget import check_tie_digits
 
 __all__ = ["DIGIT_BITS", "bernoulli_rational", "bernoulli_exp_rational", "ExpBernoulliTable", "LazyUniforms"]
 
@@ -44,7 +45,10 @@ def _digits_of(p: Fraction) -> tuple[int, Fraction]:
 
 def _resolve_tie(rng: np.random.Generator, rest: Fraction) -> bool:
     """U's first digits equal p's: U < p iff the uniform tail V < rest (rest = frac(p 2^(62 j)) in [0, 1))."""
+    digits = 0
     while rest:
+        digits += 1
+        check_tie_digits("exact Bernoulli(p), U < p digit by digit", digits)
         d, rest_next = _digits_of(rest)
         v = int(rng.integers(0, _BASE, dtype=np.int64))
         if v != d:
@@ -184,6 +188,7 @@ class LazyUniforms:
         for t in np.flatnonzero((ha == hb) & (a != b)):  # probability 2^-62 each
             m = 2
             while True:
+                check_tie_digits("lazy uniforms, U_a < U_b digit by digit", m - 1)
                 da, db = self.digits(a[t], m)[-1], self.digits(b[t], m)[-1]
                 if da != db:
                     out[t] = da < db

@@ -37,6 +37,7 @@ from scipy import integrate
 from scipy.special import logsumexp
 
 from privanomaly.sp.dlap import rational_rate
+from privanomaly.sp.loop_budget import Rounds, geometric_budget
 
 from .exact_random import ExpBernoulliTable
 from .global_sensitivity import gs_upper
@@ -140,6 +141,11 @@ def top_h_draws(
         # reference = a remaining candidate of largest utility (floats compare exactly), so every gamma >= 0
         ref = perm[rows, j + np.argmax(u_float[perm[:, j:]], axis=1)] if n_trials else rows
         pending = rows
+        # each proposal is accepted with probability >= 1 / (n - j) (the reference candidate surely): a trial
+        # still pending after P proposals has probability <= (1 - 1/(n - j))^P
+        proposals = Rounds(f"Algorithm 3, draw {j + 1} of {int(h)} among {n - j} candidates",
+                           geometric_budget(n_trials, 1.0 - 1.0 / (n - j)),
+                           f"a proposal is accepted with probability at least 1/{n - j}")
         while pending.size:
             # b iid proposals per pending trial (the first accepted one is the draw; later ones are ignored,
             # which leaves the law unchanged): b grows as trials finish, keeping each round ~n_trials proposals
@@ -156,6 +162,7 @@ def top_h_draws(
             t, p = pending[done], pos[done, acc[done].argmax(axis=1)]
             perm[t, p], perm[t, j] = perm[t, j], perm[t, p]
             pending = pending[~done]
+            proposals.tick(pending.size, step=b)
     return perm[:, : int(h)].copy()
 
 

@@ -20,6 +20,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from .loop_budget import Rounds, factorial_budget, geometric_budget
+
 __all__ = [
     "rational_rate",
     "dlap_pmf",
@@ -158,12 +160,15 @@ def cks_algorithm1(n: int, bernoulli_ratio: Callable[[np.ndarray, np.ndarray], n
     out = np.empty(n, dtype=bool)
     K = np.ones(n, dtype=np.int64)
     active = np.arange(n)
+    rounds = Rounds("CKS Algorithm 1 (exact Bernoulli(exp(-gamma)))", factorial_budget(n),
+                    "a draw goes on past round K with probability gamma^K / K! <= 1 / K!")
     while active.size:
         a = bernoulli_ratio(active, K[active])
         done = active[~a]
         out[done] = (K[done] % 2) == 1
         active = active[a]
         K[active] += 1
+        rounds.tick(active.size)
     return out
 
 
@@ -183,10 +188,13 @@ def exp_minus_whole(rng: np.random.Generator, whole: np.ndarray) -> np.ndarray:
     (drawn round by round, each element stopping at its first failure)."""
     ok = np.ones(whole.size, dtype=bool)
     j = 0
+    rounds = Rounds("exact Bernoulli(exp(-w)), w whole", geometric_budget(whole.size, math.exp(-1.0)),
+                    "a draw stays alive through a round with probability exp(-1)")
     while True:
         live = np.flatnonzero(ok & (whole > j))
         if live.size == 0:
             return ok
+        rounds.tick(live.size, step=0 if j == 0 else 1)
         one = np.ones(live.size, dtype=np.int64)
         ok[live] = _bernoulli_exp_le1(rng, one, one)
         j += 1
@@ -237,6 +245,9 @@ def sample_dlap(a, size, rng: np.random.Generator) -> np.ndarray:
     n = int(np.prod(shape))
     out = np.empty(n, dtype=np.int64)
     todo = np.arange(n)
+    p_acc = _dlap_acceptance(s, t)
+    rounds = Rounds(f"discrete Laplace sampler (rate {s}/{t})", geometric_budget(n, 1.0 - p_acc),
+                    f"a round accepts a draw with probability {p_acc:.4g}")
     while todo.size:
         m = todo.size
         U = rng.integers(0, t, size=m, dtype=np.int64)
@@ -244,14 +255,26 @@ def sample_dlap(a, size, rng: np.random.Generator) -> np.ndarray:
         # V: count successes of Bernoulli(exp(-1)) until the first failure
         V = np.zeros(m, dtype=np.int64)
         act = np.arange(m)
+        geometric = Rounds(f"discrete Laplace sampler (rate {s}/{t}), geometric part V",
+                           geometric_budget(m, math.exp(-1.0)), "V goes on with probability exp(-1) per step")
         while act.size:
             A = bernoulli_exp(rng, np.ones(act.size, dtype=np.int64), 1)
             V[act[A]] += 1
             act = act[A]
+            geometric.tick(act.size)
         X = U + t * V
         Y = X // s
         Bs = rng.integers(0, 2, size=m, dtype=np.int64)
         ok = D & ~((Bs == 1) & (Y == 0))
         out[todo[ok]] = ((1 - 2 * Bs) * Y)[ok]
         todo = todo[~ok]
+        rounds.tick(todo.size)
     return out.reshape(shape)
+
+
+def _dlap_acceptance(s: int, t: int) -> float:
+    """The probability that one round of :func:`sample_dlap` at rate s/t accepts (a slightly smaller float):
+    P(D = 1) = (1 - e^-1) / (t (1 - e^(-1/t))) (X = U + tV is geometric with ratio e^(-1/t) given D = 1),
+    times 1 - P(B = 1) P(Y = 0) = 1 - (1 - e^(-s/t)) / 2. At least (1 - e^-1) / 2 = 0.316."""
+    p_d = -math.expm1(-1.0) / (t * -math.expm1(-1.0 / t))
+    return min(1.0, p_d) * (1.0 + math.exp(-s / t)) / 2.0 * (1.0 - 1e-9)

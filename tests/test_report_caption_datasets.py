@@ -63,3 +63,22 @@ def test_a_caption_shared_with_an_item_without_a_set_says_nothing_about_datasets
     # the growth figure reads the growth table (no dataset set of its own): no empty "datasets:" phrase
     text = _render("paper_a_growth.rst", [])
     assert not re.search(r"[Dd]atasets[^.]*:\s*[.(]", text) and "Datasets shown" not in text
+
+
+@pytest.mark.parametrize("caption", ["paper_b_scenario1.rst", "paper_b_scenario2.rst"])
+def test_paper_b_captions_say_z_scored_only_for_a_dataset_that_is(caption):
+    """Scenario 1-2 captions list what was read off the records: the z-scoring only where the dataset's entry
+    standardises (the default); a dataset kept on its raw scale (standardize: false, e.g. a user's CSV or the
+    synthetic sets) is not said to be z-scored."""
+    def render(dataset: str, entry: dict) -> str:
+        cfg = {**CFG, "datasets": {**CFG["datasets"], dataset: entry}}
+        sm = NS(config=cfg, wildcards=NS(dataset=dataset, method="paper", pb_reading=""),
+                params=NS(plot_params={"reading": "", "paper_r": 1.1}, datasets=[]))
+        text = (ROOT / "workflow" / "report" / caption).read_text(encoding="utf-8")
+        return jinja2.Environment(trim_blocks=True, lstrip_blocks=True).from_string(text).render(snakemake=sm)
+
+    raw = render("mine", {"format": "csv", "preprocess": {"standardize": False}})
+    assert "z-scored" not in raw and "proven_end_to_end" in raw
+    assert "z-scored" in render("mine", {"format": "csv", "preprocess": {"missing": "drop"}})  # the default
+    assert "z-scored" in render("mine", {"format": "csv"})
+    assert "z-scored" not in render("synthetic_b1", CFG["datasets"]["synthetic_b1"])  # generated, standardize: false

@@ -4,6 +4,9 @@ from privanomaly import io, runlog
 
 with runlog.log_to(snakemake.log[0]):
     p = snakemake.params
+    if not p.notes:  # scale_all is a target of every run: never label real results as stand-in data
+        raise ValueError("no dataset of this run is a stand-in (datasets.<name>.stand_in): STAND-IN-DATA.md labels "
+                         "the results of a scale run only - run `make scale` (overlay .scale/config.yaml) for one")
     lines = [
         "# Stand-in data: this results directory is a scale run, not a reproduction",
         "",

@@ -62,3 +62,16 @@ def test_table2_and_files_and_index(tmp_path):
     text = index.render([], {}, {}, sentences=said)
     assert "## In words\n\n- On thyroid, at ε = 1" in text and text.index("## In words") < text.index("| Paper |")
     assert "In words" not in index.render([], {}, {})
+
+
+def test_table2_sentence_says_equal_errors_are_equal_not_one_times_smaller():
+    """A dataset where every anomaly is k-sensitive (SP = DP there, e.g. a small dataset): the sentence says the
+    errors are equal, not '(1× smaller)'; two errors within rounding say so too."""
+    df = pd.DataFrame([dict(dataset="mine", eps=1.0, k=1, random_anomaly_sp=0.2689, random_anomaly_dp=0.2689),
+                       dict(dataset="near", eps=1.0, k=1, random_anomaly_sp=0.2680, random_anomaly_dp=0.2689),
+                       dict(dataset="far", eps=1.0, k=1, random_anomaly_sp=0.1, random_anomaly_dp=0.27)])
+    said = sentences.table2_sentences(df)
+    assert said[0].endswith("against optimal DP's 0.269 (equal)")
+    assert said[1].endswith("(about equal: DP/SP = 1.003)")
+    assert said[2].endswith("(2.7× smaller)")
+    assert not any("1× smaller" in s or "1× larger" in s for s in said)

@@ -189,3 +189,15 @@ def test_compiler_claim_checks_every_dataset():
     t.loc[t.index[-1], "compiled_error"] = 0.4  # 'mine': no gain where delta > 0
     r = claims.compiler_exponential_gain(t)
     assert r.verdict == "FAIL" and "mine: ε=1: 1 of 2 records" in r.evidence and "fails" in r.evidence
+
+
+def test_compiler_claim_on_data_without_a_non_sensitive_record_says_the_gain_was_not_exercised():
+    """Every record k-sensitive (δ = 0 everywhere, e.g. a small dataset with a small β): the gain e^(−εδ/4) is never
+    exercised, so nothing shows the claim (FAIL, as "δ > 0 on some records" asks) - but the compiler's law did not
+    fail: the evidence must not say that it did, and must still report that the sensitive records are unchanged."""
+    comp = pd.DataFrame({"eps": 1.0, "delta": [0, 0, 0], "input_error": 0.4, "compiled_error": 0.4})
+    r = claims.compiler_exponential_gain(comp)
+    assert r.verdict == "FAIL"
+    assert "fails" not in r.evidence
+    assert "0 of 3 records non-sensitive with δ>0" in r.evidence
+    assert "not exercised" in r.evidence and "sensitive records unchanged: True" in r.evidence

@@ -131,7 +131,37 @@ def test_outputs_out_of_date_are_not_reported_as_the_runs_results(tmp_path, caps
     assert "0 of 3 outputs are missing" in err and "2 are out of date" in err
     assert "paper_a_errors: 1 out of date" in err and "paper_a_fig_errors: 1 out of date" in err
     assert calls(tmp_path)[-1][-3:] == ["--report", str(report), str(current)]  # the current output only
-    assert partial.missing_list_path(report).read_text() == (f"paper_a_errors\t{old_table}\n"
-                                                             f"paper_a_fig_errors\t{old_figure}\n")
+    assert partial.missing_list_path(report).read_text() == (f"paper_a_errors\t{old_table}\tout of date\n"
+                                                             f"paper_a_fig_errors\t{old_figure}\tout of date\n")
     rows = partial.parse_summary(SUMMARY.format(rows="a\t-\tr\t-\tparams changed\tupdate pending\n"))
     assert rows[0].plan == "update pending"
+
+
+def test_the_front_page_tells_missing_outputs_from_ones_out_of_date(tmp_path):
+    """One figure deleted after a run: its job's other output (the PDF) and what reads it (index.md) exist but are
+    out of date. The report's front page must not call those 'missing': the list says which are out of date and
+    the heading counts 'missing or out of date' (the terminal message already told them apart)."""
+    import jinja2
+    from types import SimpleNamespace as NS
+
+    from privanomaly import run_config
+
+    outputs = [partial.Output("res/s/gain.png", "sweep_plot", "missing", "update pending"),
+               partial.Output(str(tmp_path / "gain.pdf"), "sweep_plot", "ok", "update pending"),
+               partial.Output(str(tmp_path / "index.md"), "report_index", "ok", "update pending")]
+    for o in outputs[1:]:
+        Path(o.path).write_text("x")
+    report = tmp_path / "report.html"
+    partial.missing_list_path(report).write_text(partial.missing_lines(outputs))
+    from scope_checker import merged_config
+
+    config = merged_config(Path(__file__).resolve().parents[1])
+    config["results_dir"] = str(tmp_path)
+    listed = run_config.add_missing_outputs(config, ["snakemake", "--report", str(report)])
+    assert listed == ["res/s/gain.png", f"{outputs[1].path} (out of date)", f"{outputs[2].path} (out of date)"]
+    text = partial.ROOT_REPORT_TEXT.read_text(encoding="utf-8")
+    page = jinja2.Environment(trim_blocks=True, lstrip_blocks=True).from_string(text).render(
+        snakemake=NS(config=config))
+    head = page[page.index("This run is incomplete"):]
+    assert head.startswith("This run is incomplete: 3 outputs are missing or out of date")
+    assert "* ``res/s/gain.png``" in head and f"* ``{outputs[2].path} (out of date)``" in head

@@ -381,3 +381,15 @@ def test_algorithm_2_rows_of_a_sweep_name_the_work_guard_where_the_shape_does_no
     assert list(t.reset_index()["method"]) == ["paper", "fast"]  # the table's row order is kept
     t2 = sigma.dataset_rows(X3[:, :2], y3, "d", [2], ["v1.5"], s, None).set_index("method")
     assert "max_work" not in t2.loc["paper", "data_dependent"]
+
+
+def test_a8_of_a_dataset_the_sweep_has_no_row_for_says_so_in_its_second_part(iso_sweep):
+    """A user's dataset not in the claim sweep: part (2) of A8 has no evidence; it says so instead of '(2) ;'."""
+    from privanomaly.sweeps import claims as sc
+
+    reg = sc.registry_with_sweep("s")
+    comp = pd.DataFrame({"dataset": "mine", "eps": 1.0, "delta": [0, 2], "input_error": 0.2,
+                         "compiled_error": [0.2, 0.2 * np.exp(-0.5)]})
+    a8 = next(c for c in reg if c.claim_id == "A8").evaluate({"sweep": iso_sweep.iloc[:0], "comp": comp}, {})
+    assert a8.passed is True  # the tables' part alone
+    assert "(2) ;" not in a8.evidence and "(2) no row of the sweep" in a8.evidence

@@ -115,14 +115,19 @@ def missing_list_path(report: str | Path) -> Path:
 def add_missing_outputs(config: dict, argv: Sequence[str], workdir: str | Path = ".") -> list[str]:
     """After an incomplete run, ``make report`` (:mod:`privanomaly.report.partial`) lists the missing outputs
     next to the report (``<report>.missing.txt``); put them in ``config["report"]["missing_outputs"]``, which
-    the report's front page (workflow/report/workflow.rst) lists. Returns them ([] when there is no list)."""
+    the report's front page (workflow/report/workflow.rst) lists - an output that exists but is out of date as
+    ``<path> (out of date)``. Returns them ([] when there is no list)."""
     path = report_path(argv)
     if not path:
         return []
     listing = Path(workdir) / missing_list_path(path)
     if not listing.is_file():
         return []
-    missing = [line.split("\t")[-1] for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()]
+    missing = []
+    for line in listing.read_text(encoding="utf-8").splitlines():
+        cols = line.split("\t")  # rule, path[, "out of date" for an output that exists but is stale]
+        if line.strip():
+            missing.append(cols[min(1, len(cols) - 1)] + (f" ({cols[2]})" if len(cols) > 2 and cols[2] else ""))
     if isinstance(config.get("report"), dict):
         config["report"]["missing_outputs"] = missing
     return missing

@@ -46,6 +46,8 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
             kind=_item.plot.kind,
             function=_item.plot.function,
             plot_params=item_params(_item),
+            # the datasets it shows (its `datasets` set in this run): its caption names them
+            datasets=catalogue.plot_datasets(_item.plot, PLAN_SETS),
             stand_in=ITEM_STAND_IN.get(_item.paper) if _item.plot.stand_in else None,
         script:
             "../../scripts/render.py"

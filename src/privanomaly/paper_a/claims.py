@@ -176,8 +176,10 @@ def _compiler_one(comp: pd.DataFrame, atol: float) -> tuple[bool, str]:
     slope_ok = bool(np.allclose(np.log(ratio[pos]), -eps * d[pos] / 4, atol=atol)) if pos.any() else False
     eq_ok = bool(np.allclose(ratio[~pos], 1.0, atol=atol))
     gain = float(1 / ratio.min())
+    # no record with δ > 0: the gain e^(−εδ/4) is not exercised (nothing shows the claim), not contradicted
+    law = ("holds" if slope_ok else "fails") if pos.any() else "not exercised (no record with δ>0)"
     ev = (f"ε={eps:g}: {int(pos.sum())} of {len(d)} records non-sensitive with δ>0; compiled/input = e^(−εδ/4) "
-          f"{'holds' if slope_ok else 'fails'} (tol {atol}); sensitive records unchanged: {eq_ok}; "
+          f"{law} (tol {atol}); sensitive records unchanged: {eq_ok}; "
           f"largest gain factor {gain:.3g} at δ={int(d.max())}")
     return bool(slope_ok and eq_ok and pos.any()), ev
 

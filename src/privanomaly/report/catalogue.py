@@ -336,6 +336,12 @@ def plot_inputs(plot: Plot, results_dir: str, sets: Mapping[str, list]) -> dict[
     return {n: expand(f"{results_dir}/{p}") if EXPAND in p else f"{results_dir}/{p}" for n, p in plot.inputs}
 
 
+def plot_datasets(plot: Plot, sets: Mapping[str, list]) -> list:
+    """The datasets an item shows: its ``datasets`` set in this run's plan ([] for an item without one), the
+    generic rule's param ``datasets`` that its caption states."""
+    return _plan_set(sets, str(plot.datasets), plot.function) if plot.datasets else []
+
+
 def _plan_set(sets: Mapping[str, list], name: str, who: str) -> list:
     if name not in sets:
         raise ValueError(f"catalogue: {who}: no set {name!r} in the workflow's plan (known: {sorted(sets)})")

@@ -103,9 +103,20 @@ def missing_message(outputs: Sequence[Output], finish: str, report: str, example
     again = "make report" if Path(report) == Path(DEFAULT_REPORT) else f"make report REPORT={shlex.quote(report)}"
     lines.append(f"Finish the run with `{finish}` (it reruns only what is missing or out of date; a job that failed "
                  f"says why in its log under {logs}/<rule>/), then run `{again}` again.")
-    lines.append(f"Building the report of what exists now: {report} (every missing output is listed in "
-                 f"{missing_list_path(report)}).")
+    lines.append(f"Building the report of what exists now: {report} (every missing or out-of-date output is listed "
+                 f"in {missing_list_path(report)}).")
     return "\n".join(lines)
+
+
+OUT_OF_DATE = "out of date"  # third column of a line of <report>.missing.txt: the output exists but is stale
+
+
+def missing_lines(outputs: Sequence[Output]) -> str:
+    """The text of ``<report>.missing.txt``: one line per output left out of the report, ``rule<TAB>path``, with a
+    third column ``out of date`` for one that exists but Snakemake would write again (the report's front page,
+    :func:`privanomaly.run_config.add_missing_outputs`, tells the two apart)."""
+    return "".join(f"{o.rule}\t{o.path}" + ("" if o.missing else f"\t{OUT_OF_DATE}") + "\n"
+                   for o in outputs if o.missing or o.stale)
 
 
 def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
@@ -126,7 +137,7 @@ def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
         return subprocess.run([snakemake, *args, "--cores", "1", "--report", report]).returncode
     print(missing_message(outputs, finish_command(finish, args, record), report), file=sys.stderr)
     Path(report).parent.mkdir(parents=True, exist_ok=True)
-    io.write_text(stale, "".join(f"{o.rule}\t{o.path}\n" for o in missing))
+    io.write_text(stale, missing_lines(missing))
     present = [o.path for o in outputs if not o.missing and not o.stale]
     rc = subprocess.run([snakemake, *args, "--cores", "1", "--report", report, *present]).returncode
     if rc == 0:

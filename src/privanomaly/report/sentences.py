@@ -74,7 +74,14 @@ def table2_sentences(df: pd.DataFrame) -> list[str]:
         if not (np.isfinite(sp_err) and np.isfinite(dp_err)):
             continue
         if sp_err > 0:
-            how = f"{_times(dp_err / sp_err)} smaller" if dp_err >= sp_err else f"{_times(sp_err / dp_err)} larger"
+            ratio = dp_err / sp_err
+            if dp_err == sp_err:  # e.g. every anomaly k-sensitive: SP is the optimal DP mechanism there
+                how = "equal"
+            elif dp_err > 0 and _times(max(ratio, 1 / ratio)) == "1×":  # "1× smaller" would read as a gain
+                how = f"about equal: DP/SP = {ratio:.4g}"
+            else:
+                how = f"{_times(ratio)} smaller" if dp_err >= sp_err else (
+                    f"{_times(1 / ratio)} larger" if dp_err > 0 else "larger (DP's is 0)")
         else:
             how = "zero"
         out.append(f"on {row.dataset}, at ε = {float(row.eps):g} and k = {int(row.k)}, SP's expected error on a "

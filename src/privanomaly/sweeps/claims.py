@@ -135,7 +135,8 @@ def _both(tables: Verdict, swept: Verdict) -> Verdict:
     """The tables' check and the sweep's check of one claim: PASS only if both pass (N/A parts ignored)."""
     parts = [r.passed for r in (tables, swept) if r.passed is not None]
     return Verdict.check(swept.id, swept.claim, f"(1) per record on the tables: {tables.expected}; (2) {swept.expected}",
-                         f"(1) {tables.evidence}; (2) {swept.evidence}", None if not parts else all(parts))
+                         f"(1) {tables.evidence}; (2) {swept.evidence or 'no row of the sweep for these datasets'}",
+                         None if not parts else all(parts))
 
 
 def registry_with_sweep(sweep: str, base: list[Claim] | None = None) -> list[Claim]:

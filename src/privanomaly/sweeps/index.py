@@ -7,12 +7,20 @@ from privanomaly.sweeps.spec import Sweep, num_token
 FIGURES = {"paper_a": ("error_vs_eps", "gain"), "paper_b": ("sigma_ratio", "noise_vs_eps", "top_h")}
 # a figure drawn only when the sweep sets this key (top-h: `h` with `subspace_dims`; paper B's named mechanisms)
 NEEDS = {"top_h": "h", "noise_vs_eps": "mechanisms"}
+SP = "sp"  # registry name of the (ε, k)-SP mechanism (Construction 1 with L): the base of the `gain` figure
+
+
+def _drawn(f: str, sw: Sweep) -> bool:
+    if f == "gain":  # SP's gain over the sweep's other mechanisms: needs SP and at least one other
+        return SP in sw.mechanisms and len(set(sw.mechanisms)) > 1
+    return f not in NEEDS or bool(getattr(sw, NEEDS[f]))
 
 
 def figures(sw: Sweep) -> tuple[str, ...]:
-    """The figures of sweep ``sw``: those of its kind, less the ones whose grid it does not set (a paper-B
-    sweep without ``h`` computes no top-h row, so it has no top-h figure)."""
-    return tuple(f for f in FIGURES[sw.kind] if f not in NEEDS or getattr(sw, NEEDS[f]))
+    """The figures of sweep ``sw``: those of its kind, less the ones it has nothing to draw for (a paper-B
+    sweep without ``h`` computes no top-h row, so it has no top-h figure; a paper-A sweep without ``sp``, or
+    with ``sp`` alone, has no SP gain to show)."""
+    return tuple(f for f in FIGURES[sw.kind] if _drawn(f, sw))
 
 
 def grid_summary(sw: Sweep, datasets: list[str]) -> str:

@@ -3,8 +3,9 @@
 * :func:`error_vs_eps` - exact error on the (β, r)-anomalies against ε, one panel per dataset x k, one
   colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε).
 * :func:`gain` - SP's (registry ``sp``) gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
-  dataset x record group (anomalies, absent void points), columns = the other mechanism; at the sweep's
-  reference ε (the grid value closest to 1) and smallest k.
+  dataset x record group (anomalies; absent void points where the dataset has any), columns = the other
+  mechanism; at the sweep's reference ε (the grid value closest to 1) and smallest k. Planned only for a sweep with
+  ``sp`` and another mechanism (:func:`privanomaly.sweeps.index.figures`).
 * :func:`sigma_ratio` - σ_Global / σ_Smooth over (k, r) per dataset and smooth bound, at the reference ε,
   for the convention as printed; σ_Global from the GS lower bound (the paper's figure) and, where the table
   has it, from the GS upper bound (the one with a proof).
@@ -22,12 +23,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from privanomaly.sweeps.index import SP  # noqa: E402 - the base mechanism of `gain`
 from privanomaly.sweeps.spec import num_token  # noqa: E402 - grid values in full: two values, two labels
 
 FLOOR = 1e-30  # plotted in place of exact zeros on log axes
 COLORS = {"sp": "tab:blue", "optimal_dp": "tab:red", "laplace_count": "tab:green", "laplace_noisy_threshold": "tab:orange",
           "compiler": "tab:purple"}
-SP = "sp"  # registry name of the (ε, k)-SP mechanism (Construction 1 with L)
 
 def _color(name: str, i: int) -> str:
     return COLORS.get(name, f"C{(i + 4) % 10}")
@@ -85,7 +86,10 @@ def gain(t: pd.DataFrame):
     datasets = list(dict.fromkeys(sub["dataset"]))
     others = [m for m in dict.fromkeys(sub["mechanism"]) if m != SP]
     groups = [("error_anomaly", "anomalies"), ("error_absent_void", "absent void points")]
-    rows = [(ds, g) for ds in datasets for g in groups]
+    # a dataset's void-point row only where it has void points: absent query points (n_absent > 0) with an empty
+    # ball; without any, every cell of the row would be undefined
+    with_void = set(sub.loc[sub["error_absent_void"].notna(), "dataset"])
+    rows = [(ds, g) for ds in datasets for g in groups if g[0] != "error_absent_void" or ds in with_void]
     fig, axes = _panels(len(rows), len(others), w=3.4, h=2.6)
     r_kind = str(sub["r_kind"].iloc[0]) if len(sub) else "value"
     for i, (ds, (col, gname)) in enumerate(rows):

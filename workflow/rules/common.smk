@@ -77,7 +77,11 @@ def get_raw_files(wildcards):
     """
     files = PLAN.raw_files(wildcards.dataset)
     table = Path(PLAN.parquet(wildcards.dataset))
-    return ancient(files) if table.exists() and table.with_suffix(".json").exists() else files
+    return (
+        ancient(files)
+        if table.exists() and table.with_suffix(".json").exists()
+        else files
+    )
 
 
 def get_raw_sha256(wildcards):

@@ -246,3 +246,43 @@ def test_a_label_word_pandas_takes_for_missing_is_a_label(tmp_path):
     p.write_text("a,b,label\n0.1,1,None\n0.2,2,None\n5,9,Attack\n0.3,1,None\n")
     data = api.load_csv(p, "label", ["Attack"])
     assert data.y.tolist() == [False, False, True, False]
+
+
+# ------------------------------------------------- the API's integer and range arguments: an error, never a cut
+@pytest.fixture(scope="module")
+def data(csv):
+    return api.load_csv(csv, "cls", ["yes"])
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"beta": 2.5}, "beta must be a whole number >= 1, got 2.5"),  # was silently beta = 2
+    ({"beta": 0}, "beta must be a whole number >= 1, got 0"),
+    ({"beta": True}, "beta must be a whole number >= 1, got True"),
+    ({"k": 1.5}, "k must be a whole number >= 1, got 1.5"),  # was silently k = 1
+    ({"r": 0.0}, "r must be a finite number > 0, got 0.0"),
+    ({"r": "wide"}, "r must be a finite number > 0, got 'wide'"),
+    ({"eps": "one"}, "eps must be a finite number > 0, got 'one'"),
+])
+def test_release_anomalies_refuses_a_bad_argument(data, kwargs, expected):
+    args = {"beta": 5, "r": 1.0, "eps": 1.0, "k": 1} | kwargs
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        api.release_anomalies(data, **args)
+
+
+def test_release_anomalies_takes_a_whole_float_beta_as_that_integer(data):
+    a = api.release_anomalies(data, beta=5.0, r=1.0, eps=1.0, seed=3)
+    b = api.release_anomalies(data, beta=5, r=1.0, eps=1.0, seed=3)
+    assert a.params["beta"] == 5 and (a.values == b.values).all()
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"k": 2.5}, "k must be a whole number >= 1, got 2.5"),
+    ({"k": 0}, "k must be a whole number >= 1, got 0"),
+    ({"r": float("nan")}, "r must be a finite number > 0, got nan"),
+    ({"delta": 1.0}, "delta must be a number in (0, 1), got 1.0"),
+    ({"delta": 0}, "delta must be a number in (0, 1), got 0"),
+])
+def test_release_outlier_count_refuses_a_bad_argument(data, kwargs, expected):
+    args = {"k": 2, "r": 1.0, "eps": 1.0} | kwargs
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        api.release_outlier_count(data, **args)

@@ -233,12 +233,46 @@ def _chosen_beta(data: Data, beta: int) -> bool:
     return int(beta) in {int(b) for b, _ in data.chosen.get("beta_r", set())}
 
 
+def _number(name: str, value: Any, expected: str) -> float:
+    """``value`` as a float, or a ``ValueError`` naming ``name`` and what was ``expected``."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be {expected}, got {value!r}") from None
+
+
 def _check_eps(eps: float) -> float:
     """``eps`` as a float; not a finite number > 0 is a ``ValueError`` naming it (before any mechanism runs)."""
-    e = float(eps)
+    e = _number("eps", eps, "a finite number > 0")
     if not (np.isfinite(e) and e > 0):
         raise ValueError(f"eps must be a finite number > 0, got {eps!r}")
     return e
+
+
+def _check_whole(name: str, value: Any, least: int = 1) -> int:
+    """``value`` as an int: a whole number >= ``least`` (an int, or a float such as 5.0); anything else - 2.5,
+    True, nan, text, one below ``least`` - is a ``ValueError`` naming it, never a silent cut to an int."""
+    whole = isinstance(value, (int, np.integer)) or (
+        isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer())
+    if isinstance(value, (bool, np.bool_)) or not whole or int(value) < least:
+        raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+    return int(value)
+
+
+def _check_r(r: Any) -> float:
+    """``r`` as a float; not a finite number > 0 is a ``ValueError`` naming it."""
+    v = _number("r", r, "a finite number > 0")
+    if not (np.isfinite(v) and v > 0):
+        raise ValueError(f"r must be a finite number > 0, got {r!r}")
+    return v
+
+
+def _check_delta(delta: Any) -> float:
+    """``delta`` as a float; not a number in (0, 1) is a ``ValueError`` naming it."""
+    v = _number("delta", delta, "a number in (0, 1)")
+    if not 0 < v < 1:
+        raise ValueError(f"delta must be a number in (0, 1), got {delta!r}")
+    return v
 
 
 # ------------------------------------------------------------------------------------------- paper A
@@ -269,6 +303,7 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     from privanomaly.paper_a.records import record_table
 
     eps = _check_eps(eps)
+    beta, k, r = _check_whole("beta", beta), _check_whole("k", k), _check_r(r)
     mech = mechanisms.get(mechanism)
     if mech.family != "aiq":
         raise ValueError(f"mechanism {mechanism!r} is not a paper-A mechanism (paper-A names: "
@@ -320,6 +355,7 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     from privanomaly import outliers
 
     eps = _check_eps(eps)
+    k, r, delta = _check_whole("k", k), _check_r(r), _check_delta(delta)
     mech = mechanisms.get(mechanism)
     if mech.family != "count_gaussian":
         raise ValueError(f"mechanism {mechanism!r} does not release the outlier count (names: "

@@ -259,14 +259,20 @@ def data(csv):
     ({"beta": 0}, "beta must be a whole number >= 1, got 0"),
     ({"beta": True}, "beta must be a whole number >= 1, got True"),
     ({"k": 1.5}, "k must be a whole number >= 1, got 1.5"),  # was silently k = 1
-    ({"r": 0.0}, "r must be a finite number > 0, got 0.0"),
-    ({"r": "wide"}, "r must be a finite number > 0, got 'wide'"),
+    ({"r": -1.0}, "r must be a finite number >= 0, got -1.0"),
+    ({"r": "wide"}, "r must be a finite number >= 0, got 'wide'"),
     ({"eps": "one"}, "eps must be a finite number > 0, got 'one'"),
 ])
 def test_release_anomalies_refuses_a_bad_argument(data, kwargs, expected):
     args = {"beta": 5, "r": 1.0, "eps": 1.0, "k": 1} | kwargs
     with pytest.raises(ValueError, match=re.escape(expected)):
         api.release_anomalies(data, **args)
+
+
+def test_release_anomalies_takes_r_zero_the_ball_of_a_records_own_copies(data):
+    # paper A's balls are closed: at r = 0 a record's ball holds its copies only (privanomaly.sp.balls, r >= 0)
+    rel = api.release_anomalies(data, beta=2, r=0.0, eps=1.0, seed=3)
+    assert rel.truth.all()  # no record of the fixture has a copy: every one is a (2, 0)-anomaly
 
 
 def test_release_anomalies_takes_a_whole_float_beta_as_that_integer(data):
@@ -279,6 +285,7 @@ def test_release_anomalies_takes_a_whole_float_beta_as_that_integer(data):
     ({"k": 2.5}, "k must be a whole number >= 1, got 2.5"),
     ({"k": 0}, "k must be a whole number >= 1, got 0"),
     ({"r": float("nan")}, "r must be a finite number > 0, got nan"),
+    ({"r": 0.0}, "r must be a finite number > 0, got 0.0"),  # paper B's balls need r > 0
     ({"delta": 1.0}, "delta must be a number in (0, 1), got 1.0"),
     ({"delta": 0}, "delta must be a number in (0, 1), got 0"),
 ])

@@ -241,12 +241,14 @@ def _number(name: str, value: Any, expected: str) -> float:
         raise ValueError(f"{name} must be {expected}, got {value!r}") from None
 
 
-def _check_eps(eps: float) -> float:
-    """``eps`` as a float; not a finite number > 0 is a ``ValueError`` naming it (before any mechanism runs)."""
-    e = _number("eps", eps, "a finite number > 0")
-    if not (np.isfinite(e) and e > 0):
-        raise ValueError(f"eps must be a finite number > 0, got {eps!r}")
-    return e
+def _check_number(name: str, value: Any, *, zero: bool = False) -> float:
+    """``value`` as a float; not a finite number > 0 (>= 0 with ``zero``) is a ``ValueError`` naming ``name``
+    (before any mechanism runs)."""
+    bound = ">= 0" if zero else "> 0"
+    v = _number(name, value, f"a finite number {bound}")
+    if not (np.isfinite(v) and (v >= 0 if zero else v > 0)):
+        raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
+    return v
 
 
 def _check_whole(name: str, value: Any, least: int = 1) -> int:
@@ -257,14 +259,6 @@ def _check_whole(name: str, value: Any, least: int = 1) -> int:
     if isinstance(value, (bool, np.bool_)) or not whole or int(value) < least:
         raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
     return int(value)
-
-
-def _check_r(r: Any) -> float:
-    """``r`` as a float; not a finite number > 0 is a ``ValueError`` naming it."""
-    v = _number("r", r, "a finite number > 0")
-    if not (np.isfinite(v) and v > 0):
-        raise ValueError(f"r must be a finite number > 0, got {r!r}")
-    return v
 
 
 def _check_delta(delta: Any) -> float:
@@ -302,8 +296,9 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     rows are the records; paper A's Claim 5 charges m·ε for m queries within a ball of radius r)."""
     from privanomaly.paper_a.records import record_table
 
-    eps = _check_eps(eps)
-    beta, k, r = _check_whole("beta", beta), _check_whole("k", k), _check_r(r)
+    eps = _check_number("eps", eps)
+    # r = 0 is a closed ball holding a record's own copies (paper A's balls, privanomaly.sp.balls: r >= 0)
+    beta, k, r = _check_whole("beta", beta), _check_whole("k", k), _check_number("r", r, zero=True)
     mech = mechanisms.get(mechanism)
     if mech.family != "aiq":
         raise ValueError(f"mechanism {mechanism!r} is not a paper-A mechanism (paper-A names: "
@@ -354,8 +349,8 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     fitted on the data are ``data_dependent``."""
     from privanomaly import outliers
 
-    eps = _check_eps(eps)
-    k, r, delta = _check_whole("k", k), _check_r(r), _check_delta(delta)
+    eps = _check_number("eps", eps)
+    k, r, delta = _check_whole("k", k), _check_number("r", r), _check_delta(delta)  # paper B: r > 0
     mech = mechanisms.get(mechanism)
     if mech.family != "count_gaussian":
         raise ValueError(f"mechanism {mechanism!r} does not release the outlier count (names: "

@@ -15,16 +15,21 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Callable, TypeVar
+from typing import Callable, Iterable, TypeVar
 
 T = TypeVar("T")
 
 _TASKS: list[Callable[[], object]] = []  # set by run_tasks before the pool forks; read by _call in the workers
 
 
-def _call(i: int) -> tuple[object, float]:
+def _timed(call: Callable[[], T]) -> tuple[T, float]:
+    """``call()`` and its wall-clock seconds."""
     t0 = time.perf_counter()
-    return _TASKS[i](), time.perf_counter() - t0
+    return call(), time.perf_counter() - t0
+
+
+def _call(i: int) -> tuple[object, float]:
+    return _timed(_TASKS[i])
 
 
 def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
@@ -39,26 +44,26 @@ def run_tasks(tasks: list[tuple[str, Callable[[], T]]], workers: int = 1,
         if log:
             log("rows one after another: numba's threading layer already runs in this process (no fork)")
     if n <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        results = []
-        for label, call in tasks:
-            t0 = time.perf_counter()
-            results.append(call())
-            if log:
-                log(f"{label} in {time.perf_counter() - t0:.1f} s")
-        return results
+        return _collect(tasks, (_timed(call) for _, call in tasks), log)
     global _TASKS
     _TASKS = [call for _, call in tasks]
     pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"))
     try:
-        results = []
-        for (label, _), (result, seconds) in zip(tasks, pool.map(_call, range(len(tasks)), chunksize=1)):
-            results.append(result)
-            if log:
-                log(f"{label} in {seconds:.1f} s")
-        return results
+        return _collect(tasks, pool.map(_call, range(len(tasks)), chunksize=1), log)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # a task that raised: the rows not started are dropped
         _TASKS = []
+
+
+def _collect(tasks: list[tuple[str, Callable[[], T]]], timed: Iterable[tuple[T, float]],
+             log: Callable[[str], None] | None) -> list[T]:
+    """The results of ``timed`` (result, seconds) in the order of ``tasks``, logging "<label> in <s> s" each."""
+    results = []
+    for (label, _), (result, seconds) in zip(tasks, timed):
+        results.append(result)
+        if log:
+            log(f"{label} in {seconds:.1f} s")
+    return results
 
 
 def _threads_started() -> bool:

@@ -57,22 +57,22 @@ lock:
 	$(LOCK_VENV)/bin/python -m pip install --quiet --isolated --index-url $(PYPI) uv==$(UV_VERSION)
 	$(PYTHON) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))' > $(LOCK_VENV)/build.in
 	$(UV_COMPILE) --generate-hashes --extra test --custom-compile-command "make lock" pyproject.toml $(LOCK_VENV)/build.in -o $(LOCK)
-	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock runtime pyproject.toml > $(LOCK_VENV)/runtime.in
+	PYTHONPATH=src $(PYTHON) -m privanomaly.run.envlock runtime pyproject.toml > $(LOCK_VENV)/runtime.in
 	$(UV_COMPILE) --no-header --no-annotate -c $(LOCK) $(LOCK_VENV)/runtime.in -o $(LOCK_VENV)/runtime.txt
-	PYTHONPATH=src $(PYTHON) -m privanomaly.envlock conda $(LOCK_VENV)/runtime.txt > envs/privanomaly.yaml
+	PYTHONPATH=src $(PYTHON) -m privanomaly.run.envlock conda $(LOCK_VENV)/runtime.txt > envs/privanomaly.yaml
 	echo "uv==$(UV_VERSION)" > $(LOCK_VENV)/bootstrap.in
 	$(UV_COMPILE) --generate-hashes --custom-compile-command "make lock" $(LOCK_VENV)/bootstrap.in -o $(BOOTSTRAP_LOCK)
 	@echo "Wrote $(LOCK), $(BOOTSTRAP_LOCK) and envs/privanomaly.yaml; commit them."
 
-# One run per directory (privanomaly.runguard): refuse to start while a Snakemake of THIS directory is alive
+# One run per directory (privanomaly.run.guard): refuse to start while a Snakemake of THIS directory is alive
 # (another user's or another checkout's runs do not count); otherwise a lock left by a killed run is stale
 # and is removed, so rerunning the same command just continues the run.
-UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock
+UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.run.guard --unlock
 LOCK_HINT := echo "privanomaly: if snakemake said the directory is locked (a run was killed), run '$(BIN)/snakemake --unlock' once and repeat; see docs/troubleshooting.md" >&2; exit 1
 # Config files are checked first (file:line of a YAML error, an empty file, a duplicate key - Snakemake's own
 # message names none of them), then the plan's cross-key checks (eps_ref in eps_grid, dataset names, the sweep
-# size cap): privanomaly.configplan (privanomaly.configcheck + the checks common.smk runs at DAG time).
-CONFIGCHECK := $(BIN)/python -m privanomaly.configplan
+# size cap): privanomaly.preflight (privanomaly.config.check + the checks common.smk runs at DAG time).
+CONFIGCHECK := $(BIN)/python -m privanomaly.preflight
 
 reproduce: install
 	@$(UNLOCK_IF_IDLE)

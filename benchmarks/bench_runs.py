@@ -1,7 +1,7 @@
 """Where a run's CPU goes: the default run (``make reproduce``'s job) as Snakemake jobs, its work and its overhead.
 
 Every job logs the CPU its process spent before its body (``job start:``, interpreter start, Snakemake's script
-preamble, imports) and at its end (``job usage:``; :mod:`privanomaly.runlog`). For a finished run:
+preamble, imports) and at its end (``job usage:``; :mod:`privanomaly.run.log`). For a finished run:
 
 * jobs, wall-clock, CPU of Snakemake and all its jobs (``getrusage(RUSAGE_CHILDREN)`` around the run);
 * work = the sum over jobs of (end CPU - start CPU): the computation itself, as it would cost in one process;
@@ -13,7 +13,7 @@ Rows for the whole run and for its sweep jobs (rules ``sweep_*``). Run: ``python
 (runs the default config in a temporary copy with the mirrored data, ``--cores 2``; minutes) or
 ``python benchmarks/bench_runs.py --results DIR --cpu S --wall S`` for a run made by hand; ``--note`` states what
 no program measures (e.g. "machine otherwise idle"). Writes benchmarks/bench_runs.md and its record
-benchmarks/bench_runs.json (:mod:`privanomaly.runrecord`, read by bench_table.py).
+benchmarks/bench_runs.json (:mod:`privanomaly.run.record`, read by bench_table.py).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from privanomaly import runrecord  # noqa: E402
-from privanomaly.runlog import read_job_cpu  # noqa: E402
+from privanomaly.run import record as runrecord  # noqa: E402
+from privanomaly.run.log import read_job_cpu  # noqa: E402
 
 RUN_NAMES = {"default run (all jobs)": "default run (`make reproduce`'s DAG)",
              "its sweeps (rules sweep_*)": "default run: its sweep jobs (rules sweep_*)"}

@@ -16,7 +16,7 @@ Measured in one run, each variant in its own temporary copy of the workflow (dat
 5. where the CPU of a job per dataset and of the batch goes: each job's CPU before its body and in it (the
    `job start:`/`job usage:` lines of its log, ``runlog.read_job_cpu``).
 
-Writes benchmarks/bench_sweeps.md and its record benchmarks/bench_sweeps.json (:mod:`privanomaly.runrecord`, read
+Writes benchmarks/bench_sweeps.md and its record benchmarks/bench_sweeps.json (:mod:`privanomaly.run.record`, read
 by bench_table.py). Run: python benchmarks/bench_sweeps.py [--note "machine otherwise idle"] (on an idle machine:
 the load averages at the start and the end are written with the numbers; the note states what no program
 measures).
@@ -42,7 +42,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for, timed_run  # noqa: E402
 
-from privanomaly import runlog, runrecord, seeding  # noqa: E402
+from privanomaly import seeding  # noqa: E402
+from privanomaly.run import log as runlog
+from privanomaly.run import record as runrecord
 from privanomaly.experiment import split_frame  # noqa: E402
 from privanomaly.sweeps import chunks, counts, partition, spec  # noqa: E402
 

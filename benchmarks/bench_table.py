@@ -1,6 +1,6 @@
 """One table of the project's run records: jobs, CPU, wall, work, overhead share, the machine.
 
-Reads the records (:mod:`privanomaly.runrecord`, JSON) the other benchmarks and runs leave; it runs nothing:
+Reads the records (:mod:`privanomaly.run.record`, JSON) the other benchmarks and runs leave; it runs nothing:
 
 * the default run: ``benchmarks/bench_runs.json`` (``bench_runs.py``);
 * the 1,008-row sweep: ``benchmarks/bench_sweeps.json`` (``bench_sweeps.py``): the Snakemake run against the same
@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from privanomaly import runrecord  # noqa: E402
+from privanomaly.run import record as runrecord  # noqa: E402
 
 
 def sources(root: Path = ROOT) -> list[Path]:

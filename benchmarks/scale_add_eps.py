@@ -15,7 +15,7 @@ datasets of the sweep's ``batches``) and one chunk per ε
 4. rebuilds the sweep as it was (without the ε, default chunking; not timed).
 
 Run: ``python benchmarks/scale_add_eps.py --workdir DIR [--note "machine otherwise idle"]``. Writes
-benchmarks/scale_add_eps.md and its record benchmarks/scale_add_eps.json (:mod:`privanomaly.runrecord`).
+benchmarks/scale_add_eps.md and its record benchmarks/scale_add_eps.json (:mod:`privanomaly.run.record`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from workflow_copy import SNAKEMAKE, env_for, timed_run  # noqa: E402
 
-from privanomaly import runrecord  # noqa: E402
+from privanomaly.run import record as runrecord  # noqa: E402
 from privanomaly.privacy import scope  # noqa: E402
 from privanomaly.sweeps import chunks, partition, spec  # noqa: E402
 

@@ -3,12 +3,12 @@
 Sources, per job:
 * ``<results>/benchmarks/<rule>/….tsv`` (Snakemake ``benchmark:``): wall time ``s``; its ``max_rss`` and
   ``cpu_time`` are *sampled* (every 0.5 s for 30 s, then every 30 s), so they can miss peaks and tails;
-* ``<results>/logs/<rule>/….log``, last ``job usage:`` line (``privanomaly.runlog``): exact CPU time and peak
+* ``<results>/logs/<rule>/….log``, last ``job usage:`` line (``privanomaly.run.log``): exact CPU time and peak
   RSS of the job's Python process from ``getrusage`` (absent for shell rules); last ``job start:`` line: the CPU
   spent before the job's body (interpreter, imports, Snakemake's script preamble), so work = CPU - start CPU.
 
 The summary (jobs, the jobs' CPU, work in their bodies, wall, load averages) also goes to ``--json``, the run's
-record (:mod:`privanomaly.runrecord`) that ``benchmarks/bench_table.py`` reads.
+record (:mod:`privanomaly.run.record`) that ``benchmarks/bench_table.py`` reads.
 
 Usage: ``python benchmarks/scale_report.py <results_dir> [--out benchmarks/scale.md] [--json FILE] [--title …]
 [--wall-seconds N] [--load-start L1 L5 L15] [--note …]``.
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from privanomaly import runrecord
-from privanomaly.runlog import read_job_cpu
+from privanomaly.run import record as runrecord
+from privanomaly.run.log import read_job_cpu
 
 
 def job_table(results: Path) -> pd.DataFrame:
@@ -102,7 +102,7 @@ def main() -> None:
     ap.add_argument("--title", default="Run time and memory per rule")
     ap.add_argument("--note", default="")
     ap.add_argument("--wall-seconds", type=float, default=None)
-    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.runrecord)")
+    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.run.record)")
     ap.add_argument("--load-start", type=float, nargs=3, default=None, help="load averages when the run started")
     a = ap.parse_args()
     jobs = job_table(a.results)

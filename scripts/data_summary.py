@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.datasets.summary import PROVENANCE_KEYS, summary_table
 from privanomaly.privacy.scope import read_provenance
 

@@ -1,6 +1,6 @@
 """Rule `download`: bring one raw file into the raw cache (mirror copy or canonical URL), sha256-checked."""
 
-from privanomaly import runlog
+from privanomaly.run import log as runlog
 from privanomaly.datasets import sources
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,7 +1,8 @@
 """Rule paper_a_claims: evaluate paper A's claims on this run's tables -> claims.md (PASS/FAIL on the paper's
 datasets; our numbers without a verdict on the user's own datasets)."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.datasets import standins
 from privanomaly.paper_a import claims
 from privanomaly.sweeps import claims as sweep_claims

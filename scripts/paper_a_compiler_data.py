@@ -1,6 +1,7 @@
 """Rule paper_a_compiler_data: Construction 2 applied to a constant-error ε/2-DP input, every record."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import records, toy
 
 with runlog.log_to(snakemake.log[0]):

@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, seeding
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import detection, records
 
 with runlog.log_to(snakemake.log[0]):

@@ -3,7 +3,8 @@ ranked anomalies and the share of k-sensitive records, for one dataset."""
 
 import numpy as np
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, seeding
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import errors, records, toy
 
 with runlog.log_to(snakemake.log[0]):

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import toy
 
 with runlog.log_to(snakemake.log[0]):

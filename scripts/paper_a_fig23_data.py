@@ -1,6 +1,7 @@
 """Rule paper_a_fig23_data: per-record accuracy and privacy level on the 2-D data, and its density grid."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import records, toy
 
 with runlog.log_to(snakemake.log[0]):

@@ -1,6 +1,7 @@
 """Rule paper_a_fig4_data: nodes (with layout) and edges of G around a database, G_S edges marked."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import toy
 
 with runlog.log_to(snakemake.log[0]):

@@ -1,6 +1,7 @@
 """Rule paper_a_growth: exact SP/DP error on anomalies for nested subsamples of one dataset."""
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, seeding
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import growth, records
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule paper_a_records: per-record x_i, capped ball count B and truth g(i, x) at the chosen (β, r)."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import records
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule paper_a_select: the (β, r) selection protocol for one dataset (privanomaly.paper_a.selection)."""
 
-from privanomaly import experiment, io, runlog, seeding, sp
+from privanomaly import experiment, io, seeding, sp
+from privanomaly.run import log as runlog
 from privanomaly.paper_a import selection
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -3,7 +3,8 @@
 import json
 from pathlib import Path
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import comparison_build
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule paper_b_gs_bounds: Figure 1 data - bounds of GS_{q_count,d}(k) of eq. (18) against d."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import bounds
 
 with runlog.log_to(snakemake.log[0]) as log:

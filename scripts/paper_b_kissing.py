@@ -1,6 +1,7 @@
 """Rule paper_b_kissing: Figure 2 data - the 2-D kissing construction, outliers counted before/after."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import bounds
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,7 +1,8 @@
 """Rule paper_b_paper_r: the tuning record at the paper's printed r - every later rule of the
 "paper's r" reading reads its r from here, as ours reads the tuned one from paper_b_tune_r."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import tuning
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule paper_b_scenario1: Figures 3/4 data - sigma_Global and sigma_Smooth per eps and noise convention."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import released_bound, scenario1
 from privanomaly.privacy import scope
 
@@ -11,7 +12,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     r = experiment.read_choice(snakemake.input.choice)["r"]
 
     dataset = snakemake.wildcards.pb_dataset
-    # what this method's bound reads (privanomaly.paper_b.workflow.scenario1_bound): Algorithm 2's guard for the
+    # what this method's bound reads (privanomaly.paper_b.plan.scenario1_bound): Algorithm 2's guard for the
     # dataset and skipped rows past it instead of a failed job, or the fast bound's exact_max
     bound = dict(p.bound)
     max_work = bound.get("max_work")

@@ -1,7 +1,8 @@
 """Rule paper_b_scenario2: Figures 5-7 data - subspace truth, then precision/recall of Algorithm 3 (at the
 reading's r - its tuning JSON - and with the reading's exponent, privanomaly.paper_b.scenario2.TopH)."""
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, seeding
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import scenario2
 from privanomaly.privacy import scope
 

@@ -1,6 +1,7 @@
 """Rule paper_b_tables: Tables 1 and 2 of paper B, ours (tuned r) next to the printed values."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import tables
 
 with runlog.log_to(snakemake.log[0]) as log:

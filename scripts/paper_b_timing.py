@@ -2,7 +2,8 @@
 
 import pandas as pd
 
-from privanomaly import experiment, io, outliers, runlog
+from privanomaly import experiment, io, outliers
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import timing
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule paper_b_tune_r: r maximising eq. (53) accuracy (paper B, Section 6.2) for one dataset."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.paper_b import tuning
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule `prepare`: parse/generate one dataset, preprocess it, write the parquet table and its provenance."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.datasets import build, check_schema
 
 with runlog.log_to(snakemake.log[0]) as log:

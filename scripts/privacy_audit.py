@@ -1,6 +1,7 @@
 """Rule privacy_audit: the audit harness over every registered mechanism and negative control."""
 
-from privanomaly import audit, io, runlog
+from privanomaly import audit, io
+from privanomaly.run import log as runlog
 
 with runlog.log_to(snakemake.log[0]) as logger:
     p = snakemake.params

@@ -1,7 +1,8 @@
-"""Rule privacy_price: the price of honest tuning for one paper (privanomaly.honest_tuning), every dataset."""
+"""Rule privacy_price: the price of honest tuning for one paper (privanomaly.price.tuning), every dataset."""
 
-from privanomaly import io, runlog
-from privanomaly import honest_tuning as price
+from privanomaly import io
+from privanomaly.run import log as runlog
+from privanomaly.price import tuning as price
 
 with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params

@@ -1,6 +1,8 @@
 """Rule ``provenance``: write ``{results}/provenance.json`` (versions, config hash, dataset sha256s, git commit)."""
 
-from privanomaly import io, provenance, runlog
+from privanomaly import io
+from privanomaly.run import provenance
+from privanomaly.run import log as runlog
 
 with runlog.log_to(snakemake.log[0]) as log:
     doc = provenance.collect(

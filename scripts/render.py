@@ -1,6 +1,6 @@
 """The rule of a catalogue item with a plot: or table: section (workflow/rules/report.smk): run the registered plot or table function the catalogue names."""
 
-from privanomaly import runlog
+from privanomaly.run import log as runlog
 from privanomaly.report import figures
 
 with runlog.log_to(snakemake.log[0]):

@@ -1,7 +1,8 @@
 """Rule effective_config: record this run's merged configuration in results/effective_config.yaml."""
 
-from privanomaly import io, runlog
-from privanomaly import run_config
+from privanomaly import io
+from privanomaly.run import log as runlog
+from privanomaly.config import effective as run_config
 
 with runlog.log_to(snakemake.log[0]) as log:
     out = snakemake.output.yaml

@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.report import checks, index, sentences
 from privanomaly.sweeps import index as sweep_index
 

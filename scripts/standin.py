@@ -1,6 +1,6 @@
 """Rule `standin`: write one stand-in raw file (real format and size, values from the seed)."""
 
-from privanomaly import runlog
+from privanomaly.run import log as runlog
 from privanomaly.datasets import standins, verify_sha256
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule `standin_readme`: STAND-IN-DATA.md, the label at the top of a scale run's results directory."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 
 with runlog.log_to(snakemake.log[0]):
     p = snakemake.params

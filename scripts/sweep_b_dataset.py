@@ -1,6 +1,7 @@
 """Rule sweep_b_dataset: paper B on one dataset at every (k, r) - sigma_Global vs sigma_Smooth, top-h P/R."""
 
-from privanomaly import experiment, io, runlog
+from privanomaly import experiment, io
+from privanomaly.run import log as runlog
 from privanomaly.privacy import scope
 from privanomaly.sweeps import sigma
 

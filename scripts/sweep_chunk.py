@@ -1,7 +1,8 @@
 """Rule sweep_chunk: every (eps, beta, r, k) point of a chunk - every mechanism's exact errors - on each dataset
 of the job's batch."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.privacy import scope
 from privanomaly.sweeps import chunks
 

@@ -1,6 +1,7 @@
 """Rule sweep_collect: the tidy long table of one sweep (Parquet + CSV) from its point files."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.sweeps import collect
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -3,7 +3,8 @@ each dataset of the job's batch."""
 
 import pandas as pd
 
-from privanomaly import experiment, io, runlog, seeding
+from privanomaly import experiment, io, seeding
+from privanomaly.run import log as runlog
 from privanomaly.sweeps import chunks, counts
 
 with runlog.log_to(snakemake.log[0]) as log:

@@ -1,6 +1,7 @@
 """Rule sweep_plot: one figure of a sweep, from its tidy table only."""
 
-from privanomaly import io, runlog
+from privanomaly import io
+from privanomaly.run import log as runlog
 from privanomaly.sweeps import plots
 
 with runlog.log_to(snakemake.log[0]):

@@ -100,7 +100,7 @@ def test_a_module_never_imported_is_named_with_what_to_do(tmp_path, monkeypatch,
     """README Recipe 2 read literally: a new file in src/privanomaly/mechanisms/ that _load_builtins does not
     import registers nothing; every "not registered" error and `python -m privanomaly mechanisms` say so."""
     from privanomaly import __main__ as cli
-    from privanomaly.paper_a import workflow_checks
+    from privanomaly.paper_a import plan as workflow_checks
     from privanomaly.sweeps import spec
 
     assert M.unloaded_modules() == [] and M.not_loaded_hint() == ""

@@ -642,7 +642,7 @@ def test_download_rule_refuses_an_unreadable_mirror_file(tmp_path, kind, expecte
 # ============================================================================ config says where
 def _configcheck(tmp_path: Path, text: str | None, extra: dict | None = None) -> str:
     """Run the Snakefile's config check on config.yaml + one overlay file; return the error message."""
-    from privanomaly.configcheck import ConfigError, check_config, merged_config
+    from privanomaly.config.check import ConfigError, check_config, merged_config
 
     over = tmp_path / "overlay.yaml"
     if text is not None:
@@ -710,7 +710,7 @@ def test_config_check_command_line_names_the_file(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seed: [1\n")
     proc = subprocess.run(
-        [sys.executable, "-m", "privanomaly.configcheck", "--configfile", str(bad)],
+        [sys.executable, "-m", "privanomaly.config.check", "--configfile", str(bad)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
@@ -718,7 +718,7 @@ def test_config_check_command_line_names_the_file(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"privanomaly: {bad}:2:1: YAML syntax error"), proc.stderr
     ok = subprocess.run(
-        [sys.executable, "-m", "privanomaly.configcheck", "--configfile", str(ROOT / ".test" / "config.yaml")],
+        [sys.executable, "-m", "privanomaly.config.check", "--configfile", str(ROOT / ".test" / "config.yaml")],
         capture_output=True,
         text=True,
     )

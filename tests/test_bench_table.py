@@ -1,4 +1,4 @@
-"""benchmarks/bench_table.py reads the four run records (JSON, privanomaly.runrecord) into one table."""
+"""benchmarks/bench_table.py reads the four run records (JSON, privanomaly.run.record) into one table."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from privanomaly import runrecord
+from privanomaly.run import record as runrecord
 
 ROOT = Path(__file__).resolve().parents[1]
 spec = importlib.util.spec_from_file_location("bench_table", ROOT / "benchmarks" / "bench_table.py")

@@ -1,4 +1,4 @@
-"""privanomaly.codedigest: the library modules a rule's script can run, read off import lines, and their digest
+"""privanomaly.run.code_digest: the library modules a rule's script can run, read off import lines, and their digest
 (rule param ``library``). Checked on a small package written here (every import form) and on the real scripts."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from privanomaly import codedigest
+from privanomaly.run import code_digest as codedigest
 
 ROOT = Path(__file__).resolve().parents[1]
 

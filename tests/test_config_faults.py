@@ -25,9 +25,9 @@ import pandas as pd
 import pytest
 import yaml
 
-from privanomaly import configmerge
-from privanomaly.configcheck import ConfigError, check_config, merged_config
-from privanomaly.paper_b import workflow as pb_plan
+from privanomaly.config import merge as configmerge
+from privanomaly.config.check import ConfigError, check_config, merged_config
+from privanomaly.paper_b import plan as pb_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")
@@ -357,7 +357,7 @@ def test_gallery_entry_that_is_no_figure_of_the_workflow_is_an_error():
 # ---------------------------------------------------------------- directories that are files
 def test_results_or_resources_dir_that_is_a_file_is_named(tmp_path):
     from privanomaly.datasets import DataError
-    from privanomaly.plan import DataPlan
+    from privanomaly.datasets.plan import DataPlan
 
     (tmp_path / "afile").write_text("x")
     config = {"datasets": {}, "results_dir": str(tmp_path / "res"), "resources_dir": str(tmp_path / "afile")}

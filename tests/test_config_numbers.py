@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privanomaly.configcheck import ConfigError, check_config, merged_config, number_fix
+from privanomaly.config.check import ConfigError, check_config, merged_config, number_fix
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")

@@ -1,4 +1,4 @@
-"""`python -m privanomaly.configplan` (what `make reproduce` runs first) stops on the checks Snakemake would
+"""`python -m privanomaly.preflight` (what `make reproduce` runs first) stops on the checks Snakemake would
 otherwise only meet when it builds the DAG, naming the key."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from privanomaly.configcheck import DEFAULT_SCHEMA, ConfigError, check_config, merged_config
-from privanomaly import configcheck, configplan
-from privanomaly.configplan import check_plan
+from privanomaly.config.check import DEFAULT_SCHEMA, ConfigError, check_config, merged_config
+from privanomaly.config import check as configcheck
+from privanomaly import preflight as configplan
+from privanomaly.preflight import check_plan
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +54,7 @@ def test_shipped_configs_pass(tmp_path, overlay):
 def test_command_line_exits_1_before_snakemake(tmp_path):
     bad = tmp_path / "my.yaml"
     bad.write_text("paper_a: {eps_ref: 7.0}\n")
-    proc = subprocess.run([sys.executable, "-m", "privanomaly.configplan", "--configfile", str(bad)],
+    proc = subprocess.run([sys.executable, "-m", "privanomaly.preflight", "--configfile", str(bad)],
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 1
     assert proc.stderr == ("privanomaly: invalid configuration:\n  config paper_a.eps_ref=7.0 must be one of "
@@ -61,7 +62,7 @@ def test_command_line_exits_1_before_snakemake(tmp_path):
 
 
 def test_make_runs_the_plan_check():
-    assert "CONFIGCHECK := $(BIN)/python -m privanomaly.configplan" in (ROOT / "Makefile").read_text()
+    assert "CONFIGCHECK := $(BIN)/python -m privanomaly.preflight" in (ROOT / "Makefile").read_text()
 
 
 def test_results_dir_that_is_a_file_is_named(tmp_path):
@@ -74,7 +75,7 @@ def test_results_dir_that_is_a_file_is_named(tmp_path):
 
 
 def test_help_names_its_own_command(capsys):
-    # was: `python -m privanomaly.configplan --help` printed "usage: configplan.py" and configcheck's docstring
+    # was: `python -m privanomaly.preflight --help` printed "usage: configplan.py" and configcheck's docstring
     for mod, main in (("configplan", configplan.main), ("configcheck", configcheck.main)):
         with pytest.raises(SystemExit):
             main(["--help"])

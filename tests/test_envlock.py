@@ -1,5 +1,5 @@
 """The environment lock: requirements.lock covers pyproject.toml, carries hashes, is what
-`make install` installs, and envs/privanomaly.yaml carries the same pins (privanomaly.envlock)."""
+`make install` installs, and envs/privanomaly.yaml carries the same pins (privanomaly.run.envlock)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privanomaly import envlock
+from privanomaly.run import envlock
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements.lock"

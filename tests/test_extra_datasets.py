@@ -1,6 +1,6 @@
 """Adding is adding: an overlay adds datasets to the papers' lists without retyping them
 (``paper_a.extra_datasets``, ``paper_b.extra_datasets``: one entry registers a dataset for paper B), and a
-dataset added to paper A does not pull the paper's claim sweep along (privanomaly.configmerge, applied by the
+dataset added to paper A does not pull the paper's claim sweep along (privanomaly.config.merge, applied by the
 config check)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privanomaly import configmerge
-from privanomaly.configcheck import ConfigError, check_config, merged_config
+from privanomaly.config import merge as configmerge
+from privanomaly.config.check import ConfigError, check_config, merged_config
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = str(ROOT / "workflow" / "schemas" / "config.schema.yaml")

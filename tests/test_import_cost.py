@@ -19,7 +19,7 @@ def heavy_after(code: str) -> list[str]:
 
 
 @pytest.mark.parametrize("code", [
-    "import privanomaly.io, privanomaly.runlog, privanomaly.seeding",  # every script
+    "import privanomaly.io, privanomaly.run.log, privanomaly.seeding",  # every script
     "from privanomaly.datasets import sources",  # download
     "import privanomaly.sp; from privanomaly.sp import ball_counts, dlap",
     "import privanomaly.outliers",
@@ -36,14 +36,14 @@ def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
     code = ("from privanomaly.datasets.validation import check_dataset_entry\n"
             "from privanomaly.paper_a import workflow_checks\n"
             "from privanomaly.paper_b import readings, workflow\n"
-            "from privanomaly.plan import DataPlan, wildcard_choice\n"
+            "from privanomaly.datasets.plan import DataPlan, wildcard_choice\n"
             "from privanomaly.privacy import price_plan\n"
-            "from privanomaly.provenance import config_sha256, git_commit\n"
+            "from privanomaly.run.provenance import config_sha256, git_commit\n"
             "from privanomaly.report import catalogue, gallery\n"
-            "from privanomaly.run_config import RECORD_NAME\n"
+            "from privanomaly.config.effective import RECORD_NAME\n"
             "from privanomaly.sweeps import spec\n"
             "from privanomaly.sweeps.plan import SweepPlan\n"
-            "from privanomaly.configcheck import check_config\n"
+            "from privanomaly.config.check import check_config\n"
             "from privanomaly.datasets import standins\n"
             "workflow.readings  # noqa")
     assert [m for m in heavy_after(code) if m in ("scipy", "matplotlib", "numba")] == []

@@ -27,19 +27,17 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 ROOT_PACKAGE = "privanomaly"
 
 LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("foundation", frozenset({"__init__", "io", "seeding", "runlog", "provenance", "configcheck", "runguard",
-                              "envlock", "registry", "run_config", "configkeys", "configmerge", "runrecord",
-                              "codedigest"})),
-    ("data", frozenset({"datasets", "plan"})),
+    ("foundation", frozenset({"__init__", "io", "seeding", "registry", "config", "run"})),
+    ("data", frozenset({"datasets"})),
     ("math", frozenset({"sp", "outliers"})),
     ("mechanisms", frozenset({"mechanisms"})),
     ("privacy", frozenset({"privacy"})),
     ("audit", frozenset({"audit"})),
     ("experiment", frozenset({"experiment"})),
     ("papers", frozenset({"paper_a", "paper_b"})),
-    ("sweeps", frozenset({"sweeps", "honest_tuning", "honest_tuning_plots"})),
+    ("sweeps", frozenset({"sweeps", "price"})),
     ("report", frozenset({"report"})),
-    ("entry points", frozenset({"api", "__main__", "configplan"})),
+    ("entry points", frozenset({"api", "__main__", "preflight"})),
 )
 """The library's layers, bottom first: a package may import its own layer (without a cycle) and the layers
 below it, never one above. foundation: atomic I/O, seeding, logs, config checking, the run record and the

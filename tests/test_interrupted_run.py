@@ -1,7 +1,7 @@
 """A run killed with SIGKILL mid-way leaves nothing that looks complete, and rerunning with the README's
 command (after ``--unlock``, see docs/troubleshooting.md) gives byte-identical tables to an uninterrupted run.
 
-The lock's staleness is decided from this directory's own processes (``privanomaly.runguard``),
+The lock's staleness is decided from this directory's own processes (``privanomaly.run.guard``),
 a second run of the same directory is refused while the first is alive, leftover temporary files of
 killed writers are removed by the next run, and no run writes outside its results/resources directories.
 """
@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 import workflow_copy as wf
 
-from privanomaly import io, runguard
+from privanomaly import io
+from privanomaly.run import guard as runguard
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +98,7 @@ def _fake_snakemake(tmp_path: Path, workdir: Path) -> subprocess.Popen:
 
 def _guard(directory: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "privanomaly.runguard", *extra, str(directory)], capture_output=True, text=True
+        [sys.executable, "-m", "privanomaly.run.guard", *extra, str(directory)], capture_output=True, text=True
     )
 
 
@@ -141,7 +142,7 @@ def test_guard_recognises_snakemake_command_lines_and_directory_option(tmp_path)
 def test_makefile_runs_the_guard_before_snakemake_and_pytest():
     text = (wf.ROOT / "Makefile").read_text()
     assert "pgrep" not in text  # "any snakemake on the machine" is not this directory's run
-    assert "UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.runguard --unlock" in text
+    assert "UNLOCK_IF_IDLE := $(BIN)/python -m privanomaly.run.guard --unlock" in text
     for target in ("reproduce", "test", "gallery"):
         body = text.split(f"\n{target}: ", 1)[1].split("\n\n", 1)[0]
         first = [line.strip() for line in body.splitlines()[1:]][0]

@@ -134,7 +134,7 @@ _DUMPERS = {"json.dump", "pickle.dump", "np.save", "np.savez", "np.savez_compres
 # files allowed to write directly: the atomic helpers themselves, the log redirection, the raw-file fetcher
 # and the stand-in raw-file writer (both write into the temporary path handed out by atomic_path), and a
 # developer CLI that edits README.md
-_ALLOWED = {"src/privanomaly/io.py", "src/privanomaly/runlog.py", "src/privanomaly/datasets/sources.py",
+_ALLOWED = {"src/privanomaly/io.py", "src/privanomaly/run/log.py", "src/privanomaly/datasets/sources.py",
             "src/privanomaly/datasets/standins.py", "src/privanomaly/report/catalogue.py"}
 
 

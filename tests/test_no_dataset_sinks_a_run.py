@@ -13,9 +13,10 @@ import pandas as pd
 import pytest
 
 from privanomaly.outliers import smooth
-from privanomaly.paper_b import comparison, plots, scenario1, workflow
+from privanomaly.paper_b import comparison, plots, scenario1
+from privanomaly.paper_b import plan as workflow
 from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout, algorithm2_outlook
-from privanomaly.runlog import Ticker
+from privanomaly.run.log import Ticker
 from test_bad_inputs import _run_script
 
 CONVENTIONS = ["printed", "beta_equals_eps"]
@@ -70,7 +71,7 @@ def test_script_writes_skipped_rows_instead_of_failing(tmp_path):
     (tmp_path / "choice.json").write_text(json.dumps({"dataset": "mine", "r": 0.3}))
     (tmp_path / "mine.json").write_text(json.dumps({"dataset": "mine", "steps": []}))  # prepare's provenance
     out = {"csv": str(tmp_path / "s1.csv"), "md": str(tmp_path / "s1.md")}
-    # the rule's params (privanomaly.paper_b.workflow.scenario1_bound: Algorithm 2's guard for the dataset) and the
+    # the rule's params (privanomaly.paper_b.plan.scenario1_bound: Algorithm 2's guard for the dataset) and the
     # safety timeout, read from the config
     params = dict(k=3, delta=0.01, eps=EPS, conventions=["printed"], bound={"max_work": 1, "skip_infeasible": True})
     config = {"paper_b": {"scenario1": {"timeout_seconds": None}}}

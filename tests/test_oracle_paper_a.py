@@ -347,7 +347,8 @@ def test_record_cap_keeps_every_configured_mechanism_within_2_to_the_minus_60(er
     ε it is evaluated at must then be that of the uncapped counts to 2^-60 (records.py) - also those whose noise
     runs at ε/2 (the compiler's input, the noisy threshold): errors from the oracle's uncapped law. (The noisy
     threshold's tail P(Z1 - Z2 >= n) carries a factor ~n (1 - e^-a) over e^(-a n): 2^-54 there.)"""
-    from privanomaly.paper_a import records, workflow_checks
+    from privanomaly.paper_a import records
+    from privanomaly.paper_a import plan as workflow_checks
 
     pa = {"eps_grid": [0.25, 1.0], "eps_ref": 0.25, "fig2": {"eps": 0.5}, "compiler": {"eps": 1.0},
           "mechanisms": {"errors": errors, "detection": detection}}

@@ -71,7 +71,7 @@ def test_every_paper_a_key_has_a_description():
 
 
 def test_cross_key_checks_name_the_key():
-    from privanomaly.paper_a import workflow_checks
+    from privanomaly.paper_a import plan as workflow_checks
 
     pa = copy.deepcopy(BASE["paper_a"])
     workflow_checks.check_config(pa, {})
@@ -112,7 +112,7 @@ def test_targets_cover_every_table_and_figure_in_both_formats():
 
 
 def test_dataset_sets_of_paper_a_follow_the_config_and_availability():
-    from privanomaly.paper_a import workflow_checks
+    from privanomaly.paper_a import plan as workflow_checks
 
     pa = {"datasets": ["thyroid", "aps", "mine"], "claims": {"paper_datasets": ["thyroid", "aps"]},
           "growth": {"datasets": ["thyroid", "aps"]}, "fig2": {"dataset": "toy"}, "compiler": {"dataset": "thyroid"}}

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from privanomaly.experiment import Verdict
-from privanomaly.paper_b import comparison, readings, scenario2, tuning, workflow
+from privanomaly.paper_b import comparison, readings, scenario2, tuning
+from privanomaly.paper_b import plan as workflow
 from privanomaly.sp.dlap import rational_rate
 
 U = np.array([0.0, 0.25, 1.0, 0.5, 0.125])  # a tiny synthetic utility vector (eq. 51 values lie in [0, 1])

@@ -99,7 +99,7 @@ def test_parse_summary_skips_snakemake_chatter():
 
 
 def test_report_run_lists_the_missing_outputs_on_its_front_page(tmp_path):
-    from privanomaly import run_config
+    from privanomaly.config import effective as run_config
 
     report = tmp_path / "results" / "report.html"
     report.parent.mkdir(parents=True)
@@ -144,7 +144,7 @@ def test_the_front_page_tells_missing_outputs_from_ones_out_of_date(tmp_path):
     import jinja2
     from types import SimpleNamespace as NS
 
-    from privanomaly import run_config
+    from privanomaly.config import effective as run_config
 
     outputs = [partial.Output("res/s/gain.png", "sweep_plot", "missing", "update pending"),
                partial.Output(str(tmp_path / "gain.pdf"), "sweep_plot", "ok", "update pending"),

@@ -1,4 +1,4 @@
-"""privanomaly.plan.DataPlan: the dataset side of the workflow's plan (common.smk binds its methods)."""
+"""privanomaly.datasets.plan.DataPlan: the dataset side of the workflow's plan (common.smk binds its methods)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 
 from privanomaly.datasets.validation import DataError
-from privanomaly.plan import DataPlan, wildcard_choice
+from privanomaly.datasets.plan import DataPlan, wildcard_choice
 
 SHA = "0" * 64
 

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly import seeding
 from privanomaly.paper_a import selection
-from privanomaly.privacy import price_plan
+from privanomaly.price import plan as price_plan
 
 CONFIG = {"seed": 11, "paper_a": {"selection": {"betas": [1, 2, 3, 5], "fractions": [0.02, 0.05, 0.1],
                                                 "max_query_rows": 60},

@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly import mechanisms
 from privanomaly.privacy import end_to_end, private_selection, public_split, scope
 from privanomaly.privacy.accountant import Accountant

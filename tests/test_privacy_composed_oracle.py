@@ -5,7 +5,7 @@ An oracle outside the audit's own code (:mod:`privanomaly.privacy.end_to_end` co
 laws are evaluated in 40-digit decimal arithmetic (``decimal``), never with the library's laws:
 
 * paper A: (β, r) chosen by the exponential mechanism over the library's own utility
-  (:func:`privanomaly.honest_tuning.paper_a_utility`, the one the price table uses) with the Δu it uses, then
+  (:func:`privanomaly.price.tuning.paper_a_utility`, the one the price table uses) with the Δu it uses, then
   Construction 1 at the chosen (β, r) with the release's rate - P(err) = e^{-a δ} / (1 + e^{-a}), δ the SP
   mechanism's mdd lower bound. On every add/remove edge that is a G_S(k) edge for every candidate, for every
   query point of the universe (absent ones too) and every output (candidate, answer), the log-ratio must be
@@ -29,7 +29,7 @@ from decimal import Decimal, getcontext
 import numpy as np
 import pytest
 
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly import mechanisms, outliers as ol
 from privanomaly.outliers.global_sensitivity import gs_upper
 from privanomaly.paper_b import tuning

@@ -10,7 +10,7 @@ from scipy import stats
 from privanomaly import mechanisms
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Claim
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly.privacy import accountant, end_to_end, private_selection, public_split, scope
 from privanomaly.sp.dlap import rational_rate
 

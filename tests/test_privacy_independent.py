@@ -1,4 +1,4 @@
-"""The end-to-end private mode checked from outside (privanomaly.honest_tuning, privanomaly.privacy):
+"""The end-to-end private mode checked from outside (privanomaly.price.tuning, privanomaly.privacy):
 
 * nothing chosen for the private release moves when one released record (or its label) changes - the public
   split's z-scores, its tuned r / (β, r), paper A's candidate grid, the Δu - while changing a public record
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly import sp
 from privanomaly.paper_b import tuning
 from privanomaly.privacy import private_selection, public_split, scope

@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 import pytest
 
-from privanomaly import honest_tuning as price
+from privanomaly.price import tuning as price
 from privanomaly.privacy import public_split, scope
 
 

@@ -1,4 +1,4 @@
-"""privanomaly.provenance: config hash, git commit, dataset sha256s — the content of results/provenance.json."""
+"""privanomaly.run.provenance: config hash, git commit, dataset sha256s — the content of results/provenance.json."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from privanomaly import provenance
+from privanomaly.run import provenance
 
 
 def test_config_hash_is_order_independent_and_sensitive():

@@ -8,8 +8,8 @@ import hashlib
 import json
 import os
 
-from privanomaly import provenance
-from privanomaly.plan import DataPlan
+from privanomaly.run import provenance
+from privanomaly.datasets.plan import DataPlan
 
 
 def _config(tmp_path, files):

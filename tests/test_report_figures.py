@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from privanomaly import configkeys
+from privanomaly.config import keys as configkeys
 from privanomaly.report import catalogue, figures
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -224,8 +224,8 @@ def test_error_vs_eps_draws_every_mechanism_of_the_errors_list():
 def test_a_catalogue_typo_is_named_before_any_job(tmp_path):
     """Add-a-figure with a typo in the caption file or the function name: named with the item before any job
     (was: the caption only at `snakemake --report` after the whole run, the function when its plot job ran)."""
-    from privanomaly import configplan
-    from privanomaly.configcheck import ConfigError
+    from privanomaly import preflight as configplan
+    from privanomaly.config.check import ConfigError
 
     report = tmp_path / "workflow" / "report"
     report.mkdir(parents=True)

@@ -147,7 +147,7 @@ def test_a_new_seed_reruns_the_tables_that_draw_from_it_not_the_deterministic_on
 
 
 def test_an_edited_library_module_reruns_the_jobs_whose_scripts_import_it(built):
-    """Rule param ``library`` (privanomaly.codedigest): Snakemake's code trigger sees a rule's script only, so a
+    """Rule param ``library`` (privanomaly.run.code_digest): Snakemake's code trigger sees a rule's script only, so a
     fix in the library left every table built before it in place. Paper A's growth module is imported by rule
     paper_a_growth's script alone; the Python API by no script."""
 

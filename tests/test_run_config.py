@@ -1,4 +1,4 @@
-"""The recorded configuration of a run (privanomaly.run_config) and the step progress bar (runlog)."""
+"""The recorded configuration of a run (privanomaly.config.effective) and the step progress bar (runlog)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import contextlib
 import pytest
 import yaml
 
-from privanomaly import runlog
-from privanomaly import run_config
+from privanomaly.run import log as runlog
+from privanomaly.config import effective as run_config
 
 
 def test_report_path_forms():

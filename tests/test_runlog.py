@@ -1,10 +1,10 @@
-"""privanomaly.runlog: a job's log says what its start-up cost and what the whole job cost."""
+"""privanomaly.run.log: a job's log says what its start-up cost and what the whole job cost."""
 
 from __future__ import annotations
 
 import re
 
-from privanomaly import runlog
+from privanomaly.run import log as runlog
 
 
 def test_log_records_start_up_then_usage(tmp_path):

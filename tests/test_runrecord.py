@@ -1,4 +1,4 @@
-"""privanomaly.runrecord: a run's record as checked JSON."""
+"""privanomaly.run.record: a run's record as checked JSON."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from privanomaly import runrecord
+from privanomaly.run import record as runrecord
 
 
 def test_write_then_read_round_trip(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from privanomaly.configcheck import check_config, merged_config
+from privanomaly.config.check import check_config, merged_config
 from privanomaly.paper_b import scenario2
 
 ROOT = Path(__file__).resolve().parents[1]

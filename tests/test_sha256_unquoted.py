@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from privanomaly.configcheck import ConfigError, check_config, merged_config
+from privanomaly.config.check import ConfigError, check_config, merged_config
 from privanomaly.datasets import DataError, check_dataset_entry
 
 ROOT = Path(__file__).resolve().parents[1]

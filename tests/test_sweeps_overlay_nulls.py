@@ -2,8 +2,8 @@
 null as absent; its error message for a change of r's kind says to write ``r: {fraction: null, value: [...]}``).
 Every reader of the configuration must then see the key as absent - not only the parser: the report's
 captions (rendered by Snakemake from ``snakemake.config``, as tests/test_report_captions.py renders them), the
-recorded configuration, the index. The config check (privanomaly.configcheck.check_config ->
-privanomaly.configmerge.resolve) removes those nulls from the configuration itself."""
+recorded configuration, the index. The config check (privanomaly.config.check.check_config ->
+privanomaly.config.merge.resolve) removes those nulls from the configuration itself."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ import pytest
 import yaml
 from docutils.core import publish_parts
 
-from privanomaly import configmerge
-from privanomaly.configcheck import check_config
+from privanomaly.config import merge as configmerge
+from privanomaly.config.check import check_config
 from privanomaly.sweeps import spec
 from scope_checker import merged_config
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from privanomaly.paper_a import workflow_checks as pa_plan
-from privanomaly.paper_b import workflow as pb_plan
-from privanomaly.plan import DataPlan
+from privanomaly.paper_a import plan as pa_plan
+from privanomaly.paper_b import plan as pb_plan
+from privanomaly.datasets.plan import DataPlan
 from privanomaly.sweeps.plan import SweepPlan
 
 

@@ -262,7 +262,7 @@ class Interrupted:
     partial: dict[str, bytes]  # the tables visible right after the kill
     locked: subprocess.CompletedProcess  # the README's command on the killed run's directory
     live_runs: list | None  # runguard.live_runs(copy) after the kill (None: the command was not refused)
-    guard: subprocess.CompletedProcess | None  # ``python -m privanomaly.runguard --unlock <copy>``
+    guard: subprocess.CompletedProcess | None  # ``python -m privanomaly.run.guard --unlock <copy>``
     lock_left: bool | None  # runguard.has_lock(copy) after the guard
     final: dict[str, bytes]  # the tables after the resumed run
     outputs: dict[str, bytes]  # every output after the resumed run (output_bytes)
@@ -274,7 +274,7 @@ def interrupted_run() -> Interrupted:
     the reference run's tables exist, then the README's command; if that is refused because of the stale lock,
     the Makefile's guard removes the lock and the command runs again. Every table of ``final`` was computed by a
     ``--cores 1`` process, none is copied from the reference run (``--cores 2``)."""
-    from privanomaly import runguard
+    from privanomaly.run import guard as runguard
 
     ref = reference_run()
     want = max(1, len(ref.csv_bytes()) // 3)
@@ -295,7 +295,7 @@ def interrupted_run() -> Interrupted:
     live = guard = lock_left = None
     if locked.returncode != 0:
         live = runguard.live_runs(copy)
-        guard = subprocess.run([sys.executable, "-m", "privanomaly.runguard", "--unlock", str(copy)],
+        guard = subprocess.run([sys.executable, "-m", "privanomaly.run.guard", "--unlock", str(copy)],
                                env=env_for(copy), capture_output=True, text=True)
         lock_left = runguard.has_lock(copy)
         if guard.returncode == 0 and not lock_left:

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 
 import yaml
 
-from privanomaly import runrecord
+from privanomaly.run import record as runrecord
 
 # Tables that hold wall-clock measurements by design (paper B's timing benchmark): they cannot match.
 MACHINE_DEPENDENT = ("paper_b/timing/*.csv", "paper_b/tables/smooth_timing.*")
@@ -339,7 +339,7 @@ def main() -> int:
     ap.add_argument("--local-cpu", type=float, default=None, help="CPU s of the local run (with its jobs)")
     ap.add_argument("--slurm-cpu", type=float, default=None, help="CPU s of the submitting Snakemake")
     ap.add_argument("--loads", nargs=3, default=None, help="1-min load average at both starts and the end")
-    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.runrecord)")
+    ap.add_argument("--json", type=Path, default=None, help="the run's record (privanomaly.run.record)")
     ap.add_argument("--config-file", default=".test/config.yaml", help="the config file of both runs")
     a = ap.parse_args()
 

@@ -5,23 +5,26 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
-from privanomaly.codedigest import script_digest
-from privanomaly.configplan import check_papers
+from privanomaly.run.code_digest import script_digest
+from privanomaly.preflight import check_papers
 from privanomaly.datasets.validation import (
     build_entry,
     check_dataset_entry,
     draws_randomness,
 )
-from privanomaly.paper_a import workflow_checks as pa_plan
+from privanomaly.paper_a import plan as pa_plan
 from privanomaly.paper_b import readings as pb_readings
-from privanomaly.paper_b import workflow as pb_plan
-from privanomaly.plan import DataPlan, wildcard_choice
-from privanomaly.privacy import price_plan
-from privanomaly.provenance import config_sha256, git_commit
+from privanomaly.paper_b import plan as pb_plan
+from privanomaly.datasets.plan import DataPlan, wildcard_choice
+from privanomaly.price import plan as price_plan
+from privanomaly.run.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
-from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD, finished_message
-from privanomaly.runlog import skip_collection_at_exit
+from privanomaly.config.effective import (
+    RECORD_NAME as RUN_CONFIG_RECORD,
+    finished_message,
+)
+from privanomaly.run.log import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
 
 # Snakemake's own process (every run, dry-run and cluster job step) ends without the final garbage
@@ -42,7 +45,7 @@ CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
 catalogue.check_sections(CATALOGUE_ITEMS, f"{workflow.basedir}/workflow/report")
 
 
-# ---- Datasets: privanomaly.plan.DataPlan ----
+# ---- Datasets: privanomaly.datasets.plan.DataPlan ----
 for _name, _entry in config["datasets"].items():
     check_dataset_entry(_name, _entry)
 PLAN = DataPlan(config)
@@ -96,7 +99,7 @@ def get_dataset_entry(wildcards):
 
 def library_code(script):
     """Param `library` of the jobs of scripts/<script>.py, the digest of the privanomaly modules the script can
-    run (privanomaly.codedigest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
+    run (privanomaly.run.code_digest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
     code trigger sees the script file only."""
     return script_digest(Path(workflow.basedir) / "scripts" / f"{script}.py")
 
@@ -141,7 +144,7 @@ KNN_THREADS = 2 if (workflow.resource_settings.cores or 4) >= 4 else 1
 check_papers(config, PLAN, PLAN.unavailable())
 
 
-# ---- Paper A: privanomaly.paper_a.workflow_checks ----
+# ---- Paper A: privanomaly.paper_a.plan ----
 # the dataset sets of paper A; the catalogue names them too
 PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
@@ -160,7 +163,7 @@ def get_records_eps_min(wildcards):
     return pa_plan.eps_min(PA, wildcards.pa_dataset)
 
 
-# ---- Paper B: privanomaly.paper_b.workflow; {pb_reading} = "" (ours) or a reading's prefix ----
+# ---- Paper B: privanomaly.paper_b.plan; {pb_reading} = "" (ours) or a reading's prefix ----
 PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
 PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure
 # before any job: a Scenario-1 dataset whose Algorithm 2 is predicted past its work guard
@@ -352,7 +355,7 @@ def item_log(item, root, suffix):
     return f"{root}/{item.rule}/{'_'.join(f'{{{n}}}' for n in names) or 'all'}{suffix}"
 
 
-# ---- The price of honest tuning: privanomaly.honest_tuning, one job per paper ----
+# ---- The price of honest tuning: privanomaly.price.tuning, one job per paper ----
 def get_price_datasets(wildcards):
     """The datasets of a paper's price table: paper A's table datasets, paper B's Tables 1-2 datasets."""
     return price_plan.datasets_of(wildcards.paper, PLAN_SETS)

@@ -3,13 +3,13 @@
 #
 # `snakemake --report` builds the report of the run that is in results/: when the run recorded its
 # configuration (rule effective_config -> {results_dir}/effective_config.yaml), that record replaces the
-# configuration of the report's command line before anything else reads it (privanomaly.run_config).
+# configuration of the report's command line before anything else reads it (privanomaly.config.effective).
 #
-# privanomaly.configcheck.check_config re-reads every config file of the run (workflow.configfiles) with a
+# privanomaly.config.check.check_config re-reads every config file of the run (workflow.configfiles) with a
 # strict YAML loader (duplicate keys are errors naming file and line), validates the merged config against
 # workflow/schemas/config.schema.yaml with the key path (and file:line) first, runs the checks a schema
 # cannot express, and fills schema defaults (snakemake.utils.validate). YAML syntax errors and empty
-# --configfile files stop Snakemake before this runs: `python -m privanomaly.configcheck --configfile F`
+# --configfile files stop Snakemake before this runs: `python -m privanomaly.config.check --configfile F`
 # names their file and line (make reproduce/test run it first; docs/troubleshooting.md).
 import sys
 from pathlib import Path
@@ -18,8 +18,8 @@ from pathlib import Path
 # script's directory on sys.path: scripts/privanomaly is a link to src/privanomaly (also under --use-conda).
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from privanomaly import run_config
-from privanomaly.configcheck import check_config
+from privanomaly.config import effective as run_config
+from privanomaly.config.check import check_config
 
 run_config.use_recorded_for_report(config)
 

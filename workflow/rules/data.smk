@@ -1,5 +1,5 @@
 # Data: raw files -> results/data/{dataset}.parquet (+ .json provenance) -> summary. The plan of which datasets
-# are configured and available, and where their files live, is privanomaly.plan.DataPlan (PLAN, common.smk).
+# are configured and available, and where their files live, is privanomaly.datasets.plan.DataPlan (PLAN, common.smk).
 
 
 # A run killed mid-write (SIGKILL, power loss) leaves hidden temporary files (privanomaly.io.atomic_path:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from privanomaly.io import atomic_path
-from privanomaly.provenance import sha256_file
+from privanomaly.run.provenance import sha256_file
 
 from .validation import ChecksumError, DataError, is_local_file
 

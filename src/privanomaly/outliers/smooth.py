@@ -329,7 +329,7 @@ def algorithm2(
 ) -> SmoothResult:
     """Algorithm 2 of paper B: ``S(X) = max_t e^{-t beta} min(N, B_t(X))`` with the exact M of Algorithm 1
     and the early stop of Propositions 1-2 (``early_stop=False`` evaluates every t = 0..N: same value, tested)."""
-    from privanomaly.runlog import Ticker
+    from privanomaly.run.log import Ticker
 
     w, work = _windows(X, k, r, beta, S, max_work)
     Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay

@@ -1,7 +1,7 @@
 """Per-record quantities for a dataset at the chosen (β, r): duplicates x_i, ball count B, truth g.
 
 Ball counts are capped at β + C with e^{−ε_min·C} ≤ 2^-60 (``cap_for``; ε_min: the smallest ε a configured
-mechanism's error decays at, :func:`privanomaly.paper_a.workflow_checks.eps_min` - half the ε for the noisy
+mechanism's error decays at, :func:`privanomaly.paper_a.plan.eps_min` - half the ε for the noisy
 threshold, a quarter for the compiler, ``noise_share``). The mdd-based mechanisms (SP, DP,
 compiler) use min(Δ, C): exactly private, and their error exceeds the uncapped one by < 2^-60, only where a
 distance reaches C (records with B ≥ β + C; anomalies whose L is cut when C < β). The Laplace baselines run on the capped count min(B, β + C) — also sensitivity 1,

@@ -31,7 +31,7 @@ class Comparison:
 
 def read_choices(files: Mapping[str, Any], read_json: Callable[[str], Any]) -> dict[str, dict]:
     """The r records of a reading's table datasets; ours with our accuracy at the paper's printed r, read from
-    the paper's-r record (:func:`privanomaly.paper_b.workflow.reading_inputs`: ``at_paper_r``)."""
+    the paper's-r record (:func:`privanomaly.paper_b.plan.reading_inputs`: ``at_paper_r``)."""
     choices = {ds: read_json(f) for ds, f in files["choices"].items()}
     for ds, f in files.get("at_paper_r", {}).items():
         if ds in choices:
@@ -41,7 +41,7 @@ def read_choices(files: Mapping[str, Any], read_json: Callable[[str], Any]) -> d
 
 def load_reading(files: Mapping[str, Any], read: Callable[[str], pd.DataFrame],
                  read_json: Callable[[str], Any]) -> dict[str, Any]:
-    """The tables of one reading (:func:`privanomaly.paper_b.workflow.reading_inputs`)."""
+    """The tables of one reading (:func:`privanomaly.paper_b.plan.reading_inputs`)."""
     tabs = experiment.concat(files["tables"], reader=read) if files["tables"] else None
     return {
         "tables": tabs,

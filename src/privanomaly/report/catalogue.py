@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from privanomaly.configkeys import config_value, yaml_list
+from privanomaly.config.keys import config_value, yaml_list
 
 
 WILDCARD = re.compile(r"\{(\w+)\}")
@@ -294,7 +294,7 @@ def paper_files(items: list[Item], paper: str, sets: Mapping[str, list] | None =
     """Every file of ``paper``'s items (relative to results_dir), in catalogue order: the targets of a paper.
 
     ``sets`` {name: values} are the sets the items' ``expand`` and ``when`` name (a workflow's plan, e.g.
-    :func:`privanomaly.paper_b.workflow.sets`): an item's wildcards range over the product of its sets (in
+    :func:`privanomaly.paper_b.plan.sets`): an item's wildcards range over the product of its sets (in
     the order ``expand`` lists them), an item whose ``when`` set is empty is left out. A set the plan does
     not define is an error naming the item.
     """

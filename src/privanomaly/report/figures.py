@@ -46,7 +46,7 @@ def registries() -> Iterator[Registry]:
     from privanomaly.paper_b import plots as paper_b_plots
 
     yield paper_b_plots.FIGURES
-    from privanomaly import honest_tuning_plots
+    from privanomaly.price import plots as honest_tuning_plots
 
     yield honest_tuning_plots.FIGURES
     yield _EXTRA

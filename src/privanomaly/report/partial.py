@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from privanomaly import io
-from privanomaly.run_config import missing_list_path
+from privanomaly.config.effective import missing_list_path
 
 # --summary statuses of an output that is not there (Snakemake 9): missing, or left by a killed job
 MISSING_STATUSES = ("missing", "incomplete")
@@ -36,7 +36,7 @@ MISSING_STATUSES = ("missing", "incomplete")
 STALE_PLAN = "update pending"
 DEFAULT_REPORT = "results/report.html"  # the Makefile's REPORT
 RECORD = "effective_config.yaml"  # written next to the results by rule effective_config
-# the report's front page, which lists config report.missing_outputs (privanomaly.run_config)
+# the report's front page, which lists config report.missing_outputs (privanomaly.config.effective)
 ROOT_REPORT_TEXT = Path(__file__).resolve().parents[3] / "workflow" / "report" / "workflow.rst"
 
 
@@ -114,7 +114,7 @@ OUT_OF_DATE = "out of date"  # third column of a line of <report>.missing.txt: t
 def missing_lines(outputs: Sequence[Output]) -> str:
     """The text of ``<report>.missing.txt``: one line per output left out of the report, ``rule<TAB>path``, with a
     third column ``out of date`` for one that exists but Snakemake would write again (the report's front page,
-    :func:`privanomaly.run_config.add_missing_outputs`, tells the two apart)."""
+    :func:`privanomaly.config.effective.add_missing_outputs`, tells the two apart)."""
     return "".join(f"{o.rule}\t{o.path}" + ("" if o.missing else f"\t{OUT_OF_DATE}") + "\n"
                    for o in outputs if o.missing or o.stale)
 

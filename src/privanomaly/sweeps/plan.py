@@ -24,7 +24,7 @@ class SweepPlan:
     """The sweeps of config ``sweeps:`` with the datasets they run on in this run.
 
     ``check_names(names, key)`` raises on a name that is not a configured dataset; ``available(names)``
-    keeps those that can be built in this run (:class:`privanomaly.plan.DataPlan`).
+    keeps those that can be built in this run (:class:`privanomaly.datasets.plan.DataPlan`).
     """
 
     def __init__(self, sweeps_cfg: Mapping | None, check_names: Callable[[list, str], list],

@@ -12,8 +12,8 @@ WILDCARD = re.compile(r"\{(\w+)\}")
 
 def yaml_list(path: str | Path, key: str) -> list:
     """The list under ``key`` of the YAML mapping in ``path``, read strictly
-    (:func:`privanomaly.configcheck.load_yaml`: a duplicate key is an error naming file and line)."""
-    from privanomaly.configcheck import load_yaml
+    (:func:`privanomaly.config.check.load_yaml`: a duplicate key is an error naming file and line)."""
+    from privanomaly.config.check import load_yaml
 
     doc = load_yaml(path)
     if not isinstance(doc, dict) or not isinstance(doc.get(key), list):

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 PACKAGE = "privanomaly"
-_PACKAGE_DIR = Path(__file__).resolve().parent
+_PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 # `from X import a, b` (a parenthesised list may span lines) or `import a.b, c as d`, at the start of a line
 _IMPORT = re.compile(

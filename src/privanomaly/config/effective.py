@@ -19,7 +19,7 @@ RECORD_NAME = "effective_config.yaml"
 
 HEADER = (
     "# The configuration of the run that wrote this directory: config.yaml merged with every --configfile\n"
-    "# overlay and --config value (written by rule effective_config; privanomaly.run_config).\n"
+    "# overlay and --config value (written by rule effective_config; privanomaly.config.effective).\n"
     "# `snakemake --report` uses it. Rerun the same configuration with:\n"
     "#   snakemake --cores 8 --configfile {path}\n"
 )

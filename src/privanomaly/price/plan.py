@@ -1,6 +1,6 @@
 """What rule privacy_price reads from the configuration: its datasets and the settings of each paper.
 
-Kept apart from :mod:`privanomaly.honest_tuning` (which computes the price and imports the selection and
+Kept apart from :mod:`privanomaly.price.tuning` (which computes the price and imports the selection and
 outlier code) so that planning the workflow imports no numerical code."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 
 def paper_settings(paper: str, config: Mapping) -> dict:
-    """The keys of the paper's config section that :func:`privanomaly.honest_tuning.price_table` reads (the
+    """The keys of the paper's config section that :func:`privanomaly.price.tuning.price_table` reads (the
     rule's params: it reruns when one of them changes, and only then)."""
     if paper == "A":
         pa = config["paper_a"]

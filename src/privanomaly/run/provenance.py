@@ -209,7 +209,7 @@ def cached_sha256(path: str | os.PathLike, cache_file: str | os.PathLike | None 
 def raw_sha256(files: Iterable[Mapping[str, Any]], paths: Iterable[str | os.PathLike],
                cache_file: str | os.PathLike | None = None) -> list[str | None]:
     """The content of a dataset's raw files, one entry per file of its ``files:`` list (``paths``: where the
-    run reads each, :meth:`privanomaly.plan.DataPlan.raw_files`): the sha256 of the file when it is there,
+    run reads each, :meth:`privanomaly.datasets.plan.DataPlan.raw_files`): the sha256 of the file when it is there,
     else the sha256 pinned in the config (a file still to be downloaded is checked against it), else None.
 
     A generated dataset has no files: ``[]``."""

@@ -2,7 +2,7 @@
 
 An overlay replaces a list (``--configfile`` merges mappings key by key, but a list is one value), so putting
 one dataset into ``paper_a.datasets`` used to mean repeating the paper's five - and dropping one silently
-was easy. The config check (:func:`privanomaly.configcheck.check_config`) calls :func:`resolve` on the merged
+was easy. The config check (:func:`privanomaly.config.check.check_config`) calls :func:`resolve` on the merged
 configuration, in place:
 
 - ``paper_a.extra_datasets: [mine]`` is appended to ``paper_a.datasets`` (order kept, no duplicates);

@@ -1,6 +1,6 @@
-"""The config check with the workflow's plan: ``python -m privanomaly.configplan [--configfile F ...]``.
+"""The config check with the workflow's plan: ``python -m privanomaly.preflight [--configfile F ...]``.
 
-:mod:`privanomaly.configcheck` checks the files and the schema; it sits at the bottom of the library and
+:mod:`privanomaly.config.check` checks the files and the schema; it sits at the bottom of the library and
 cannot import the planners. This module runs it, then the cross-key checks that ``workflow/rules/common.smk``
 runs when Snakemake builds the DAG - the same functions, on the merged config - so ``make reproduce`` stops
 on them before Snakemake starts, with the key named first. Checks that depend on files (which datasets the
@@ -15,12 +15,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from privanomaly import configcheck
-from privanomaly.configcheck import ConfigError
+from privanomaly.config import check as configcheck
+from privanomaly.config.check import ConfigError
 from privanomaly.datasets.validation import check_dataset_entry
-from privanomaly.paper_a import workflow_checks as pa_plan
-from privanomaly.paper_b import workflow as pb_plan
-from privanomaly.plan import DataPlan
+from privanomaly.paper_a import plan as pa_plan
+from privanomaly.paper_b import plan as pb_plan
+from privanomaly.datasets.plan import DataPlan
 from privanomaly.sweeps.plan import SweepPlan
 
 
@@ -70,8 +70,8 @@ def check_catalogue(report_dir: str | Path = Path("workflow") / "report") -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m privanomaly.configplan [--configfile F ...]``: the files, the schema and the plan's checks."""
-    return configcheck.main(argv, plan_check=check_plan, prog="python -m privanomaly.configplan")
+    """``python -m privanomaly.preflight [--configfile F ...]``: the files, the schema and the plan's checks."""
+    return configcheck.main(argv, plan_check=check_plan, prog="python -m privanomaly.preflight")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Figures of the price of honest tuning (rule privacy_price's tables; :mod:`privanomaly.honest_tuning`),
+"""Figures of the price of honest tuning (rule privacy_price's tables; :mod:`privanomaly.price.tuning`),
 registered in :data:`FIGURES` (merged by :func:`privanomaly.report.figures.registries`)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from privanomaly.honest_tuning import TUNINGS  # noqa: E402
+from privanomaly.price.tuning import TUNINGS  # noqa: E402
 from privanomaly.registry import Registry  # noqa: E402
 
 FIGURES: Registry = Registry("honest-tuning plot function")

@@ -10,7 +10,7 @@ Snakemake deletes the whole locks folder under the other: so ``make reproduce`` 
 start while another run of the same directory is alive. The safe pattern for concurrent runs is one
 results directory - and one working copy - per run (docs/troubleshooting.md).
 
-``python -m privanomaly.runguard [--unlock] [DIR]``: exit 1 naming the live run(s); else, with
+``python -m privanomaly.run.guard [--unlock] [DIR]``: exit 1 naming the live run(s); else, with
 ``--unlock``, remove a stale lock (``snakemake --unlock``) and exit 0. Linux (``/proc``) only; elsewhere it
 cannot tell and leaves the lock alone.
 """
@@ -82,7 +82,7 @@ def has_lock(directory: str | os.PathLike = ".") -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m privanomaly.runguard",
+    ap = argparse.ArgumentParser(prog="python -m privanomaly.run.guard",
                                  description="Refuse to start while another run of this directory is alive.")
     ap.add_argument("directory", nargs="?", default=".")
     ap.add_argument("--unlock", action="store_true", help="remove a stale Snakemake lock (no live run here)")

@@ -14,8 +14,8 @@ The Snakefile therefore calls :func:`check_config` (workflow/rules/config.smk) i
 
 A YAML syntax error or an empty ``--configfile`` stops Snakemake *before* the Snakefile runs, with a message
 that names neither file nor line ("Config file is not valid JSON or YAML"). ``make reproduce`` / ``make
-test`` run ``python -m privanomaly.configcheck`` on their config files first, which names them; by hand run
-``python -m privanomaly.configcheck --configfile my.yaml`` (docs/troubleshooting.md).
+test`` run ``python -m privanomaly.config.check`` on their config files first, which names them; by hand run
+``python -m privanomaly.config.check --configfile my.yaml`` (docs/troubleshooting.md).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_SCHEMA = ROOT / "workflow" / "schemas" / "config.schema.yaml"
 
 # Paper A Figure 4 enumerates every histogram of the box {0..max(center)+hops}^len(center) (paper_a.toy).
@@ -320,7 +320,7 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell
         if isinstance(config.get(key), str) and config[key].startswith("~"):
             config[key] = os.path.expanduser(config[key])
-    from privanomaly import configmerge
+    from privanomaly.config import merge as configmerge
 
     try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets
         notes = configmerge.resolve(config)
@@ -342,13 +342,13 @@ def merged_config(files: Sequence[str | os.PathLike]) -> dict:
 
 
 def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | None = None,
-         prog: str = "python -m privanomaly.configcheck") -> int:
-    """``python -m privanomaly.configcheck [--configfile F ...]``: check config.yaml plus overlays, say where.
+         prog: str = "python -m privanomaly.config.check") -> int:
+    """``python -m privanomaly.config.check [--configfile F ...]``: check config.yaml plus overlays, say where.
 
-    ``plan_check`` (``privanomaly.configplan``, which ``make`` runs) then runs the workflow plan's checks on
+    ``plan_check`` (``privanomaly.preflight``, which ``make`` runs) then runs the workflow plan's checks on
     the merged config; it raises :class:`ConfigError`."""
     plan = ("then the workflow plan's checks (dataset names, eps_ref in eps_grid, sweep sizes, ...)" if plan_check
-            else "not the workflow plan's checks (python -m privanomaly.configplan adds them)")
+            else "not the workflow plan's checks (python -m privanomaly.preflight adds them)")
     ap = argparse.ArgumentParser(prog=prog, description=(
         "Check config.yaml merged with the overlays: strict YAML (a duplicate key, a syntax error or an empty file "
         f"is named with file:line) and the schema (the key and file:line first); {plan}. Exit 1 with the message, "

@@ -292,7 +292,7 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
         raise ValueError("privacy_price: one data file and one provenance file per dataset")
     if paper == "A" and "seed" not in cfg:
         raise ValueError("privacy_price: paper A's settings need the master 'seed' (config 'seed': the selection "
-                         "protocol's subsample is rule paper_a_select's; privanomaly.privacy.price_plan.paper_settings)")
+                         "protocol's subsample is rule paper_a_select's; privanomaly.price.plan.paper_settings)")
     share = float(privacy["selection_share"])
     rational = (("selection", share), ("release", 1.0 - share)) if paper == "A" else (("selection", share),)
     for part, eps in ((what, float(e) * f) for e in privacy["eps"] for what, f in rational):  # SP: rational too

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from privanomaly.datasets import sources, validation
-from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD
+from privanomaly.config.effective import RECORD_NAME as RUN_CONFIG_RECORD
 
 
 def wildcard_choice(values: Iterable[Any]) -> str:
@@ -103,8 +103,8 @@ class DataPlan:
         """The content of dataset ``name``'s raw files (one sha256 per file; the pinned one for a file not yet
         fetched), for rule ``prepare`` to take as a param: a raw file whose content changed - also when it
         was restored with an older mtime - reruns ``prepare``. Cached by (path, size, mtime_ns) in
-        ``{resources_dir}/sha256_cache.json`` (:func:`privanomaly.provenance.raw_sha256`)."""
-        from privanomaly import provenance
+        ``{resources_dir}/sha256_cache.json`` (:func:`privanomaly.run.provenance.raw_sha256`)."""
+        from privanomaly.run import provenance
 
         files = self.entry(name).get("files", [])
         cache = Path(self.resources) / provenance.SHA256_CACHE

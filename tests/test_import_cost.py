@@ -24,7 +24,7 @@ def heavy_after(code: str) -> list[str]:
     "import privanomaly.sp; from privanomaly.sp import ball_counts, dlap",
     "import privanomaly.outliers",
     "import privanomaly.mechanisms as M; M.get('sp'); M.get('gaussian_gs_upper'); M.names()",
-    "from privanomaly import run_config, provenance",  # report_effective_config, provenance
+    "from privanomaly.config import effective; from privanomaly.run import provenance",  # report_effective_config, provenance
 ])
 def test_light_modules_import_no_heavy_library(code):
     assert heavy_after(code) == []
@@ -34,10 +34,10 @@ def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
     """What workflow/rules/*.smk import: Snakemake parses them at every start (and in every cluster job step).
     pandas is there anyway (Snakemake's Paramspace and its SLURM plugin import it)."""
     code = ("from privanomaly.datasets.validation import check_dataset_entry\n"
-            "from privanomaly.paper_a import workflow_checks\n"
-            "from privanomaly.paper_b import readings, workflow\n"
+            "from privanomaly.paper_a import plan as pa_plan\n"
+            "from privanomaly.paper_b import readings, plan as pb_plan\n"
             "from privanomaly.datasets.plan import DataPlan, wildcard_choice\n"
-            "from privanomaly.privacy import price_plan\n"
+            "from privanomaly.price import plan as price_plan\n"
             "from privanomaly.run.provenance import config_sha256, git_commit\n"
             "from privanomaly.report import catalogue, gallery\n"
             "from privanomaly.config.effective import RECORD_NAME\n"
@@ -45,7 +45,7 @@ def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
             "from privanomaly.sweeps.plan import SweepPlan\n"
             "from privanomaly.config.check import check_config\n"
             "from privanomaly.datasets import standins\n"
-            "workflow.readings  # noqa")
+            "pb_plan.readings  # noqa")
     assert [m for m in heavy_after(code) if m in ("scipy", "matplotlib", "numba")] == []
 
 

@@ -40,7 +40,7 @@ def test_a_job_ends_without_the_final_collections(tmp_path):
 
     probe = ("import atexit, gc, sys\n"
              "atexit.register(lambda: print('frozen at exit:', gc.get_freeze_count() > 0))\n"
-             "from privanomaly import runlog\n"
+             "from privanomaly.run import log as runlog\n"
              "if sys.argv[1] == 'job':\n"
              "    with runlog.log_to(sys.argv[2]):\n"
              "        runlog.skip_collection_at_exit()  # a second call registers nothing more\n"

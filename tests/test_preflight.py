@@ -76,10 +76,10 @@ def test_results_dir_that_is_a_file_is_named(tmp_path):
 
 def test_help_names_its_own_command(capsys):
     # was: `python -m privanomaly.preflight --help` printed "usage: configplan.py" and configcheck's docstring
-    for mod, main in (("configplan", configplan.main), ("configcheck", configcheck.main)):
+    for mod, main in (("preflight", configplan.main), ("config.check", configcheck.main)):
         with pytest.raises(SystemExit):
             main(["--help"])
         out = " ".join(capsys.readouterr().out.split())
         assert out.startswith(f"usage: python -m privanomaly.{mod} "), out
-        assert ("then the workflow plan's checks" in out) == (mod == "configplan"), out
+        assert ("then the workflow plan's checks" in out) == (mod == "preflight"), out
         assert ":class:" not in out

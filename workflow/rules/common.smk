@@ -37,9 +37,9 @@ PB = config["paper_b"]
 PA_WORK = f"{RESULTS}/paper_a/work"
 PB_OUT = f"{RESULTS}/paper_b"
 SW_OUT = f"{RESULTS}/sweeps"
-CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
+CATALOGUE = f"{WORKFLOW_ROOT}/workflow/report/catalogue.yaml"
 CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
-catalogue.check_sections(CATALOGUE_ITEMS, f"{workflow.basedir}/workflow/report")
+catalogue.check_sections(CATALOGUE_ITEMS, f"{WORKFLOW_ROOT}/workflow/report")
 
 
 # ---- Datasets: privanomaly.plan.DataPlan ----
@@ -98,7 +98,7 @@ def library_code(script):
     """Param `library` of the jobs of scripts/<script>.py, the digest of the privanomaly modules the script can
     run (privanomaly.codedigest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
     code trigger sees the script file only."""
-    return script_digest(Path(workflow.basedir) / "scripts" / f"{script}.py")
+    return script_digest(WORKFLOW_ROOT / "scripts" / f"{script}.py")
 
 
 def get_prepare_seed(wildcards):

@@ -52,7 +52,7 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
         script:
             "../../scripts/render.py"
 
-    workflow.get_rule(_item.rule).docstring = (
+    getattr(rules, _item.rule).rule.docstring = (
         f"{_item.item} (paper {_item.paper}): {_item.title}"
     )
 
@@ -159,7 +159,7 @@ rule provenance:
         library=library_code("provenance"),
         config=get_config,
         config_sha256=config_sha256(config),
-        commit=git_commit(workflow.basedir),
+        commit=git_commit(WORKFLOW_ROOT),
     script:
         "../../scripts/provenance.py"
 

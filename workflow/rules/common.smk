@@ -5,7 +5,7 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
-from privanomaly.codedigest import script_digest
+from privanomaly.codedigest import module_digest, script_digest
 from privanomaly.configplan import check_papers
 from privanomaly.datasets.validation import (
     build_entry,
@@ -20,6 +20,7 @@ from privanomaly.privacy import price_plan
 from privanomaly.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
+from privanomaly.report import latex
 from privanomaly.run_config import RECORD_NAME as RUN_CONFIG_RECORD, finished_message
 from privanomaly.runlog import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
@@ -422,6 +423,11 @@ def sweep_targets():
 def paper_targets():
     """Every final file of both papers and of the privacy audit."""
     return [*paper_a_targets(), *paper_b_targets(), *audit_targets()]
+
+
+def tex_targets():
+    """The LaTeX copy (rule table_tex) of every CSV table among the final files of the data, papers and sweeps."""
+    return latex.tex_paths([*data_targets(), *paper_targets(), *sweep_targets()])
 
 
 REPORT_BUILT = catalogue.relative_targets(paper_targets(), RESULTS)

@@ -19,6 +19,7 @@ rule sweeps_all:
     """Every sweep of config `sweeps:`: `snakemake --cores 2 sweeps_all` (with the run's configuration recorded)."""
     input:
         sweep_targets(),
+        latex.tex_paths(sweep_targets()),
         run_records(),
     localrule: True
 

@@ -98,6 +98,7 @@ def test_a_rule_taken_again_under_another_name_writes_the_users_path(ran, projec
               encoding="utf-8") as fh:
         assert mine == list(csv.reader(fh))
     assert (project / "my_tables" / "gs_bounds.md").read_text(encoding="utf-8").startswith("| d | k |")
+    assert (project / "my_tables" / "logs" / "gs_bounds.tsv").is_file()  # its own log and benchmark
 
 
 def test_every_rule_renamed_with_a_prefix(project, recipe):

@@ -27,3 +27,4 @@ rule all:
         audit_targets(),
         sweep_targets(),
         report_targets(),
+        tex_targets(),

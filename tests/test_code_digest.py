@@ -83,3 +83,18 @@ def test_every_rule_with_a_script_takes_its_librarys_digest():
             script = re.search(r'script:\s*"\.\./\.\./scripts/(\w+)\.py"', block)
             if script:
                 assert f'library=library_code("{script.group(1)}")' in block, (smk.name, block[:80])
+
+
+def test_a_run_block_takes_the_digest_of_the_module_it_calls(tmp_path, package):
+    """module_digest (rule table_tex's run: block) covers the module, the packages above it and what it imports."""
+    digest = codedigest.module_digest.__wrapped__
+    before = digest("privanomaly.sub.leaf", package)
+    script = _script(tmp_path, "from privanomaly.sub import leaf\n")
+    assert before == codedigest.script_digest.__wrapped__(script, package)  # the same modules as such a script
+    (package / "unused.py").write_text("from . import io  # edited\n", encoding="utf-8")
+    assert digest("privanomaly.sub.leaf", package) == before
+    (package / "sub" / "leaf.py").write_text(FILES["sub/leaf.py"] + "Y = 1\n", encoding="utf-8")
+    codedigest._direct.cache_clear()
+    assert digest("privanomaly.sub.leaf", package) != before
+    text = (ROOT / "workflow" / "rules" / "report.smk").read_text(encoding="utf-8")
+    assert 'library=module_digest("privanomaly.report.latex")' in text and "latex.write_tex(" in text

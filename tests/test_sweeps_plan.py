@@ -37,6 +37,9 @@ def test_sweeps_run_on_their_available_datasets_and_list_their_files():
     ]
     assert [e["name"] for e in plan.index_entries()] == ["a", "b"]
     assert plan.cap("a") > 0
+    # one target rule per sweep that runs (not "off"), each building that sweep's files alone
+    assert plan.target_rules() == {"sweep_a": "a", "sweep_b": "b"}
+    assert plan.targets("S", ["b"]) == [f for f in plan.targets("S") if f.startswith("S/b/")]
     assert plan.or_scenario1("b", "max_work", {"max_work": 123}) == 123
 
 
@@ -143,3 +146,20 @@ def test_index_links_every_figure_file_of_a_sweep():
         figs = [t for t in plan.targets("S") if t.startswith(f"S/{name}/figures/")]
         linked = {f"S/{m[len('sweeps/'):]}" for m in re.findall(r"\]\((sweeps/[^)]+)\)", text)}
         assert figs and set(figs) <= linked, (figs, linked)
+
+
+def test_no_sweep_name_makes_the_target_rule_of_a_workflow_rule():
+    """A sweep's target rule is sweep_<name>: the schema refuses exactly the names of the workflow's sweep_* rules."""
+    import re
+    from pathlib import Path
+
+    from privanomaly.config.check import schema_errors
+
+    root = Path(__file__).resolve().parents[1]
+    schema = root / "workflow" / "schemas" / "config.schema.yaml"
+    rules = re.findall(r"^rule sweep_([A-Za-z][A-Za-z0-9]*):", (root / "workflow/rules/sweeps.smk").read_text(), re.M)
+    assert sorted(rules) == ["chunk", "collect", "counts", "plot"]
+    for name in rules:
+        errs = [e for e in schema_errors({"sweeps": {name: CFG["a"]}}, schema) if e.startswith(f"config key sweeps.{name}")]
+        assert errs and "key name" in errs[0], name
+    assert not [e for e in schema_errors({"sweeps": {"plots": CFG["a"]}}, schema) if e.startswith("config key sweeps")]

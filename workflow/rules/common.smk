@@ -5,7 +5,7 @@ from os.path import relpath
 from pathlib import Path
 
 from privanomaly import mechanisms as mech_registry
-from privanomaly.run.code_digest import script_digest
+from privanomaly.run.code_digest import module_digest, script_digest
 from privanomaly.preflight import check_papers
 from privanomaly.datasets.validation import (
     build_entry,
@@ -20,10 +20,8 @@ from privanomaly.price import plan as price_plan
 from privanomaly.run.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
-from privanomaly.config.effective import (
-    RECORD_NAME as RUN_CONFIG_RECORD,
-    finished_message,
-)
+from privanomaly.report import latex
+from privanomaly.config.effective import RECORD_NAME as RUN_CONFIG_RECORD, finished_message
 from privanomaly.run.log import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
 
@@ -40,9 +38,9 @@ PB = config["paper_b"]
 PA_WORK = f"{RESULTS}/paper_a/work"
 PB_OUT = f"{RESULTS}/paper_b"
 SW_OUT = f"{RESULTS}/sweeps"
-CATALOGUE = f"{workflow.basedir}/workflow/report/catalogue.yaml"
+CATALOGUE = f"{WORKFLOW_ROOT}/workflow/report/catalogue.yaml"
 CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
-catalogue.check_sections(CATALOGUE_ITEMS, f"{workflow.basedir}/workflow/report")
+catalogue.check_sections(CATALOGUE_ITEMS, f"{WORKFLOW_ROOT}/workflow/report")
 
 
 # ---- Datasets: privanomaly.datasets.plan.DataPlan ----
@@ -101,7 +99,7 @@ def library_code(script):
     """Param `library` of the jobs of scripts/<script>.py, the digest of the privanomaly modules the script can
     run (privanomaly.run.code_digest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
     code trigger sees the script file only."""
-    return script_digest(Path(workflow.basedir) / "scripts" / f"{script}.py")
+    return script_digest(WORKFLOW_ROOT / "scripts" / f"{script}.py")
 
 
 def get_prepare_seed(wildcards):
@@ -425,6 +423,11 @@ def sweep_targets():
 def paper_targets():
     """Every final file of both papers and of the privacy audit."""
     return [*paper_a_targets(), *paper_b_targets(), *audit_targets()]
+
+
+def tex_targets():
+    """The LaTeX copy (rule table_tex) of every CSV table among the final files of the data, papers and sweeps."""
+    return latex.tex_paths([*data_targets(), *paper_targets(), *sweep_targets()])
 
 
 REPORT_BUILT = catalogue.relative_targets(paper_targets(), RESULTS)

@@ -14,19 +14,29 @@
 import sys
 from pathlib import Path
 
-# The library is importable here even where `pip install -e .` was not run. In jobs, Snakemake puts the
-# script's directory on sys.path: scripts/privanomaly is a link to src/privanomaly (also under --use-conda).
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+# The workflow's own files (config.yaml, schemas, scripts, the catalogue) resolve from this file's place, also
+# when the workflow is a module of another one: workflow.basedir is then the user's directory.
+WORKFLOW_ROOT = Path(
+    workflow.current_basedir.get_path_or_uri(secret_free=True)
+).parents[1]
+
+# Where the library comes from: docs/CONVENTIONS.md "How a job finds the library".
+sys.path.insert(0, str(WORKFLOW_ROOT / "src"))
 
 from privanomaly.config import effective as run_config
-from privanomaly.config.check import check_config
-
-run_config.use_recorded_for_report(config)
+from privanomaly.config.check import check_config, under_defaults
 
 # workflow.configfiles lists the --configfile files before config.yaml; they override it, so they go last.
+# As a module (`config: config`) the user's config is put over this workflow's config.yaml (under_defaults).
 _OVERLAYS = [str(f) for f in workflow.overwrite_configfiles]
+_CONFIG_FILES = under_defaults(
+    config,
+    WORKFLOW_ROOT / "config.yaml",
+    [str(f) for f in workflow.configfiles if str(f) not in _OVERLAYS] + _OVERLAYS,
+)
+run_config.use_recorded_for_report(config)
 check_config(
     config,
-    Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
-    [str(f) for f in workflow.configfiles if str(f) not in _OVERLAYS] + _OVERLAYS,
+    WORKFLOW_ROOT / "workflow" / "schemas" / "config.schema.yaml",
+    _CONFIG_FILES,
 )

@@ -16,6 +16,7 @@ rule paper_a_all:
     """Everything of paper A: `snakemake --cores 8 paper_a_all`."""
     input:
         paper_a_targets(),
+        latex.tex_paths(paper_a_targets()),
         run_records(),
     localrule: True
 

@@ -18,6 +18,7 @@ rule paper_b_all:
     """Everything of paper B from the data: `snakemake --cores 2 paper_b_all`."""
     input:
         paper_b_targets(),
+        latex.tex_paths(paper_b_targets()),
         run_records(),
     localrule: True
 

@@ -52,7 +52,7 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
         script:
             "../../scripts/render.py"
 
-    workflow.get_rule(_item.rule).docstring = (
+    getattr(rules, _item.rule).rule.docstring = (
         f"{_item.item} (paper {_item.paper}): {_item.title}"
     )
 
@@ -159,10 +159,35 @@ rule provenance:
         library=library_code("provenance"),
         config=get_config,
         config_sha256=config_sha256(config),
-        commit=git_commit(workflow.basedir),
+        commit=git_commit(WORKFLOW_ROOT),
     script:
         "../../scripts/provenance.py"
 
 
 onsuccess:
     print(finished_message(RESULTS), file=sys.stderr)
+
+
+# Tables for a paper: every CSV table of tex_targets() also as LaTeX (booktabs), the CSV's cells as text
+# (privanomaly.report.latex). A conversion takes milliseconds, so it runs inside Snakemake's own process (run:,
+# a local rule) instead of starting a job process for each table; no rule writes its own .tex.
+TEX_TABLES = [relpath(f, RESULTS)[: -len(".tex")] for f in tex_targets()]
+
+
+rule table_tex:
+    """A CSV table of the run as a LaTeX tabular (booktabs), cell for cell the CSV's text."""
+    input:
+        csv=f"{RESULTS}/{{table}}.csv",
+    output:
+        tex=f"{RESULTS}/{{table}}.tex",
+    log:
+        f"{LOGS}/table_tex/{{table}}.log",
+    benchmark:
+        f"{BENCH}/table_tex/{{table}}.tsv"
+    wildcard_constraints:
+        table=wildcard_choice(TEX_TABLES),
+    localrule: True
+    params:
+        library=module_digest("privanomaly.report.latex"),
+    run:
+        latex.write_tex(input.csv, output.tex, log[0])

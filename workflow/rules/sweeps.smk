@@ -19,6 +19,7 @@ rule sweeps_all:
     """Every sweep of config `sweeps:`: `snakemake --cores 2 sweeps_all` (with the run's configuration recorded)."""
     input:
         sweep_targets(),
+        latex.tex_paths(sweep_targets()),
         run_records(),
     localrule: True
 
@@ -194,3 +195,21 @@ rule sweep_plot:
         datasets=sweep_setting("run_datasets"),
     script:
         "../../scripts/sweep_plot.py"
+
+
+# One target rule per sweep that runs: `snakemake --cores 2 sweep_<name>` builds that sweep alone (its table,
+# figures and LaTeX table) with the run's configuration recorded; listed by `snakemake --list-target-rules`.
+for _rule, _sweep in SW.target_rules().items():
+
+    rule:
+        name:
+            _rule
+        input:
+            SW.targets(SW_OUT, [_sweep]),
+            latex.tex_paths(SW.targets(SW_OUT, [_sweep])),
+            run_records(),
+        localrule: True
+
+    getattr(rules, _rule).rule.docstring = (
+        f"Sweep {_sweep} of config `sweeps:` alone ({SW_OUT}/{_sweep}/)."
+    )

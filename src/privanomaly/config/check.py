@@ -341,6 +341,40 @@ def merged_config(files: Sequence[str | os.PathLike]) -> dict:
     return config
 
 
+_UNDER_DEFAULTS: list[dict] = []  # the config objects already put over the defaults in this process
+
+
+def under_defaults(config: dict, defaults: str | os.PathLike, files: Sequence[str | os.PathLike]) -> list[str]:
+    """Put ``config`` (read from ``files``) over the workflow's own ``defaults`` (its config.yaml), in place, when
+    the run did not read that file; return every file the config came from, the defaults first.
+
+    A run of this checkout reads config.yaml through the Snakefile's ``configfile:``: nothing changes. As a module
+    of another workflow (``module privanomaly: snakefile: ...; config: config``) Snakemake skips the module's
+    ``configfile:`` and hands it the user's config: config.yaml then lies under it as a ``--configfile``
+    overlay lies over config.yaml (mappings merged key by key). Each ``use rule ... from privanomaly`` reads the
+    module again with the same config object: it is put over the defaults once.
+    """
+    files = [str(f) for f in files]
+    if any(_same_file(f, defaults) for f in files):
+        return files
+    if not any(c is config for c in _UNDER_DEFAULTS):
+        from snakemake.utils import update_config
+
+        merged = load_yaml(defaults)
+        update_config(merged, config)
+        config.clear()
+        config.update(merged)
+        _UNDER_DEFAULTS.append(config)
+    return [str(defaults), *files]
+
+
+def _same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
 def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | None = None,
          prog: str = "python -m privanomaly.config.check") -> int:
     """``python -m privanomaly.config.check [--configfile F ...]``: check config.yaml plus overlays, say where.

@@ -102,8 +102,18 @@ def script_modules(script: str | Path, package_dir: Path = _PACKAGE_DIR) -> set[
 @functools.cache
 def script_digest(script: str | Path, package_dir: Path = _PACKAGE_DIR) -> str:
     """sha256 (16 hex) of the names and sources of :func:`script_modules`: rule param ``library``."""
+    return _digest(script_modules(script, package_dir), package_dir)
+
+
+@functools.cache
+def module_digest(module: str, package_dir: Path = _PACKAGE_DIR) -> str:
+    """:func:`script_digest` of a rule whose ``run:`` block calls the package's module ``module`` (dotted)."""
+    return _digest(closure(_own(module, modules(package_dir)), package_dir), package_dir)
+
+
+def _digest(names: set[str], package_dir: Path) -> str:
     h = hashlib.sha256()
     known = modules(package_dir)
-    for name in sorted(script_modules(script, package_dir)):
+    for name in sorted(names):
         h.update(name.encode() + b"\0" + known[name].read_bytes() + b"\0")
     return h.hexdigest()[:16]

@@ -51,13 +51,19 @@ class SweepPlan:
         self.b = [n for n in runs if self.sweeps[n].kind == "paper_b"]
         self.skipped = [n for n in self.sweeps if n not in runs]  # none of its datasets available
 
-    def targets(self, out: str) -> list[str]:
-        """Tidy table (Parquet + CSV) and figures of every sweep that runs, under ``out`` (results/sweeps)."""
+    def targets(self, out: str, names: Iterable[str] | None = None) -> list[str]:
+        """Tidy table (Parquet + CSV) and figures of every sweep that runs (or of those of ``names``), under
+        ``out`` (results/sweeps)."""
         files = []
-        for n in self.a + self.b:
+        for n in (m for m in self.a + self.b if names is None or m in names):
             files += [f"{out}/{n}/sweep.parquet", f"{out}/{n}/sweep.csv"]
             files += [f"{out}/{n}/figures/{f}.{e}" for f in index.figures(self.sweeps[n]) for e in ("png", "pdf")]
         return files
+
+    def target_rules(self) -> dict[str, str]:
+        """{rule name: sweep} of the target rule of each sweep that runs: ``sweep_<name>`` builds that sweep alone
+        (the config schema keeps sweep names off the workflow's own ``sweep_*`` rules)."""
+        return {f"sweep_{n}": n for n in self.a + self.b}
 
     @staticmethod
     def figures() -> list[str]:

@@ -129,6 +129,15 @@ class SweepPlan:
         v = getattr(self.sweeps[sweep], field)
         return list(v) if isinstance(v, tuple) else v
 
+    def growth_points(self, name: str | None, dataset: str) -> list[list]:
+        """The [β, r token] points of the claim sweep ``name`` (:meth:`claims_sweep`) where claim A4 reads a growth
+        curve of ``dataset`` (rule paper_a_growth); none when the sweep is unset or does not run on ``dataset``."""
+        sweep = self.claims_sweep(name)
+        if not sweep or dataset not in self.datasets[sweep]:
+            return []
+        sw = self.sweeps[sweep]
+        return [[int(b), t] for b in sw.beta for t in sw.r_tokens]
+
     def claims_table(self, out: str, name: str | None) -> list[str]:
         """The tidy table of the sweep feeding claims A3, A6, A8 (:meth:`claims_sweep`), or none."""
         return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]

@@ -163,3 +163,8 @@ def test_every_fail_of_claims_md_names_its_cause():
     md = claims.to_markdown([v], "# h")
     assert v.verdict == "FAIL" and v.cause == AGAINST
     assert "- Why it fails - cause: **a finding against the paper**: the share of k-sensitive records does not grow" in md
+    sens["frac_sensitive"] = [0.8, 0.9]  # a PASS carries no cause and no "why it fails", in claims.md or claims.csv
+    ok = claims.larger_k_protects_more(sens)
+    row = claims.to_frame([v, ok]).set_index("claim_id")
+    assert row.loc["A5", "cause"].tolist() == [AGAINST, ""] and row["why_it_fails"].iloc[1] == ""
+    assert "Why it fails" not in claims.to_markdown([ok], "# h")

@@ -60,10 +60,10 @@ class Verdict:
     @classmethod
     def check(cls, id: str, claim: str, test: str, evidence: str, passed: bool | None, reason: str = "",
               cause: str = "") -> Verdict:
-        """A claim checked on our numbers: PASS / FAIL, N/A when ``passed`` is None (no data); ``cause`` is kept
-        for a FAIL only."""
-        return cls(id, claim, NA if passed is None else (PASS if passed else FAIL), test, evidence, reason,
-                   cause if passed is False else "")
+        """A claim checked on our numbers: PASS / FAIL, N/A when ``passed`` is None (no data); ``reason`` (why it
+        fails) and ``cause`` are kept for a FAIL only."""
+        return cls(id, claim, NA if passed is None else (PASS if passed else FAIL), test, evidence,
+                   *((reason, cause) if passed is False else ("", "")))
 
     @classmethod
     def compare(cls, id: str, claim: str, paper: str, ours: str, ok: bool | None, reason: str = "",

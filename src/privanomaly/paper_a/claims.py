@@ -19,7 +19,8 @@ from privanomaly.experiment.verdict import to_frame as _verdict_frame
 from privanomaly.privacy.scope import TUNING_NOTE
 
 # claims.csv's columns: record field -> column
-COLUMNS = {"id": "claim_id", "claim": "claim", "expected": "test", "evidence": "evidence", "verdict": "status"}
+COLUMNS = {"id": "claim_id", "claim": "claim", "expected": "test", "evidence": "evidence", "verdict": "status",
+           "cause": "cause", "reason": "why_it_fails"}
 
 
 def _sel(summaries: pd.DataFrame, eps: float, k: int | None, mech: str, group: str) -> pd.DataFrame:
@@ -437,7 +438,8 @@ def to_frame(results: list[Verdict], yours: list[Verdict] | None = None) -> pd.D
     frame = _verdict_frame(results, COLUMNS, scope="paper datasets")
     if not yours:
         return frame
-    mine = _verdict_frame(yours, COLUMNS, scope="your datasets").assign(status="no paper verdict")
+    mine = _verdict_frame(yours, COLUMNS, scope="your datasets").assign(status="no paper verdict", cause="",
+                                                                         why_it_fails="")
     return pd.concat([frame, mine], ignore_index=True)
 
 

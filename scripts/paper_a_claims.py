@@ -13,13 +13,14 @@ with runlog.log_to(snakemake.log[0]) as log:
     tables = dict(
         summaries=experiment.concat(inp.summaries),
         growth=claims.read_growth(inp.growth),
+        growth_grid=experiment.concat(list(inp.growth_grid)),
         sens=experiment.concat(list(inp.sensitive)),
         detection=experiment.concat(inp.detection),
         comp=experiment.concat(list(inp.compiler)),
         trials=experiment.concat(inp.trials),
     )
     registry = None
-    if p.sweep:  # A3, A6, A8 from the sweep's whole grid (privanomaly.sweeps.claims); the claims say so
+    if p.sweep:  # A1, A3, A6, A8, A10 from the sweep's whole grid (privanomaly.sweeps.claims); the claims say so
         tables["sweep"] = sweep_claims.read_sweep(inp.sweep)
         registry = sweep_claims.registry_with_sweep(p.sweep)
     paper, yours, your_names = claims.evaluate_by_scope(
@@ -34,8 +35,9 @@ with runlog.log_to(snakemake.log[0]) as log:
         + (f"; your datasets (our numbers, no paper verdict — see the end): {', '.join(your_names)}" if your_names else "")
         + f". ε = {p.cfg['eps_ref']:g}, k = {p.cfg['k_main']} unless a claim says otherwise; (β, r) per dataset "
         "from `tables/parameters.csv`. Thresholds and the paper's datasets: `paper_a.claims` in config.yaml."
-        + (f" Claims A3, A6 and A8 are checked on sweep `{p.sweep}` (its whole (β, r) grid and absent query points: "
-           f"the better evidence; `paper_a.claims.sweep`)." if p.sweep else "")
+        + (f" Claims A1, A3, A6, A8 and A10 are checked on sweep `{p.sweep}` (its whole (β, r) grid and absent query "
+           f"points: the better evidence; `paper_a.claims.sweep`), A4 on growth curves at its (β, r) points; each "
+           "shows the selected (β, r) beside." if p.sweep else "")
         + (f"\n\nNot evaluated (data unavailable in this run):{missing}" if missing else "")
     )
     stand_in = {n: why for n, why in p.stand_in.items() if n in p.datasets}

@@ -120,7 +120,8 @@ def test_sampling_coverage_and_markdown():
     assert "inside the 80% Wilson CI" in a9.expected
     md = claims.to_markdown([r], "# header")
     assert "**0 of 1 claims PASS**" in md and "## A9" in md and "**FAIL**" in md
-    assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status", "scope"]
+    assert list(claims.to_frame([r]).columns) == ["claim_id", "claim", "test", "evidence", "status", "cause",
+                                                  "why_it_fails", "scope"]
 
 
 def _tables(datasets=("a", "b", "mine")):

@@ -262,6 +262,10 @@ def test_table_verdicts():
     rows = comparison.table_rows(t)
     assert [r.verdict for r in rows] == ["DIFFERS", "MATCH", "MATCH"]
     assert "fnlwgt" in rows[0].reason and rows[0].claim.startswith("Table 1")
+    # every DIFFERS names its cause (the attributes of Adult are not stated); a MATCH names none
+    assert [r.cause for r in rows] == ["the paper's unstated parameters", "", ""]
+    t.loc[1, "ours"] = 2.0  # r off by 100 %: the paper's tuning grid, sample and seed are not stated
+    assert comparison.table_rows(t)[1].cause == "the paper's unstated parameters"
 
 
 def test_r_given_as_the_papers_is_no_verdict():
@@ -290,6 +294,10 @@ def test_sigma_claim_verdicts_on_synthetic_numbers():
     rows = comparison.scenario1_rows(conv, {"x": "X"}, paper)
     assert [r.verdict for r in rows] == ["DIFFERS", "DIFFERS"]
     assert "GS/5 = 2.6" in rows[0].reason and "alt" in rows[0].reason
+    # a reading of the constants reproduces both claims: which one the paper used is not stated
+    assert {r.cause for r in rows} == {"the paper's unstated parameters"}
+    alone = comparison.scenario1_rows(conv[conv["convention"] == "printed"], {"x": "X"}, paper)
+    assert {r.cause for r in alone} == {"a finding against the paper"}  # no reading does: against the paper
 
 
 def test_monotonicity_verdicts():
@@ -300,6 +308,7 @@ def test_monotonicity_verdicts():
     rows = {r.id: r for r in comparison.scenario2_rows({"d": sw}, {"d": subs}, {}, {})}
     assert rows["s2.d.precision"].verdict == "MATCH"
     assert rows["s2.d.recall"].verdict == "DIFFERS" and "h/2" in rows["s2.d.recall"].reason
+    assert rows["s2.d.recall"].cause == "a finding against the paper" and rows["s2.d.precision"].cause == ""
 
 
 def test_h_claims_are_judged_on_fig5_only():

@@ -14,6 +14,7 @@ import pytest  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from privanomaly.experiment import Verdict  # noqa: E402
+from privanomaly.experiment.verdict import AGAINST, UNSTATED  # noqa: E402
 from privanomaly.paper_a import claims as paper_a_claims  # noqa: E402
 from privanomaly.paper_b import comparison as paper_b_comparison  # noqa: E402
 from privanomaly.report import catalogue, checks, gallery, index  # noqa: E402
@@ -141,7 +142,8 @@ def _paper_a_claims_md() -> str:
     """claims.md exactly as rule paper_a_claims writes it (its own formatter), with three verdicts."""
     R = Verdict.check
     results = [
-        R("A1", "SP error on anomalies is zero for practical purposes", "t", "e", False),
+        R("A1", "SP error on anomalies is zero for practical purposes", "t", "e", False, "holds at 3 of 8 points",
+          UNSTATED),
         R("A5", "Larger k protects more records (Fig 3)", "t", "e", True),
         R("A9", "Sampled trials agree with the exact closed-form errors", "t", "e", None),
     ]
@@ -152,6 +154,8 @@ def test_parse_paper_a_claims_from_its_own_formatter():
     got = checks.parse(_paper_a_claims_md())
     assert [(c.id, c.verdict) for c in got] == [("A1", "FAIL"), ("A5", "PASS"), ("A9", "N/A")]
     assert got[1].claim == "A5 — Larger k protects more records (Fig 3)"
+    assert [c.cause for c in got] == [UNSTATED, "", ""]  # a FAIL's cause line is read back; a PASS has none
+    assert "- Why it fails - cause: **the paper's unstated parameters**: holds at 3 of 8 points" in _paper_a_claims_md()
 
 
 COMPARISON_MD = """# Paper B: the paper's numbers next to ours
@@ -202,9 +206,10 @@ def _paper_b_comparison_md() -> str:
     rows = paper_b_comparison.frame(
         [
             row("table1.synthetic_b1.N", "Table 1: N of Synthetic 1", "50", "50", True),
-            row("table1.synthetic_b1.r", "Table 1: r of Synthetic 1", "1.1", "0.9", False, "grid | seed"),
+            row("table1.synthetic_b1.r", "Table 1: r of Synthetic 1", "1.1", "0.9", False, "grid | seed", UNSTATED),
             row("fig1.growth", "Fig. 1: the upper bound grows exponentially with d", "yes", "yes", True),
-            row("s1.synthetic_b1.ratio", "Synthetic 1: sigma_Global approx. 10-30x sigma_Smooth", "10-30", "2.1", False),
+            row("s1.synthetic_b1.ratio", "Synthetic 1: sigma_Global approx. 10-30x sigma_Smooth", "10-30", "2.1", False,
+                "GS/5", AGAINST),
             row("s1.adult_b1.ratio", "Adult 1: sigma_Global approx. 10-30x sigma_Smooth", "10-30", "8", False),
             row("s2.synthetic_b2.recall", "Synthetic 2: smaller h achieved larger recall", "yes", "16/16", True),
             row("b7.feasible", "Algorithm 1 is exponential", "N <= 500", "cut at N = 379", None),
@@ -274,7 +279,11 @@ def test_index_one_line_per_entry_with_verdicts():
     claims_row = next(r for r in rows if "`paper_a_claims`" in r)
     assert claims_row.endswith("| 1 PASS, 1 FAIL, 1 N/A (A1 FAIL, A5 PASS, A9 N/A) |")
     assert next(r for r in rows if "`paper_b_comparison`" in r).endswith("| 3 MATCH, 3 DIFFERS, 1 N/A |")
-    assert "3 MATCH, 3 DIFFERS, 1 N/A in [`paper_b/comparison.md`]" in text
+    # the one-line summary counts every DIFFERS / FAIL by its cause (a row naming none is said to name none)
+    assert ("3 MATCH, 3 DIFFERS, 1 N/A (DIFFERS by cause: 1 the paper's unstated parameters, 1 a finding against the "
+            "paper, 1 no cause named) in [`paper_b/comparison.md`]") in text
+    assert ("1 PASS, 1 FAIL, 1 N/A (FAIL by cause: 1 the paper's unstated parameters) in [`paper_a/claims.md`]"
+            in text), text
     assert "`creditcard`: not in mirror" in text
     assert text.rstrip().endswith("- [`paper_b/extra.csv`](paper_b/extra.csv)")
     assert text.count("`paper_a_fig1`") == 1
@@ -288,8 +297,8 @@ def test_index_counts_the_readings_of_comparison_md_apart():
     b = [Verdict("table1.s.r", "r", "MATCH"), Verdict("s1.s.ratio", "ratio", "DIFFERS"),
          Verdict("paper_r/table1.s.r", "r", "DIFFERS"), Verdict("paper_r/s1.s.ratio", "ratio", "DIFFERS")]
     text = index.render([], {"B": b}, {"B": "paper_b/comparison.md"})
-    assert ("1 MATCH, 1 DIFFERS (+ under the paper's own readings: 2 DIFFERS) in [`paper_b/comparison.md`]"
-            in text), text
+    assert ("1 MATCH, 1 DIFFERS (DIFFERS by cause: 1 no cause named) (+ under the paper's own readings: 2 DIFFERS) "
+            "in [`paper_b/comparison.md`]" in text), text
 
 
 def test_checks_for_substitutes_wildcards():

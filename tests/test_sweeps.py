@@ -313,7 +313,8 @@ def test_claims_from_sweep_pass_on_closed_form_data(iso_sweep):
     assert "δ = β − k ∈ {0, 1, 3, 4}" in a8.evidence  # (β, k) = (2, 2), (2, 1), (5, 2), (5, 1)
     reg = sc.registry_with_sweep("s")
     assert [c.claim_id for c in reg] == [f"A{i}" for i in range(1, 11)]
-    assert {c.claim_id for c in reg if c.table == "sweep"} == {"A3", "A6", "A8"}
+    assert {c.claim_id for c in reg if c.table == "sweep"} == {"A3", "A6", "A8", "A10"}
+    assert next(c for c in reg if c.claim_id == "A1").table == "summaries"  # the tables decide where the sweep has none
     comp = pd.DataFrame({"dataset": "iso", "eps": 1.0, "delta": [0, 2], "input_error": 0.2,
                          "compiled_error": [0.2, 0.2 * np.exp(-0.5)]})
     tables = {"sweep": iso_sweep, "comp": comp}

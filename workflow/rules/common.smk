@@ -301,7 +301,7 @@ def get_sweep_points(wildcards):
 
 
 def get_claims_sweep_table(wildcards):
-    """The tidy table of the sweep feeding paper A's claims A3, A6, A8 (paper_a.claims.sweep), if it runs."""
+    """The tidy table of the sweep feeding paper A's claims A1, A3, A6, A8, A10 (paper_a.claims.sweep), if it runs."""
     return SW.claims_table(SW_OUT, SW_CLAIMS)
 
 

@@ -153,6 +153,7 @@ rule paper_a_growth:
         choice=rules.paper_a_select.output.choice,
     output:
         csv=f"{PA_WORK}/growth/{{pa_dataset}}.csv",
+        grid=f"{PA_WORK}/growth_grid/{{pa_dataset}}.csv",
     log:
         f"{LOGS}/paper_a_growth/{{pa_dataset}}.log",
     benchmark:
@@ -168,6 +169,7 @@ rule paper_a_growth:
     params:
         library=library_code("paper_a_growth"),
         sizes=PA["growth"]["sizes"],
+        grid=lambda wc: SW.growth_points(SW_CLAIMS, wc.pa_dataset),
         eps_ref=PA["eps_ref"],
         k_main=PA["k_main"],
         metric=PA["metric"],
@@ -298,6 +300,9 @@ rule paper_a_claims:
             rules.paper_a_detection.output.csv, pa_dataset=PA_SETS["paper_a.tables"]
         ),
         growth=f"{RESULTS}/paper_a/tables/growth.csv",
+        growth_grid=expand(
+            rules.paper_a_growth.output.grid, pa_dataset=PA_SETS["paper_a.growth"]
+        ),
         compiler=expand(
             rules.paper_a_compiler_data.output.csv,
             pa_dataset=PA_SETS["paper_a.compiler_sets"],

@@ -87,7 +87,7 @@ def resolve(config: MutableMapping[str, Any]) -> list[str]:
     name = (pa.get("claims") or {}).get("sweep")
     if name and name in sweeps and (sweeps[name] or {}).get("kind") != "paper_a":
         raise ConfigListError(f"config key paper_a.claims.sweep: {name!r} is a {(sweeps[name] or {}).get('kind')} "
-                              "sweep; claims A3, A6, A8 read a paper_a sweep (name one, or write null: the tables)")
+                              "sweep; claims A1, A3, A6, A8, A10 read a paper_a sweep (name one, or write null: the tables)")
     if name and name in sweeps and "metric" in pa:  # the claim sweep measures the tables' (β, r)-anomalies
         own = sweeps[name].get("metric")
         if own is None and pa["metric"] != "euclidean":
@@ -100,11 +100,11 @@ def resolve(config: MutableMapping[str, Any]) -> list[str]:
     if name and name in sweeps and "datasets" in pa:
         listed = list(sweeps[name].get("datasets") or [])
         kept = [d for d in listed if d in pa["datasets"]]
-        if not kept:  # none of the run's paper-A datasets: the claim sweep does not run, A3/A6/A8 use the tables
+        if not kept:  # none of the run's paper-A datasets: the claim sweep does not run, A1/A3/A6/A8/A10 use the tables
             del sweeps[name]
             pa["claims"]["sweep"] = None
             notes.append(f"sweeps.{name}: not run (none of its datasets {', '.join(listed)} is in paper_a.datasets); "
-                         "paper_a.claims.sweep: null (claims A3, A6, A8 from the tables)")
+                         "paper_a.claims.sweep: null (claims A1, A3, A6, A8, A10 from the tables)")
         elif kept != listed:
             dropped = [d for d in listed if d not in kept]
             notes.append(f"sweeps.{name}.datasets: {', '.join(kept)} (the claim sweep runs on paper_a.datasets "

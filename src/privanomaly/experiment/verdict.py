@@ -21,6 +21,10 @@ import pandas as pd
 
 PASS, FAIL, MATCH, DIFFERS, NA = "PASS", "FAIL", "MATCH", "DIFFERS", "N/A"
 VERDICTS = (PASS, FAIL, MATCH, DIFFERS, NA)
+# Why a FAIL / DIFFERS: the paper leaves a parameter open that decides it, a choice of our evaluation decides it, or
+# the numbers go against the paper whatever is chosen. Every FAIL / DIFFERS names one (``Verdict.cause``).
+UNSTATED, CHOICE, AGAINST = "the paper's unstated parameters", "an evaluation choice", "a finding against the paper"
+CAUSES = (UNSTATED, CHOICE, AGAINST)
 _OUTCOME = {PASS: True, MATCH: True, FAIL: False, DIFFERS: False, NA: None}
 
 
@@ -30,7 +34,8 @@ class Verdict:
 
     ``id``: short id (``A1``, ``s2.synthetic_b2.precision``); ``claim``: the claim in words; ``verdict``: one
     of :data:`VERDICTS`; ``expected``: what decides it (paper A: the test; paper B: the paper's printed value
-    or claim); ``evidence``: what this run measured; ``reason``: why it differs or cannot be decided.
+    or claim); ``evidence``: what this run measured; ``reason``: why it differs or cannot be decided (for a FAIL /
+    DIFFERS one sentence with the number that shows it); ``cause``: one of :data:`CAUSES` for a FAIL / DIFFERS.
     """
 
     id: str
@@ -39,10 +44,13 @@ class Verdict:
     expected: str = ""
     evidence: str = ""
     reason: str = ""
+    cause: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict {self.verdict!r}: expected one of {', '.join(VERDICTS)}")
+        if self.cause and self.cause not in CAUSES:
+            raise ValueError(f"cause {self.cause!r}: expected one of {', '.join(CAUSES)}")
 
     @property
     def passed(self) -> bool | None:
@@ -50,14 +58,20 @@ class Verdict:
         return _OUTCOME[self.verdict]
 
     @classmethod
-    def check(cls, id: str, claim: str, test: str, evidence: str, passed: bool | None, reason: str = "") -> Verdict:
-        """A claim checked on our numbers: PASS / FAIL, N/A when ``passed`` is None (no data)."""
-        return cls(id, claim, NA if passed is None else (PASS if passed else FAIL), test, evidence, reason)
+    def check(cls, id: str, claim: str, test: str, evidence: str, passed: bool | None, reason: str = "",
+              cause: str = "") -> Verdict:
+        """A claim checked on our numbers: PASS / FAIL, N/A when ``passed`` is None (no data); ``reason`` (why it
+        fails) and ``cause`` are kept for a FAIL only."""
+        return cls(id, claim, NA if passed is None else (PASS if passed else FAIL), test, evidence,
+                   *((reason, cause) if passed is False else ("", "")))
 
     @classmethod
-    def compare(cls, id: str, claim: str, paper: str, ours: str, ok: bool | None, reason: str = "") -> Verdict:
-        """A printed number or claim against ours: MATCH / DIFFERS, N/A when ``ok`` is None (not decidable)."""
-        return cls(id, claim, NA if ok is None else (MATCH if ok else DIFFERS), paper, ours, reason)
+    def compare(cls, id: str, claim: str, paper: str, ours: str, ok: bool | None, reason: str = "",
+                cause: str = "") -> Verdict:
+        """A printed number or claim against ours: MATCH / DIFFERS, N/A when ``ok`` is None (not decidable);
+        ``cause`` is kept for a DIFFERS only."""
+        return cls(id, claim, NA if ok is None else (MATCH if ok else DIFFERS), paper, ours, reason,
+                   cause if ok is False else "")
 
 
 def number(v: float | None, integers: bool = False) -> str:
@@ -80,3 +94,8 @@ def to_frame(records: list[Verdict], columns: dict[str, str], **extra: str) -> p
 def count(records: list[Verdict]) -> Counter:
     """How many records carry each verdict."""
     return Counter(r.verdict for r in records)
+
+
+def count_causes(records: list[Verdict]) -> Counter:
+    """How many FAIL / DIFFERS records carry each cause ("" = none named)."""
+    return Counter(r.cause for r in records if r.passed is False)

@@ -111,11 +111,11 @@ def k_sensitive(pa: Mapping) -> list[int]:
 def not_evaluated(sets: Mapping[str, object], sweep: str = "", sweep_datasets: list[str] | None = None
                   ) -> dict[str, dict[str, str]]:
     """{claim: {dataset: why}} of the claims a table dataset is not evaluated for: A4 without a growth curve;
-    A3, A6, A8 (read off the claim sweep ``sweep``) for a dataset the sweep does not run on."""
+    A3, A6, A8, A10 (read off the claim sweep ``sweep``) for a dataset the sweep does not run on."""
     why = "not in paper_a.growth.datasets (no growth curve in this run)"
     out = {"A4": {n: why for n in sets["paper_a.tables"] if n not in sets["paper_a.growth"]}}
     if sweep and sweep_datasets is not None:
         off = f"not in the claim sweep {sweep!r} (it runs on the datasets of paper_a.datasets it lists)"
-        for claim in ("A3", "A6", "A8"):
+        for claim in ("A3", "A6", "A8", "A10"):
             out[claim] = {n: off for n in sets["paper_a.tables"] if n not in sweep_datasets}
     return out

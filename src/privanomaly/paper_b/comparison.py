@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privanomaly.experiment.verdict import DIFFERS, MATCH, NA, Verdict, number, to_frame
+from privanomaly.experiment.verdict import AGAINST, CHOICE, DIFFERS, MATCH, NA, UNSTATED, Verdict, number, to_frame
 from privanomaly.outliers.gaussian import theorem1_factor
 from privanomaly.privacy.scope import TUNING_NOTE
 
@@ -29,7 +29,7 @@ FIG5 = "synthetic_b2"
 
 # comparison.csv's columns: record field -> column
 COLUMNS = {"id": "id", "claim": "claim", "expected": "paper", "evidence": "ours", "verdict": "verdict",
-           "reason": "reason"}
+           "reason": "reason", "cause": "cause"}
 
 
 def frame(records: list[Verdict]) -> pd.DataFrame:
@@ -42,9 +42,12 @@ TABLE_REASONS = {
     "d": "Adult has 6 numeric attributes; without fnlwgt 5 remain (the paper's 7 cannot be rebuilt from its text)",
     "r": "r tuned by eq. (53) on our grid/tie-break and our data draw; the paper's grid, sample and seed are not "
          "stated",
-    "n_inliers": "",
-    "N": "",
+    "n_inliers": "the sizes are drawn as the paper's text and Table 2 state them; a different count is our draw",
+    "N": "the sizes are drawn as the paper's text and Table 2 state them; a different count is our draw",
 }
+# the cause of a DIFFERS cell of Tables 1-2: the attributes (d) and r's grid, sample and seed are not stated; a size
+# is drawn by us
+TABLE_CAUSES = {"d": UNSTATED, "r": UNSTATED, "n_inliers": CHOICE, "N": CHOICE}
 
 
 def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> list[Verdict]:
@@ -77,7 +80,7 @@ def table_rows(table: pd.DataFrame, choices: dict[str, dict] | None = None) -> l
             reason = (reason + "; " if reason else "") + extra
         out.append(Verdict.compare(f"{t['table']}.{t['dataset']}.{t['quantity']}", f"Table {t['table'][-1]}: {t['label']} of "
                                    f"{t['paper_name']}", number(paper, integers=True),
-                                   number(ours, integers=True), ok, reason))
+                                   number(ours, integers=True), ok, reason, TABLE_CAUSES.get(t["quantity"], UNSTATED)))
     return out
 
 
@@ -93,14 +96,16 @@ def fig1_rows(fig1: pd.DataFrame) -> list[Verdict]:
         Verdict.compare("fig1.growth", "Fig. 1: the upper bound grows exponentially with d", "exponential growth",
                         f"log10(upper) slope {slope:.3f}/dim (x{10**slope:.2f} per dimension); upper/lower at d={int(d[-1])}: "
                         f"{up[-1] / lo[-1]:.3g}", grows,
-                        "" if grows else "upper bound not increasing faster than the linear lower bound on this d range"),
+                        "" if grows else "upper bound not increasing faster than the linear lower bound on this d range",
+                        AGAINST),
     ]
     d1 = fig1[fig1["d"] == 1]
     if len(d1):
         k = int(d1["k"].iloc[0])
         tight = bool(d1["gs_upper"].iloc[0] == d1["gs_exact"].iloc[0] == 2 * k + 1)
         out.append(Verdict.compare("fig1.tight_d1", "Theorem 4 bound is tight in d = 1 (GS_1 = 2k+1)", f"{2 * k + 1}",
-                                   f"upper {int(d1['gs_upper'].iloc[0])}, lower {int(d1['gs_lower'].iloc[0])}", tight))
+                                   f"upper {int(d1['gs_upper'].iloc[0])}, lower {int(d1['gs_lower'].iloc[0])}", tight,
+                                   "" if tight else f"the bounds at d = 1 are not both 2k+1 = {2 * k + 1}", AGAINST))
     return out
 
 
@@ -115,7 +120,7 @@ def fig2_rows(counts: pd.DataFrame, gs_exact: dict | None = None) -> list[Verdic
         out.append(Verdict.compare("fig2.pentagon", f"GS_2(k) = {a}k+{b} (Section 4.1), attained by a construction",
                                    f"{a}k+{b}", "pentagon change: " + ", ".join(
                                        f"k={int(k)}: {int(c)}" for k, c in zip(pent["k"], pent["count_change"])), ok,
-                                   "" if ok else "the 5-sphere construction does not reach 5k+1"))
+                                   "" if ok else "the 5-sphere construction does not reach 5k+1", AGAINST))
     if len(hexa):
         reach = bool((hexa["count_change"] == hexa["paper_upper_kK2_plus_1"]).all())
         out.append(Verdict.compare("fig2.hexagon", "Fig. 2: moving x0 of the 6-sphere configuration changes the count by "
@@ -123,7 +128,8 @@ def fig2_rows(counts: pd.DataFrame, gs_exact: dict | None = None) -> list[Verdic
                                        f"k={int(k)}: {int(c)}" for k, c in zip(hexa["k"], hexa["count_change"])), reach,
                                    "" if reach else "touching surrounding spheres put adjacent clusters at distance exactly r, "
                                    "so they are neighbours (Def. 7 uses <=) and stay inliers without x0; with the centres "
-                                   "pairwise > r at most 5 fit, giving 5k+1 - consistent with the paper's 'not tight in d=2'"))
+                                   "pairwise > r at most 5 fit, giving 5k+1 - consistent with the paper's 'not tight in d=2'",
+                                   CHOICE))
     return out
 
 
@@ -165,12 +171,15 @@ def scenario1_rows(summary: pd.DataFrame, names: dict[str, str], paper: dict) ->
         why = (f"printed constants give sigma_Global/sigma_Smooth = GS/(5 S) <= GS/5 = {p['gs_lower'] / 5:.3g} "
                f"(S >= 1); readings under which both claims hold: {', '.join(alts) if alts else 'none'}")
         name = names.get(ds, ds)
+        # as printed the claims cannot hold (GS/5 bound); a reading of the constants under which they do is one the
+        # paper does not state - none: the printed numbers go against the claim
+        cause = UNSTATED if alts else AGAINST
         out.append(Verdict.compare(f"s1.{ds}.ratio", f"{name}: sigma_Global approx. {lo:g}-{hi:g}x sigma_Smooth",
                                    f"{lo:g}-{hi:g}", f"{p['ratio_min']:.3g}-{p['ratio_max']:.3g} (printed, {p['method']})",
-                                   bool(p["ratio_claim_holds"]), "" if p["ratio_claim_holds"] else why))
+                                   bool(p["ratio_claim_holds"]), "" if p["ratio_claim_holds"] else why, cause))
         out.append(Verdict.compare(f"s1.{ds}.sigma", f"{name}: sigma_Smooth < {smax:g} for eps >= {efrom:g}",
                                    f"< {smax:g}", f"max {p['sigma_smooth_max_high_eps']:.3g} (printed, {p['method']})",
-                                   bool(p["sigma_claim_holds"]), "" if p["sigma_claim_holds"] else why))
+                                   bool(p["sigma_claim_holds"]), "" if p["sigma_claim_holds"] else why, cause))
     return out
 
 
@@ -185,7 +194,8 @@ def gs_lower_rows(s1: pd.DataFrame, names: dict[str, str], paper: dict, k: int) 
         ours = int(g["gs_lower"].iloc[0])
         out.append(Verdict.compare(f"s1.{ds}.gs", f"{names.get(ds, ds)}: GS lower bound min(N, 2dk+1) used for sigma_Global",
                                    f"{printed}", f"{ours}", ours == printed,
-                                   "" if ours == printed else f"our d = {int(g['d'].iloc[0])} (paper d = {d})"))
+                                   "" if ours == printed else f"our d = {int(g['d'].iloc[0])} (paper d = {d})",
+                                   UNSTATED))
     return out
 
 
@@ -245,7 +255,7 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
                 reason = ("the paper states this for Fig. 5 (Synthetic 2) only, not for this dataset's figure"
                           + (f"; {reason}" if reason else ""))
             out.append(Verdict.compare(f"s2.{ds}.{col}", f"{name}: {claim}", expected, f"holds at {holds}/{n} eps",
-                                       ok, reason))
+                                       ok, reason, AGAINST))
     want = paper.get("true_subspaces_synthetic_b2")
     if want is not None and "synthetic_b2" in subspaces:
         s = subspaces["synthetic_b2"]
@@ -254,7 +264,7 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
                "fewer attributes flag a labelled outlier at this r")
         out.append(Verdict.compare("s2.synthetic_b2.n_true", "Synthetic 2: true subspaces among the 1-D ones",
                                    f"{want} of 10", f"{got} of {len(s)}: " + ", ".join(s.loc[s["is_true"], "subspace"]),
-                                   got == want, "" if got == want else why))
+                                   got == want, "" if got == want else why, UNSTATED))
     if "synthetic_b2" in sweeps:
         sw = sweeps["synthetic_b2"]
         band = sw[(sw["eps"] >= 0.8 - 1e-9) & (sw["eps"] <= 1.6 + 1e-9) & (sw["h"] == 2)]
@@ -264,11 +274,13 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
             why = ("the exponential mechanism here uses exp(eps u / 2) (eps-DP); the printed exp(eps u) is twice as "
                    "sharp" if exponent == "standard" else
                    "even with the printed exponent exp(eps u) (2 eps-DP), precision/recall stay <= 1/2 somewhere")
+            cause = CHOICE if exponent == "standard" else AGAINST
             if not ok and exponent == "standard":
                 # the printed weights at eps are ours at 2 eps: read them off our own grid where it has 2 eps
                 twice = sw[(sw["h"] == 2) & sw["eps"].apply(lambda e: bool(np.isclose(band["eps"] * 2, e).any()))]
                 if len(twice) == len(band):
                     p2, rc2 = _value(twice, "precision"), _value(twice, "recall")
+                    cause = CHOICE if (p2 > 0.5).all() and (rc2 > 0.5).all() else AGAINST
                     why += (f"; measured: with the printed weights (= ours at 2 eps, eps {twice['eps'].min():g}-"
                             f"{twice['eps'].max():g}) precision {p2.min():.2f}-{p2.max():.2f}, recall {rc2.min():.2f}-"
                             f"{rc2.max():.2f}" + (" - still not > 1/2" if not ((p2 > 0.5).all() and (rc2 > 0.5).all())
@@ -278,7 +290,7 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
             out.append(Verdict.compare("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
                                        "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
                                        f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
-                                       "" if ok else why))
+                                       "" if ok else why, cause))
     return out
 
 
@@ -431,7 +443,8 @@ def render_readings(long: pd.DataFrame, labels: dict[str, str], prefixes: dict[s
         if name in shared:
             parts += [f"Tables 1-2 and Figs. 3-4 do not use the exponent: their verdicts are those under "
                       f"{labels[shared[name]]} (above).", ""]
-        parts += [to_markdown(sub[["id", "claim", "paper", "ours", "verdict", "reason"]].reset_index(drop=True)), ""]
+        parts += [to_markdown(sub[["id", "claim", "paper", "ours", "verdict", "reason", "cause"]].reset_index(drop=True)),
+                  ""]
     return "\n".join(parts)
 
 

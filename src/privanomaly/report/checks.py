@@ -7,20 +7,22 @@ Both files are generated Markdown. A verdict is recognised in
   id = first cell, text = the whole row).
 Summary lines (``**6 of 9 claims PASS**``), prose and table headers are ignored. Each verdict comes back as
 the record the files were written from (:class:`privanomaly.experiment.Verdict`: id, claim = the heading or
-row text, verdict).
+row text, verdict) with its cause (:data:`~privanomaly.experiment.verdict.CAUSES`): for a heading, the line
+``- Why it fails - cause: **<cause>**: ...`` under it; for a table row, a cell that is a cause.
 """
 
 from __future__ import annotations
 
 import re
 
-from privanomaly.experiment.verdict import VERDICTS, Verdict, count
+from privanomaly.experiment.verdict import CAUSES, VERDICTS, Verdict, count, count_causes
 
 _STATUS_RE = "|".join(re.escape(s) for s in VERDICTS)
 _HEADING = re.compile(rf"^#{{1,6}}\s+(?P<text>.*?)\s*:?\s*\*\*\s*(?P<status>{_STATUS_RE})\b[^*]*\*\*\s*$")
 _CELL_STATUS = re.compile(rf"^[*_`\s]*(?P<status>{_STATUS_RE})(?![A-Za-z])")
 _SEPARATOR = re.compile(r"^\|?\s*:?-{3,}")
 _ID = re.compile(r"^[A-Za-z]+\d+[a-z]?$")  # A1, B12, C3a
+_CAUSE_LINE = re.compile(r"^-\s+Why it fails - cause:\s+\*\*(?P<cause>[^*]+)\*\*")
 
 
 def _cells(line: str) -> list[str]:
@@ -43,6 +45,10 @@ def parse(markdown: str) -> list[Verdict]:
     out: list[Verdict] = []
     for line in markdown.splitlines():
         s = line.strip()
+        c = _CAUSE_LINE.match(s)
+        if c and out and c.group("cause") in CAUSES:
+            out[-1].cause = c.group("cause")
+            continue
         m = _HEADING.match(s)
         if m:
             text = _plain(m.group("text"))
@@ -58,7 +64,9 @@ def parse(markdown: str) -> list[Verdict]:
                 continue  # the first cell names the entry, it is not a verdict
             cm = _CELL_STATUS.match(c)
             if cm:
-                out.append(Verdict(_plain(cells[0]), " | ".join(_plain(x) for x in cells), cm.group("status")))
+                cause = next((_plain(x) for x in cells if _plain(x) in CAUSES), "")
+                out.append(Verdict(_plain(cells[0]), " | ".join(_plain(x) for x in cells), cm.group("status"),
+                                   cause=cause if cm.group("status") in ("FAIL", "DIFFERS") else ""))
                 break
     return out
 
@@ -71,12 +79,27 @@ def select(checks: list[Verdict], patterns: list[str] | tuple[str, ...]) -> list
     return [c for c in checks if any(r.search(c.id) or r.search(c.claim) for r in regs)]
 
 
-def summary(checks: list[Verdict], with_ids: bool = True, max_ids: int = 6) -> str:
-    """``"1 PASS, 2 FAIL (A1 FAIL, A2 PASS, A9 FAIL)"`` (ids only when short, like ``A1``); ``"—"`` if none."""
+def by_cause(checks: list[Verdict]) -> str:
+    """``"FAIL by cause: 2 the paper's unstated parameters, 1 a finding against the paper"`` (DIFFERS for a
+    comparison); ``""`` when nothing failed. A FAIL / DIFFERS that names no cause is counted as "no cause named"."""
+    causes = count_causes(checks)
+    if not causes:
+        return ""
+    word = "/".join(s for s in ("FAIL", "DIFFERS") if any(c.verdict == s for c in checks))
+    parts = [f"{causes[c]} {c}" for c in CAUSES if causes[c]] + ([f"{causes['']} no cause named"] if causes[""] else [])
+    return f"{word} by cause: " + ", ".join(parts)
+
+
+def summary(checks: list[Verdict], with_ids: bool = True, max_ids: int = 6, causes: bool | None = None) -> str:
+    """``"1 PASS, 2 FAIL (A1 FAIL, A2 PASS, A9 FAIL)"`` (ids only when short, like ``A1``); ``"—"`` if none.
+    With ``causes`` (default: without ids), the FAILs / DIFFERS counted by cause (:func:`by_cause`) follow in
+    brackets."""
     if not checks:
         return "—"
     counts = count(checks)
     head = ", ".join(f"{counts[s]} {s}" for s in VERDICTS if counts[s])
+    if (not with_ids if causes is None else causes) and by_cause(checks):
+        head += f" ({by_cause(checks)})"
     if not with_ids or len(checks) > max_ids or not all(_ID.match(c.id) for c in checks):
         return head
     return head + " (" + ", ".join(f"{c.id} {c.verdict}" for c in checks) + ")"

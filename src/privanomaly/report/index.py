@@ -48,8 +48,9 @@ def _item_cell(entry: dict, names: dict[str, str]) -> str:
 def _verdicts_cell(checks: list[Verdict], with_ids: bool = True, outcome: str | None = None) -> str:
     """The summary of ``checks`` with the rows of the paper's own readings (ids ``<reading>/<id>``, paper B's
     comparison.md: the same claims recomputed at the paper's r or exponent) counted apart, so a claim is not counted
-    once per reading and the counts agree with comparison.md's own headline; without checks, ``outcome`` when given
-    (a part with no claims file: the privacy audit)."""
+    once per reading and the counts agree with comparison.md's own headline (the FAILs / DIFFERS of our reading
+    counted by cause when ``with_ids`` is off: :func:`privanomaly.report.checks.by_cause`); without checks,
+    ``outcome`` when given (a part with no claims file: the privacy audit)."""
     if not checks and outcome is not None:
         return outcome
     ours = [c for c in checks if "/" not in c.id]
@@ -57,7 +58,7 @@ def _verdicts_cell(checks: list[Verdict], with_ids: bool = True, outcome: str | 
     if not ours or not readings:
         return checks_mod.summary(checks, with_ids=with_ids)
     return (f"{checks_mod.summary(ours, with_ids=with_ids)} (+ under the paper's own readings: "
-            f"{checks_mod.summary(readings, with_ids=False)})")
+            f"{checks_mod.summary(readings, with_ids=False, causes=False)})")
 
 
 def audit_summary(results: list[str], kinds: list[str], names: list[str]) -> str:

@@ -105,15 +105,15 @@ class SweepPlan:
         return [list(p) for p in partition.chunk(self.sweeps[sweep], int(part), self.points_per_job)]
 
     def claims_sweep(self, name: str | None) -> str:
-        """The paper-A sweep feeding claims A3, A6, A8 (config ``paper_a.claims.sweep``), "" if unset or not
+        """The paper-A sweep feeding claims A1, A3, A6, A8, A10 (config ``paper_a.claims.sweep``), "" if unset or not
         run; a name that is not a paper-A sweep is an error naming the key."""
         if name and name not in self.sweeps:
             raise ValueError(
                 f"config paper_a.claims.sweep: {name!r} is not a sweep (known: {', '.join(self.sweeps) or 'none'}); "
-                "name a paper_a sweep, or set paper_a.claims.sweep: null (claims A3, A6, A8 then read the tables)")
+                "name a paper_a sweep, or set paper_a.claims.sweep: null (claims A1, A3, A6, A8, A10 then read the tables)")
         if name and self.sweeps[name].kind != "paper_a":
             raise ValueError(f"config paper_a.claims.sweep: {name!r} is a {self.sweeps[name].kind} sweep; "
-                             "A3, A6, A8 need a paper_a one")
+                             "A1, A3, A6, A8, A10 need a paper_a one")
         return name if name in self.a else ""
 
     def or_scenario1(self, sweep: str, key: str, scenario1: Mapping[str, Any]) -> Any:
@@ -135,6 +135,15 @@ class SweepPlan:
         v = getattr(self.sweeps[sweep], field)
         return list(v) if isinstance(v, tuple) else v
 
+    def growth_points(self, name: str | None, dataset: str) -> list[list]:
+        """The [β, r token] points of the claim sweep ``name`` (:meth:`claims_sweep`) where claim A4 reads a growth
+        curve of ``dataset`` (rule paper_a_growth); none when the sweep is unset or does not run on ``dataset``."""
+        sweep = self.claims_sweep(name)
+        if not sweep or dataset not in self.datasets[sweep]:
+            return []
+        sw = self.sweeps[sweep]
+        return [[int(b), t] for b in sw.beta for t in sw.r_tokens]
+
     def claims_table(self, out: str, name: str | None) -> list[str]:
-        """The tidy table of the sweep feeding claims A3, A6, A8 (:meth:`claims_sweep`), or none."""
+        """The tidy table of the sweep feeding claims A1, A3, A6, A8, A10 (:meth:`claims_sweep`), or none."""
         return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]

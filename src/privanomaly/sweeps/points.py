@@ -4,6 +4,8 @@ Per (dataset, β, r, k, ε) and mechanism, from the shared ball counts (:mod:`.c
 
 * ``error_anomaly`` / ``error_normal`` / ``error_all``: mean exact error P(M(x) != g(i, x)) over the
   (β, r)-anomalies, the other present records, all records (the error on a record drawn at random);
+  ``median_error_anomaly`` and ``frac_anomaly_below_1e2`` (the share of anomalies erring below 0.01): claim
+  A1's "zero for all practical purposes" at every grid point;
 * ``error_absent``: the same over the absent query points (x_i = 0, g = 0); ``error_absent_void`` over
   those with an empty ball (B = 0: void spots);
 * precision/recall as ratios of expectations (:func:`privanomaly.paper_a.detection.expected_pr`) against
@@ -69,6 +71,8 @@ def point_rows(counts: pd.DataFrame, beta: int, k: int, eps: float, mechanisms: 
                 "n_absent": int(len(ab)),
                 "n_absent_void": int(void.sum()),
                 "error_anomaly": _mean(err[g]),
+                "median_error_anomaly": float(np.median(err[g])) if g.any() else float("nan"),
+                "frac_anomaly_below_1e2": _mean((err[g] < 1e-2).astype(float)),
                 "error_normal": _mean(err[~g]),
                 "error_all": _mean(err),
                 "error_absent": _mean(err_ab),

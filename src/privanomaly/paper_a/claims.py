@@ -112,10 +112,13 @@ def _growth_reading(sub: pd.DataFrame) -> tuple[bool, str, float]:
     return bool(b < a), f"{text}: {'falls' if b < a else 'does not fall'}", b - a
 
 
+def point_name(beta, r_spec, r_kind: str = "") -> str:
+    """A grid point as the claims name it: ``(β=5, r: fraction 0.05)``."""
+    return f"(β={int(beta)}, r: {r_kind + ' ' if r_kind else ''}{_fmt(float(r_spec))})"
+
+
 def _growth_on_grid(grid: pd.DataFrame) -> tuple[list[bool], str, int]:
     """Per (β, r) point of one dataset's grid curves: holds?; the evidence (counts, the worst point); points held."""
-    from privanomaly.sweeps.claims import point_name
-
     res = [(*_growth_reading(pt), point_name(beta, r, str(pt["r_kind"].iloc[0]) if "r_kind" in pt else ""))
            for (beta, r), pt in grid.groupby(["beta", "r_spec"], sort=True)]
     ok = [h for h, *_ in res]

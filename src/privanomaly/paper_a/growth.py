@@ -10,6 +10,8 @@ are recorded.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 import pandas as pd
 
@@ -20,11 +22,15 @@ from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
 
 def growth_curve(X: np.ndarray, labels: np.ndarray, beta: int, fraction: float, sizes: list[float],
                  rng: np.random.Generator, eps: float, k: int, cap: int | None, workers: int = 1, metric: str = "euclidean",
-                 r_kind: str = "fraction") -> pd.DataFrame:
+                 r_kind: str = "fraction",
+                 resolve_r: Callable[[np.ndarray, str, float, int, str], float] | None = None) -> pd.DataFrame:
     """One row per subsample size (fractions of the dataset in ``sizes``); a size that leaves at most β+1
     records (no (β+1)-NN radius: a small dataset) has no row, and no size left is an error. ``r_kind`` other than
-    "fraction" reads r on each subsample as a sweep's grid point does (``fraction`` is then its value,
+    "fraction" reads r on each subsample with ``resolve_r(X, r_kind, value, β, metric)`` (``fraction`` is then
+    its value), as a sweep's grid point does (:func:`privanomaly.sweeps.growth.growth_grid` passes
     :func:`privanomaly.sweeps.counts.resolve_r`)."""
+    if r_kind != "fraction" and resolve_r is None:
+        raise ValueError(f"r kind {r_kind!r} needs resolve_r (how r is read on each subsample)")
     n = len(X)
     perm = rng.permutation(n)
     rows = []
@@ -41,8 +47,6 @@ def growth_curve(X: np.ndarray, labels: np.ndarray, beta: int, fraction: float, 
             d = knn_radius_table(Xs, [beta], p=sp.minkowski_p(metric), workers=workers)[:, 0]
             r = radius_for_fraction(d, fraction)
         else:
-            from privanomaly.sweeps.counts import resolve_r
-
             r = resolve_r(Xs, r_kind, fraction, beta, metric)
         rec = record_table(Xs, ys, beta, r, cap=cap, workers=workers, metric=metric)
         g = rec["anomaly"].to_numpy()
@@ -54,21 +58,3 @@ def growth_curve(X: np.ndarray, labels: np.ndarray, beta: int, fraction: float, 
                          median_error_sp=float(np.median(e_sp)) if len(e_sp) else np.nan,
                          mean_error_dp=float(e_dp.mean()) if len(e_dp) else np.nan))
     return pd.DataFrame(rows)
-
-
-def growth_grid(X: np.ndarray, labels: np.ndarray, points: list[tuple[int, str]], sizes: list[float], rng_of,
-                eps: float, k: int, cap_of, workers: int = 1, metric: str = "euclidean") -> pd.DataFrame:
-    """The growth curve at every (β, r token) of ``points`` (a sweep's grid, :func:`privanomaly.sweeps.spec.r_token`),
-    each on the same nested subsamples: ``rng_of()`` gives a fresh generator of one seed per curve; ``cap_of(β)``
-    the ball-count cap. Columns: ``beta``, ``r_kind``, ``r_spec`` (as a sweep's tidy table) and those of
-    :func:`growth_curve`."""
-    from privanomaly.sweeps.spec import parse_r_token
-
-    parts = []
-    for beta, rtok in points:
-        kind, value = parse_r_token(rtok)
-        c = growth_curve(X, labels, int(beta), value, sizes, rng_of(), eps, k, cap_of(int(beta)), workers, metric, kind)
-        parts.append(c.drop(columns="beta").assign(beta=int(beta), r_kind=kind, r_spec=value))
-    cols = ["beta", "r_kind", "r_spec", "size_fraction", "n_records", "r", "n_anomalies", "eps", "k", "mean_error_sp",
-            "median_error_sp", "mean_error_dp"]
-    return pd.concat(parts, ignore_index=True)[cols] if parts else pd.DataFrame(columns=cols)

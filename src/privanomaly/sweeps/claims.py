@@ -34,7 +34,7 @@ import pandas as pd
 from privanomaly.paper_a import claims as paper_a_claims
 from privanomaly.experiment.inputs import read_table
 from privanomaly.experiment.verdict import AGAINST, CHOICE, Verdict
-from privanomaly.paper_a.claims import CLAIMS, Claim, _f1, _fmt, grid_cause
+from privanomaly.paper_a.claims import CLAIMS, Claim, _f1, _fmt, grid_cause, point_name
 
 SP, DP, COMPILER = "sp", "optimal_dp", "compiler"
 LAPLACE = ("laplace_count", "laplace_noisy_threshold")
@@ -83,11 +83,6 @@ def _f1_with_absent(row: pd.Series) -> float:
     flagged = flagged_records + row["error_absent"] * row["n_absent"]
     precision = tp / flagged if flagged > 0 else 0.0
     return _f1(precision, row["recall_br"])
-
-
-def point_name(beta, r_spec, r_kind: str = "") -> str:
-    """A grid point as the claims name it: ``(β=5, r: fraction 0.05)``."""
-    return f"(β={int(beta)}, r: {r_kind + ' ' if r_kind else ''}{_fmt(float(r_spec))})"
 
 
 def _point(rows: pd.DataFrame) -> str:

@@ -27,3 +27,6 @@ rule all:
         audit_targets(),
         sweep_targets(),
         report_targets(),
+
+
+check_rule_scripts()

@@ -5,7 +5,6 @@ returned int8, and ``records[mask]`` then picked rows 0 and 1 instead of the ano
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -340,7 +339,7 @@ def test_eps_outside_the_pipelines_bounds_is_refused_with_its_message(data, rele
         release(data, **kwargs)
 
 
-def test_the_eps_bounds_are_those_of_the_pipelines_eps_grids():
+def test_the_eps_bounds_are_those_of_the_pipelines_eps_grids(tmp_path):
     import yaml
 
     from privanomaly.configcheck import DEFAULT_SCHEMA
@@ -348,16 +347,10 @@ def test_the_eps_bounds_are_those_of_the_pipelines_eps_grids():
     sweep_eps = yaml.safe_load(DEFAULT_SCHEMA.read_text())["properties"]["sweeps"]["additionalProperties"][
         "properties"]["eps"]["items"]
     assert (sweep_eps["minimum"], sweep_eps["maximum"]) == (api.EPS_MIN, api.EPS_MAX) == (1e-9, 700.0)
-    assert api.release_anomalies(api.load_csv(*_tiny_csv()), beta=1, r=1.0, eps=700).params["eps"] == 700.0
-
-
-def _tiny_csv(tmp=[]):
-    import tempfile
-
-    if not tmp:
-        tmp.append(Path(tempfile.mkdtemp()) / "tiny.csv")
-        tmp[0].write_text("a,b,cls\n0,0,0\n1,0,0\n0,1,0\n5,5,1\n")
-    return tmp[0], "cls"
+    tiny = tmp_path / "tiny.csv"
+    tiny.write_text("a,b,cls\n0,0,0\n1,0,0\n0,1,0\n5,5,1\n")
+    rel = api.release_anomalies(api.load_csv(tiny, "cls"), beta=1, r=1.0, eps=700)  # the bound itself is taken
+    assert rel.params["eps"] == 700.0 and rel.values.tolist() == rel.truth.tolist()  # at ε = 700 SP answers exactly
 
 
 @pytest.mark.parametrize("kwargs, name", [({"eps": "1"}, "eps"), ({"beta": "5"}, "beta"), ({"r": "1.0"}, "r"),

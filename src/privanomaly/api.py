@@ -120,10 +120,11 @@ class Release:
         sd = "" if self.noise_sd is None else f"; noise σ = {_amount(self.noise_sd)}, not private"
         lines = [f"released: {value:.6g} (true count, not private: {self.truth}{sd})"]
         if self.noise_sd is not None and n is not None and self.noise_sd > n:
-            lines.append(f"warning: the noise σ = {_amount(self.noise_sd)} exceeds the data's size N = {n:,}: the count "
-                         f"lies in [0, {n:,}], about 95 % of releases fall within ± {_amount(1.96 * self.noise_sd)} of it, so "
-                         "this release says next to nothing about the count - raise eps (or delta), or use a "
-                         "mechanism with less noise")
+            spread = _amount(1.96 * self.noise_sd)
+            lines.append(f"warning: the noise σ = {_amount(self.noise_sd)} exceeds the data's size N = {n:,}: the "
+                         f"count lies in [0, {n:,}], about 95 % of releases fall within ± {spread} of it, so this "
+                         "release says next to nothing about the count - raise eps (or delta), or use a mechanism "
+                         "with less noise")
         elif n is not None and not 0 <= value <= n:
             lines.append(f"note: the release is the count plus noise, not clipped to [0, N = {n:,}]")
         return lines
@@ -225,23 +226,6 @@ def _file_format(path: Path, fmt: str | None) -> str:
     return fmt or found or "csv"
 
 
-def _read_table(path: Path, fmt: str, label: str, features_key: str) -> pd.DataFrame:
-    """The table as the pipeline's loader of ``fmt`` reads it; every failure a ``ValueError`` naming the file."""
-    if fmt == "csv":
-        return _read_csv(path, label)
-    from privanomaly.datasets.loaders import load_table
-
-    try:
-        return load_table(path, fmt, {"features_key": features_key}, label, fix="check the file",
-                          keys=("features_key (the CLI's --features-key)", "label (the CLI's --label)"))
-    except FileNotFoundError:
-        raise ValueError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a {fmt} file") from None
-    except PermissionError as exc:
-        raise ValueError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-
-
 def _feature_columns(df: pd.DataFrame, path: Path, label: str, features: list | None) -> list:
     """The feature columns: ``features``, else every column but the label (a nameless one is an error)."""
     from privanomaly.datasets.prepare import UNNAMED
@@ -340,17 +324,22 @@ def _standardised(X: np.ndarray, path: Path, cols: list) -> np.ndarray:
     return Z
 
 
-def _read_csv(path: str | Path, label: str | None = None) -> pd.DataFrame:
-    """The CSV as the pipeline's format ``csv`` reads it (a row with more or fewer fields than the header is an
-    error naming its line); a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
-    from privanomaly.datasets.loaders import read_csv_file
+def _read_table(path: Path, fmt: str, label: str, features_key: str) -> pd.DataFrame:
+    """The table as the pipeline's loader of ``fmt`` reads it (a CSV as format ``csv``: a row with more or fewer
+    fields than the header is an error naming its line); a file that is missing, unreadable, empty or not in
+    ``fmt`` is a ``ValueError`` naming it."""
+    from privanomaly.datasets.loaders import load_table, read_csv_file
 
+    kind = "CSV" if fmt == "csv" else fmt
     try:
-        return read_csv_file(path, label=label)
+        if fmt == "csv":
+            return read_csv_file(path, label=label)
+        return load_table(path, fmt, {"features_key": features_key}, label, fix="check the file",
+                          keys=("features_key (the CLI's --features-key)", "label (the CLI's --label)"))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a CSV file") from None
+        raise ValueError(f"{path}: is a directory, not a {kind} file") from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty (no header, no rows)") from None
     except pd.errors.ParserError as exc:

@@ -317,7 +317,8 @@ def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | 
     notes = configmerge.drop_sweeps(config, loaded)  # a sweep an overlay removes is never checked
     shared = configmerge.shared_sweeps(loaded[1:])  # config.yaml first: a sweep in two overlays
     conflicts = configmerge.kind_conflicts(loaded[1:])
-    msgs = conflicts or nonfinite_errors(config, files) or schema_errors(config, schema, files) or semantic_errors(config)
+    msgs = (conflicts or nonfinite_errors(config, files) or schema_errors(config, schema, files)
+            or semantic_errors(config))
     msgs = msgs and msgs + [configmerge.shared_sweep_line(n, fs) for n, fs in shared.items()
                             if not conflicts and any(f"sweeps.{n}" in m for m in msgs)]
     for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell

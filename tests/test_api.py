@@ -100,7 +100,7 @@ def test_cli_names_a_missing_or_unreadable_csv(tmp_path, capsys, make, expected)
 def test_cli_names_a_bad_eps(csv, capsys, eps, command):
     assert main([command[0], str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", eps, *command[1:]]) == 2
     value = int(eps) if eps.lstrip("-").isdigit() else float(eps)
-    assert f"eps must be a number in [1e-09, 700], got {value!r}" in capsys.readouterr().err  # was "rate"/"epsilon"
+    assert f"eps must be a number in [1e-9, 700], got {value!r}" in capsys.readouterr().err  # was "rate"/"epsilon"
 
 
 def test_numeric_label_read_as_floats_matches_the_anomaly_value(tmp_path):
@@ -262,7 +262,7 @@ def data(csv):
     ({"k": 1.5}, "k must be a whole number >= 1, got 1.5"),  # was silently k = 1
     ({"r": -1.0}, "r must be a finite number >= 0, got -1.0"),
     ({"r": "wide"}, "r must be a finite number >= 0, got 'wide'"),
-    ({"eps": "one"}, "eps must be a number in [1e-09, 700], got 'one'"),
+    ({"eps": "one"}, "eps must be a number in [1e-9, 700], got 'one'"),
 ])
 def test_release_anomalies_refuses_a_bad_argument(data, kwargs, expected):
     args = {"beta": 5, "r": 1.0, "eps": 1.0, "k": 1} | kwargs
@@ -334,8 +334,8 @@ def test_a_file_read_as_another_format_says_which_it_is(csv, tmp_path, capsys):
     (api.release_outlier_count, {"k": 3, "r": 1.0, "eps": 1e-10}),
 ])
 def test_eps_outside_the_pipelines_bounds_is_refused_with_its_message(data, release, kwargs):
-    with pytest.raises(ValueError, match=re.escape(f"eps must be a number in [1e-09, 700], got {kwargs['eps']!r} "
-                                                   "(below 1e-9 every mechanism is a coin flip; above 700")):
+    with pytest.raises(ValueError, match=re.escape(f"eps must be a number in [1e-9, 700], got {kwargs['eps']!r} "
+                                                   "(at least 1e-9: the exact samplers take rational rates")):
         release(data, **kwargs)
 
 
@@ -347,6 +347,9 @@ def test_the_eps_bounds_are_those_of_the_pipelines_eps_grids(tmp_path):
     sweep_eps = yaml.safe_load(DEFAULT_SCHEMA.read_text())["properties"]["sweeps"]["additionalProperties"][
         "properties"]["eps"]["items"]
     assert (sweep_eps["minimum"], sweep_eps["maximum"]) == (api.EPS_MIN, api.EPS_MAX) == (1e-9, 700.0)
+    sweep_desc = yaml.safe_load(DEFAULT_SCHEMA.read_text())["properties"]["paper_b"]["properties"]["scenario1"][
+        "properties"]["eps"]["description"]
+    assert api.EPS_BOUNDS_WHY in " ".join(sweep_desc.split())  # the pipeline's words
     tiny = tmp_path / "tiny.csv"
     tiny.write_text("a,b,cls\n0,0,0\n1,0,0\n0,1,0\n5,5,1\n")
     rel = api.release_anomalies(api.load_csv(tiny, "cls"), beta=1, r=1.0, eps=700)  # the bound itself is taken

@@ -55,8 +55,9 @@ R_GRID = {"min": 0.005, "max": 5.0, "num": 466, "scale": "log"}
 
 EPS_MIN, EPS_MAX = 1e-9, 700.0
 """The bounds of ε, as the pipeline's ε grids (``sweeps.<name>.eps`` in workflow/schemas/config.schema.yaml)."""
-EPS_BOUNDS_WHY = ("below 1e-9 every mechanism is a coin flip; above 700, e^eps is past float64 (the exact delta of "
-                  "paper B's Theorems 1-2 and paper A's mechanisms need it)")
+EPS_BOUNDS_WHY = ("at least 1e-9: the exact samplers take rational rates down to 2^-50, and below 1e-9 every mechanism "
+                  "is a coin flip; at most 700: the exact delta of Theorems 1-2 needs e^eps as a float64")
+"""Why, in the words of the pipeline's schema (its ε grids' description)."""
 FORMATS = ("csv", "npz", "parquet")
 """The formats :func:`load` reads, parsed by the pipeline's loaders (:mod:`privanomaly.datasets.loaders`)."""
 
@@ -404,7 +405,7 @@ def _check_number(name: str, value: Any, *, zero: bool = False) -> float:
 
 def _check_eps(eps: Any) -> float:
     """``eps`` as a float in [:data:`EPS_MIN`, :data:`EPS_MAX`] (the pipeline's bounds), else a ``ValueError``."""
-    expected = f"a number in [{EPS_MIN:g}, {EPS_MAX:g}]"
+    expected = f"a number in [{EPS_MIN:.0e}, {EPS_MAX:g}]".replace("e-0", "e-")  # [1e-9, 700]
     v = _number("eps", eps, expected)
     if not EPS_MIN <= v <= EPS_MAX:
         raise ValueError(f"eps must be {expected}, got {eps!r} ({EPS_BOUNDS_WHY})")

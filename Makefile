@@ -31,7 +31,10 @@ BOOTSTRAP_LOCK := requirements-bootstrap.lock
 PIP_LOCKED := $(BIN)/python -m pip install --quiet --isolated --disable-pip-version-check --index-url $(PYPI)
 UV_LOCKED := $(BIN)/uv pip install --quiet --no-config --python $(BIN)/python --compile-bytecode
 
+# A .venv that is a link (to another checkout's environment) is never rebuilt: `venv --clear` through the link would
+# wipe the environment it points to. make uses it while it is current, and stops when it would rebuild it.
 $(BIN)/.installed: $(LOCK) $(BOOTSTRAP_LOCK)
+	@if [ -L '$(VENV)' ]; then echo "make: $(VENV) is a link (to $$(readlink '$(VENV)')) and needs rebuilding for $(LOCK): refusing to run 'venv --clear' through it, which would wipe the environment it points to. Remove the link (rm $(VENV)) and run make again to create this checkout's own $(VENV)." >&2; exit 1; fi
 	$(PYTHON) -m venv --clear $(VENV)
 	$(PIP_LOCKED) --require-hashes --no-deps -r $(BOOTSTRAP_LOCK)
 	$(UV_LOCKED) --index-url $(PYPI) --require-hashes --no-deps -r $(LOCK)

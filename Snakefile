@@ -28,3 +28,7 @@ rule all:
         sweep_targets(),
         report_targets(),
         tex_targets(),
+
+
+# last: every rule above is defined (a misspelt script: path stops here, naming its rule)
+include: "workflow/rules/checks.smk"

@@ -74,7 +74,7 @@ def test_cli_prints_the_claim_and_writes_answers(csv, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "claim: 1-SP on sensitive_k" in text and "parameters: beta = 5, r = 1" in text
     flags = pd.read_csv(out)
-    assert list(flags.columns) == ["row", "released", "true_anomaly"] and len(flags) == 205
+    assert list(flags.columns) == ["row", "released", "exact_answer"] and len(flags) == 205  # was "true_anomaly"
     assert main(["paper-b", str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", "0.5", "--r", "1.0",
                  "--mechanism", "gaussian_gs_upper"]) == 0
     assert "claim: (0.5, 0.01)-DP on substitution" in capsys.readouterr().out
@@ -99,7 +99,8 @@ def test_cli_names_a_missing_or_unreadable_csv(tmp_path, capsys, make, expected)
 @pytest.mark.parametrize("command", [["paper-a", "--beta", "5", "--r", "1"], ["paper-b", "--r", "0.5"]])
 def test_cli_names_a_bad_eps(csv, capsys, eps, command):
     assert main([command[0], str(csv), "--label", "cls", "--anomaly-values", "yes", "--eps", eps, *command[1:]]) == 2
-    assert f"eps must be a finite number > 0, got {float(eps)!r}" in capsys.readouterr().err  # was "rate"/"epsilon"
+    value = int(eps) if eps.lstrip("-").isdigit() else float(eps)
+    assert f"eps must be a number in [1e-9, 700], got {value!r}" in capsys.readouterr().err  # was "rate"/"epsilon"
 
 
 def test_numeric_label_read_as_floats_matches_the_anomaly_value(tmp_path):
@@ -261,7 +262,7 @@ def data(csv):
     ({"k": 1.5}, "k must be a whole number >= 1, got 1.5"),  # was silently k = 1
     ({"r": -1.0}, "r must be a finite number >= 0, got -1.0"),
     ({"r": "wide"}, "r must be a finite number >= 0, got 'wide'"),
-    ({"eps": "one"}, "eps must be a finite number > 0, got 'one'"),
+    ({"eps": "one"}, "eps must be a number in [1e-9, 700], got 'one'"),
 ])
 def test_release_anomalies_refuses_a_bad_argument(data, kwargs, expected):
     args = {"beta": 5, "r": 1.0, "eps": 1.0, "k": 1} | kwargs
@@ -293,3 +294,126 @@ def test_release_outlier_count_refuses_a_bad_argument(data, kwargs, expected):
     args = {"k": 2, "r": 1.0, "eps": 1.0} | kwargs
     with pytest.raises(ValueError, match=re.escape(expected)):
         api.release_outlier_count(data, **args)
+
+
+# ------------------------------------------------- every input answered clearly: formats, bounds, types, σ, labels
+def _formats(tmp_path, csv):
+    """The fixture's data as the pipeline's three formats (the npz: arrays X and y)."""
+    df = pd.read_csv(csv)
+    df.to_parquet(tmp_path / "mine.parquet")
+    np.savez(tmp_path / "mine.npz", X=df[["a", "b", "c"]].to_numpy(), y=(df["cls"] == "yes").to_numpy(int))
+    return tmp_path / "mine.parquet", tmp_path / "mine.npz"
+
+
+def test_cli_reads_npz_and_parquet_as_the_csv(csv, tmp_path, capsys):
+    # the CLI read CSV only, and on an .npz advised "set format: npz", an option it did not have
+    parquet, npz = _formats(tmp_path, csv)
+    released = {}
+    for path, label in ((csv, ["--label", "cls", "--anomaly-values", "yes"]), (parquet, ["--label", "cls",
+                        "--anomaly-values", "yes"]), (npz, ["--label", "y"])):
+        assert main(["paper-a", str(path), *label, "--eps", "1", "--beta", "5", "--r", "1"]) == 0
+        released[path.suffix] = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("released:")]
+    assert released[".csv"] == released[".parquet"] == released[".npz"] and len(released[".csv"]) == 1
+    assert api.load(npz, "y").features == ["x0", "x1", "x2"]
+
+
+def test_a_file_read_as_another_format_says_which_it_is(csv, tmp_path, capsys):
+    parquet, npz = _formats(tmp_path, csv)
+    with pytest.raises(ValueError, match=r"mine\.npz: is an \.npz archive, not csv: read it with format='npz'"):
+        api.load_csv(npz, "y")
+    assert main(["paper-b", str(parquet), "--format", "npz", "--label", "cls", "--eps", "1"]) == 2
+    assert "mine.parquet: is a Parquet file, not npz" in capsys.readouterr().err
+    assert main(["paper-a", str(npz), "--label", "labels", "--eps", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "no array 'labels' (label (the CLI's --label)); the file has ['X', 'y']" in err and "format:" not in err
+
+
+@pytest.mark.parametrize("release, kwargs", [
+    (api.release_anomalies, {"beta": 5, "r": 1.0, "eps": 1e308}),  # was OverflowError
+    (api.release_outlier_count, {"k": 3, "r": 1.0, "eps": 710.0}),  # was "math range error"
+    (api.release_outlier_count, {"k": 3, "r": 1.0, "eps": 1e-10}),
+])
+def test_eps_outside_the_pipelines_bounds_is_refused_with_its_message(data, release, kwargs):
+    with pytest.raises(ValueError, match=re.escape(f"eps must be a number in [1e-9, 700], got {kwargs['eps']!r} "
+                                                   "(at least 1e-9: the exact samplers take rational rates")):
+        release(data, **kwargs)
+
+
+def test_the_eps_bounds_are_those_of_the_pipelines_eps_grids(tmp_path):
+    import yaml
+
+    from privanomaly.config.check import DEFAULT_SCHEMA
+
+    sweep_eps = yaml.safe_load(DEFAULT_SCHEMA.read_text())["properties"]["sweeps"]["additionalProperties"][
+        "properties"]["eps"]["items"]
+    assert (sweep_eps["minimum"], sweep_eps["maximum"]) == (api.EPS_MIN, api.EPS_MAX) == (1e-9, 700.0)
+    sweep_desc = yaml.safe_load(DEFAULT_SCHEMA.read_text())["properties"]["paper_b"]["properties"]["scenario1"][
+        "properties"]["eps"]["description"]
+    assert api.EPS_BOUNDS_WHY in " ".join(sweep_desc.split())  # the pipeline's words
+    tiny = tmp_path / "tiny.csv"
+    tiny.write_text("a,b,cls\n0,0,0\n1,0,0\n0,1,0\n5,5,1\n")
+    rel = api.release_anomalies(api.load_csv(tiny, "cls"), beta=1, r=1.0, eps=700)  # the bound itself is taken
+    assert rel.params["eps"] == 700.0 and rel.values.tolist() == rel.truth.tolist()  # at ε = 700 SP answers exactly
+
+
+@pytest.mark.parametrize("kwargs, name", [({"eps": "1"}, "eps"), ({"beta": "5"}, "beta"), ({"r": "1.0"}, "r"),
+                                          ({"k": "1"}, "k"), ({"seed": "3"}, "seed")])
+def test_every_numeric_argument_refuses_text_alike(data, kwargs, name):
+    # eps="1" was accepted while beta="5" was refused: one rule now, numbers only (the CLI converts its options)
+    args = {"beta": 5, "r": 1.0, "eps": 1.0, "k": 1} | kwargs
+    with pytest.raises(ValueError, match=rf"^{name} must be .*, got {re.escape(repr(kwargs[name]))} \(text: pass the "
+                                         "number itself\\)$"):
+        api.release_anomalies(data, **args)
+    assert api.release_anomalies(data, **(args | {name: np.float64(float(kwargs[name]))})).params[name] == float(
+        kwargs[name])  # a numpy number is a number
+
+
+def test_a_wrong_type_names_the_argument_and_what_was_expected(data, csv):
+    with pytest.raises(TypeError, match=r"^data must be a privanomaly\.api\.Data \(from api\.load\(path, label=\.\.\.\)"
+                                        r".*got numpy\.ndarray$"):  # was a bare AttributeError
+        api.release_anomalies(data.X, beta=5, r=1.0, eps=1.0)
+    for call in (lambda d: api.choose_beta_r(d), lambda d: api.choose_r(d),
+                 lambda d: api.release_outlier_count(d, k=3, r=1.0, eps=1.0)):
+        with pytest.raises(TypeError, match="^data must be a privanomaly.api.Data"):
+            call(pd.read_csv(csv))
+    with pytest.raises(TypeError, match=r"^path must be a file path \(a str or a pathlib\.Path\), got int 3$"):
+        api.load(3, "cls")  # was a bare TypeError
+
+
+def test_paper_b_summary_shows_sigma_and_says_when_it_exceeds_the_data(data):
+    # cardio printed "released: -3089.96 (true count 41)" with no σ and no word that σ (about 5,000) > N (1,831)
+    noisy = api.release_outlier_count(data, k=3, r=1.0, eps=0.01, seed=1, mechanism="gaussian_gs_upper")
+    sigma = noisy.noise_sd
+    assert sigma > len(data.X) == noisy.params["N"] == 205
+    text = noisy.summary()
+    assert f"noise σ = {sigma:,.1f}, not private)" in text
+    assert f"warning: the noise σ = {sigma:,.1f} exceeds the data's size N = 205" in text
+    assert "says next to nothing about the count" in text
+    quiet = api.release_outlier_count(data, k=3, r=1.0, eps=5.0, seed=1, mechanism="gaussian_gs_upper")
+    assert quiet.noise_sd < 205 and "warning" not in quiet.summary() and "noise σ = " in quiet.summary()
+    from privanomaly import mechanisms
+
+    m = mechanisms.get("gaussian_gs_upper")  # the σ shown is the one the release drew with
+    assert quiet.noise_sd == m.noise_sd(data.X, k=3, r=1.0, eps=5.0, delta=0.01)
+    assert quiet.truth == int(m.exact_distribution(data.X, k=3, r=1.0, eps=5.0, delta=0.01)[0])
+
+
+def test_a_label_error_lists_the_values_found(csv):
+    with pytest.raises(ValueError, match=re.escape("values found in 'cls': 'no' (200), 'yes' (5))")):
+        api.load_csv(csv, "cls", ["Yes"])  # was "no anomaly (every label is 0)" alone
+    assert api.load_csv(csv, "cls", "yes").y.sum() == 5  # one value alone is that value, not its letters
+
+
+def test_no_numpy_warning_precedes_an_error(tmp_path):
+    import warnings
+
+    header_only = tmp_path / "header.csv"
+    header_only.write_text("a,b,cls\n")
+    huge = tmp_path / "huge.csv"
+    huge.write_text("a,b,cls\n1e308,1,0\n-1e308,2,0\n1e308,9,1\n0.3,1,0\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # header only: four RuntimeWarnings (mean of empty slice, ...) came first
+        with pytest.raises(ValueError, match=r"header\.csv: 0 row\(s\) in the CSV; at least 2 are needed"):
+            api.load_csv(header_only, "cls")
+        with pytest.raises(ValueError, match=r"huge\.csv: column\(s\) \['a'\] cannot be standardised"):
+            api.load_csv(huge, "cls")

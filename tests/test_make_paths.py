@@ -63,3 +63,26 @@ def test_make_test_cluster_uses_the_mirror_it_is_given():
                               "DATA_MIRROR=../shared/datasets"], capture_output=True, text=True, check=True).stdout
     assert f"DATA_MIRROR={(ROOT.parent / 'shared' / 'datasets').resolve()}" in shlex.split(
         next(x for x in default.splitlines() if "test_cluster.sh" in x))
+
+
+def test_make_refuses_to_rebuild_a_linked_venv(tmp_path):
+    # was: `python3 -m venv --clear .venv` ran through the link and wiped the environment it pointed to
+    work = tmp_path / "clone"
+    work.mkdir()
+    for name in ("Makefile", "requirements.lock", "requirements-bootstrap.lock"):
+        (work / name).write_text((ROOT / name).read_text())
+    env = tmp_path / "shared-env"
+    (env / "bin").mkdir(parents=True)
+    (env / "bin" / "keep").write_text("the linked environment")
+    (work / ".venv").symlink_to(env)
+    proc = subprocess.run(["make", "-C", str(work), ".venv/bin/.installed", "PYTHON=false"], capture_output=True,
+                          text=True)
+    assert proc.returncode != 0
+    assert f"make: .venv is a link (to {env}) and needs rebuilding for requirements.lock: refusing to run 'venv " \
+           "--clear' through it" in proc.stderr, proc.stderr
+    assert "venv --clear .venv" not in proc.stdout  # the recipe stopped before it
+    assert (env / "bin" / "keep").read_text() == "the linked environment"
+    (env / "bin" / ".installed").write_text("")  # a current linked environment is used as it is
+    proc = subprocess.run(["make", "-C", str(work), ".venv/bin/.installed", "PYTHON=false"], capture_output=True,
+                          text=True)
+    assert proc.returncode == 0 and "is a link" not in proc.stderr, proc.stderr

@@ -122,6 +122,7 @@ def test_outputs_out_of_date_are_not_reported_as_the_runs_results(tmp_path, caps
     current, old_table, old_figure = (results / "paper_a" / n for n in ("claims.md", "errors.csv", "errors.png"))
     for f in (current, old_table, old_figure):
         f.write_text("x")
+    (results / "effective_config.yaml").write_text("seed: 1\n")  # the new configuration, recorded
     exe = fake_snakemake(tmp_path, [(str(current), "paper_a_claims", "ok", "no update"),
                                     (str(old_table), "paper_a_errors", "params changed", "update pending"),
                                     (str(old_figure), "paper_a_fig_errors", "ok", "update pending")])
@@ -165,3 +166,21 @@ def test_the_front_page_tells_missing_outputs_from_ones_out_of_date(tmp_path):
     head = page[page.index("This run is incomplete"):]
     assert head.startswith("This run is incomplete: 3 outputs are missing or out of date")
     assert "* ``res/s/gain.png``" in head and f"* ``{outputs[2].path} (out of date)``" in head
+
+
+def test_results_without_a_recorded_configuration_say_so_and_stop(tmp_path, capsys):
+    # was: the default config's DAG, and 267 "missing" outputs listed under the wrong folder
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "index.md").write_text("x")
+    exe = fake_snakemake(tmp_path, [(str(results / "index.md"), "report_index", "missing")])
+    report = results / "report.html"
+    assert partial.run(str(exe), ["--config", "data_mirror=/m"], str(report), "make reproduce") == 1
+    err = capsys.readouterr().err
+    assert f"privanomaly: no report: {results}/ holds no effective_config.yaml - no run recorded its configuration" in err
+    assert "Run the workflow first (`make reproduce`, with CONFIG=<your overlay>" in err
+    assert not (tmp_path / "calls.jsonl").exists() and not partial.missing_list_path(report).exists()  # nothing run
+    assert partial.run(str(exe), [], str(tmp_path / "none" / "report.html"), "make reproduce") == 1
+    assert f"{tmp_path / 'none'}/ does not exist" in capsys.readouterr().err
+    # an overlay given explicitly (results of a run before runs recorded their configuration): as before
+    assert partial.run(str(exe), ["--configfile", "old.yaml"], str(report), "make reproduce") == 0

@@ -1,11 +1,11 @@
-"""Use the mechanisms without Snakemake: load your CSV, choose the parameters, release, read the claim.
+"""Use the mechanisms without Snakemake: load your data, choose the parameters, release, read the claim.
 
 Paper A (Asif et al., CCS'19): answer the anomaly identification query g(i, x) of Def. 2.2 - "is record i a
 (β, r)-anomaly?" - for every record with a registered mechanism (``sp``: Construction 1 on the sensitive
 graph, ε-SP; ``optimal_dp``: the Pareto-optimal ε-DP mechanism; Laplace baselines)::
 
     from privanomaly import api
-    data = api.load_csv("mine.csv", label="class", anomaly_values=["yes"])
+    data = api.load("mine.csv", label="class", anomaly_values=["yes"])   # or .npz / .parquet (format=)
     beta, r = api.choose_beta_r(data)                     # F1 against the labels: NOT private (as in the paper)
     rel = api.release_anomalies(data, beta=beta, r=r, eps=1.0, mechanism="sp", k=1, seed=7)
     print(rel.summary())                                   # the claim actually spent, and what it rests on
@@ -26,10 +26,17 @@ within 1 % of a chosen one too), features z-scored on the data
 private per query, paper A Def. 2.2; the whole vector is not, Claim 5) are ``data_dependent``, so
 ``claim.proven_end_to_end`` is True only when nothing was read off the released records. The same from the shell:
 ``python -m privanomaly paper-a mine.csv --label class --anomaly-values yes --eps 1`` (``--help``).
+
+Arguments: every numeric one (``eps``, ``r``, ``delta``, ``beta``, ``k``, ``seed``) takes a number - an int, a float
+or a numpy number -, never text (``eps="1"`` is refused as ``beta="5"`` is; the CLI converts its options); ε lies in
+[:data:`EPS_MIN`, :data:`EPS_MAX`], the bounds of the pipeline's ε grids. A wrong type (an array for ``data``, an int
+for ``path``) is a ``TypeError`` naming the argument and what was expected; a wrong value a ``ValueError``.
 """
 
 from __future__ import annotations
 
+import os
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +52,14 @@ from privanomaly.privacy import scope
 BETAS = (1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 50)
 FRACTIONS = (0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.15, 0.2)
 R_GRID = {"min": 0.005, "max": 5.0, "num": 466, "scale": "log"}
+
+EPS_MIN, EPS_MAX = 1e-9, 700.0
+"""The bounds of ε, as the pipeline's ε grids (``sweeps.<name>.eps`` in workflow/schemas/config.schema.yaml)."""
+EPS_BOUNDS_WHY = ("at least 1e-9: the exact samplers take rational rates down to 2^-50, and below 1e-9 every mechanism "
+                  "is a coin flip; at most 700: the exact delta of Theorems 1-2 needs e^eps as a float64")
+"""Why, in the words of the pipeline's schema (its ε grids' description)."""
+FORMATS = ("csv", "npz", "parquet")
+"""The formats :func:`load` reads, parsed by the pipeline's loaders (:mod:`privanomaly.datasets.loaders`)."""
 
 NOT_PRIVATE_TUNING = ("the parameters were chosen on the labels of the released data (as both papers do), which "
                       "the claim does not account for")
@@ -78,6 +93,9 @@ class Release:
     claim: mechanisms.Claim
     params: dict = field(default_factory=dict)
     tuned_on_data: bool = False
+    noise_sd: float | None = None
+    """Paper B: the standard deviation σ of the Gaussian noise added to the count (a function of the data for the
+    smooth bounds: not private, as ``truth``)."""
 
     def summary(self) -> str:
         """A few lines in words: the mechanism, its parameters, the claim and what it does not cover."""
@@ -91,31 +109,128 @@ class Release:
             lines.append(f"released: {int(self.values.sum())} of {len(self.values)} records answered 'anomaly' "
                          f"(true (β, r)-anomalies: {int(np.sum(self.truth))})")
         else:
-            lines.append(f"released: {float(self.values):.6g} (true count, not private: {self.truth})")
+            lines += self._count_lines()
         if self.tuned_on_data:
             lines.append(f"note: {NOT_PRIVATE_TUNING}")
         return "\n".join(lines)
 
+    def _count_lines(self) -> list[str]:
+        """Paper B's released count with its noise σ, and a plain warning when σ exceeds the number of records
+        (then the release says next to nothing about the count)."""
+        value, n = float(self.values), self.params.get("N")
+        sd = "" if self.noise_sd is None else f"; noise σ = {_amount(self.noise_sd)}, not private"
+        lines = [f"released: {value:.6g} (true count, not private: {self.truth}{sd})"]
+        if self.noise_sd is not None and n is not None and self.noise_sd > n:
+            spread = _amount(1.96 * self.noise_sd)
+            lines.append(f"warning: the noise σ = {_amount(self.noise_sd)} exceeds the data's size N = {n:,}: the "
+                         f"count lies in [0, {n:,}], about 95 % of releases fall within ± {spread} of it, so this "
+                         "release says next to nothing about the count - raise eps (or delta), or use a mechanism "
+                         "with less noise")
+        elif n is not None and not 0 <= value <= n:
+            lines.append(f"note: the release is the count plus noise, not clipped to [0, N = {n:,}]")
+        return lines
 
-def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,), *,
-             features: Sequence[str] | None = None, standardize: bool = True, name: str | None = None,
-             missing: str = "error") -> Data:
-    """Read a CSV: ``label`` is the label column (a row is an anomaly iff its label is one of
-    ``anomaly_values``; compared as numbers in a numeric column, else as text, as the pipeline does),
-    ``features`` the feature columns (default: every other column; never the label; a column without a header
-    name - pandas' ``to_csv`` index - is an error then, as in the pipeline). A file that is missing,
-    unreadable or empty is a ``ValueError`` naming it. Features must be numbers (errors name the column and
-    row); a row without a label is an error, an empty feature cell is an error (``missing="error"``) or drops its
-    row (``missing="drop"``, the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own
-    cells, so no statistic of the data is read); ``Data.frame`` holds the rows kept. ``standardize``
-    z-scores the features (constant columns become 0), as the pipeline's ``preprocess.standardize`` does. A
-    dataset with fewer than 2 rows, one label only or identical rows is an error naming it."""
+
+def _amount(x: float) -> str:
+    """A noise scale in words: 5,012.3 or 0.4213 (grouped digits up to 1e9, else 1.2e+12)."""
+    return f"{x:,.1f}" if 1 <= abs(x) < 1e9 else f"{x:.4g}"
+
+
+def load(path: str | os.PathLike, label: str, anomaly_values: Sequence[Any] | Any = (1,), *,
+         format: str | None = None, features_key: str = "X", features: Sequence[str] | str | None = None,
+         standardize: bool = True, name: str | None = None, missing: str = "error") -> Data:
+    """Read a data file: a CSV, an ``.npz`` of a feature matrix (key ``features_key``, columns ``x0..x{d-1}``) and a
+    label array (key ``label``), or a Parquet table - the pipeline's formats ``csv``, ``npz``, ``parquet``, parsed
+    by its loaders (:func:`privanomaly.datasets.loaders.load_table`). ``format`` None: told by the file's content
+    (an npz or Parquet file read as another format is an error saying which it is).
+
+    ``label`` is the label column (a row is an anomaly iff its label is one of ``anomaly_values``, a value or a
+    list; compared as numbers in a numeric column, else as text, as the pipeline does), ``features`` the feature
+    columns (default: every other column; never the label; a column without a header name - pandas' ``to_csv``
+    index - is an error then, as in the pipeline). A file that is missing, unreadable or empty is a
+    ``ValueError`` naming it. Features must be numbers (errors name the column and row); a row without a label
+    is an error, an empty feature cell is an error (``missing="error"``) or drops its row (``missing="drop"``,
+    the pipeline's ``preprocess.missing: drop``: each row is kept or dropped on its own cells, so no statistic of
+    the data is read); ``Data.frame`` holds the rows kept. ``standardize`` z-scores the features (constant
+    columns become 0), as the pipeline's ``preprocess.standardize`` does. A dataset with fewer than 2 rows, one
+    label only (the message lists the label values found) or identical rows is an error naming it."""
     from privanomaly.datasets.labels import label_mask
-    from privanomaly.datasets.prepare import UNNAMED, Wording, check_degenerate
-    from privanomaly.datasets.prepare import standardize as zscore
 
-    name = name or Path(path).stem
-    df = _read_csv(path, label)
+    path, fmt = _check_path(path), _check_format(format)
+    anomaly_values = _as_list(anomaly_values)
+    features = None if features is None else _as_list(features)
+    if missing not in ("error", "drop"):
+        raise ValueError(f"missing must be 'error' or 'drop', got {missing!r}")
+    fmt = _file_format(path, fmt)
+    df = _read_table(path, fmt, label, features_key)
+    cols = _feature_columns(df, path, label, features)
+    df = _labelled_rows(df, path, label, cols, missing)
+    X = _feature_matrix(df, path, cols)
+    y = label_mask(df[label], anomaly_values)  # as the pipeline reads labels: 1 matches 1.0 and "1"
+    _check_usable(X, y, df, path, fmt, cols, label, anomaly_values, name or Path(path).stem)
+    if standardize:
+        X = _standardised(X, path, cols)
+    return Data(X, y, [str(c) for c in cols], df, name or Path(path).stem, ("standardisation",) if standardize else ())
+
+
+def load_csv(path: str | os.PathLike, label: str, anomaly_values: Sequence[Any] | Any = (1,), **options: Any) -> Data:
+    """:func:`load` of a CSV (``format="csv"``); the same options."""
+    return load(path, label, anomaly_values, format="csv", **options)
+
+
+def _check_path(path: Any) -> Path:
+    """``path`` as a Path; anything but a str or an os.PathLike is a ``TypeError`` naming the argument."""
+    if isinstance(path, (bytes, bytearray)) or not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file path (a str or a pathlib.Path), got {type(path).__name__} {path!r:.80}")
+    return Path(path)
+
+
+def _check_format(fmt: Any) -> str | None:
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(map(repr, FORMATS))} or None (told by the file's "
+                         f"content), got {fmt!r}")
+    return fmt
+
+
+def _as_list(values: Any) -> list:
+    """A single value (a str, a number) as a one-element list; a sequence as a list."""
+    return [values] if isinstance(values, (str, bytes, int, float, np.generic)) else list(values)
+
+
+def _content_format(path: Path) -> str | None:
+    """"npz" or "parquet" when the file's first bytes say so (a zip of .npy members, a NumPy file, Parquet's
+    magic), else None (text: read as CSV); None for a file that cannot be opened (the reader names it)."""
+    import zipfile
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(6)
+        if head.startswith(b"PAR1"):
+            return "parquet"
+        if head == b"\x93NUMPY":
+            return "npz"
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as zf:
+                names = zf.namelist()
+            return "npz" if names and all(n.endswith(".npy") for n in names) else None
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return None
+
+
+def _file_format(path: Path, fmt: str | None) -> str:
+    """``fmt``, else the file's format by content; a file whose content is another binary format is an error."""
+    found = _content_format(path)
+    if fmt is not None and found is not None and found != fmt:
+        raise ValueError(f"{path}: is {'an .npz archive' if found == 'npz' else 'a Parquet file'}, not {fmt}: read "
+                         f"it with format={found!r} or format=None (the CLI's --format {found}, or no --format)")
+    return fmt or found or "csv"
+
+
+def _feature_columns(df: pd.DataFrame, path: Path, label: str, features: list | None) -> list:
+    """The feature columns: ``features``, else every column but the label (a nameless one is an error)."""
+    from privanomaly.datasets.prepare import UNNAMED
+
     if label not in df.columns:
         raise ValueError(f"{path}: no label column {label!r} (columns: {', '.join(map(str, df.columns))})")
     if features is not None and label in features:
@@ -129,8 +244,11 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
         raise ValueError(f"{path}: column(s) {unnamed} have no name in the header (pandas names an empty header field "
                          "'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
                          "list the feature columns with features=[...] (the CLI's --features), or name it in the header")
-    if missing not in ("error", "drop"):
-        raise ValueError(f"missing must be 'error' or 'drop', got {missing!r}")
+    return cols
+
+
+def _labelled_rows(df: pd.DataFrame, path: Path, label: str, cols: list, missing: str) -> pd.DataFrame:
+    """The rows to read: a row without a label is an error; an empty feature cell an error or its row dropped."""
     unlabelled = df[label].isna().to_numpy()
     if unlabelled.any():  # as the pipeline: a record without a label is never read as a normal one
         raise ValueError(f"{path}: label column {label!r}, data row {int(np.flatnonzero(unlabelled)[0]) + 1} is empty "
@@ -138,13 +256,18 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
                          "rows without one")
     empty = df[cols].isna()
     if missing == "drop":
-        df = df[~empty.any(axis=1).to_numpy()]
-    elif empty.to_numpy().any():
+        return df[~empty.any(axis=1).to_numpy()]
+    if empty.to_numpy().any():
         row, j = (int(i[0]) for i in np.nonzero(empty.to_numpy()))
         raise ValueError(f"{path}: column {empty.columns[j]!r}, data row {row + 1} is empty (a missing value; "
                          f"{int(empty.any(axis=1).sum())} row(s) have one): drop such rows with missing='drop' (the "
                          "CLI's --missing drop), fill the cells, or leave the column out with features=[...] (the "
                          "CLI's --features)")
+    return df
+
+
+def _feature_matrix(df: pd.DataFrame, path: Path, cols: list) -> np.ndarray:
+    """The feature columns as float64; a cell that is not a finite number is an error naming column and row."""
     X = np.empty((len(df), len(cols)))
     for j, c in enumerate(cols):
         v = pd.to_numeric(df[c], errors="coerce")
@@ -161,35 +284,63 @@ def load_csv(path: str | Path, label: str, anomaly_values: Sequence[Any] = (1,),
         raise ValueError(f"{path}: column {cols[j]!r}, data row {int(df.index[row]) + 1}: {str(df[cols[j]].iloc[row])!r} "
                          f"is not a finite number ({int(inf.sum())} such cell(s)); fix the cell, or leave the column out "
                          "with features=[...] (the CLI's --features)")
-    if standardize:
-        X, _ = zscore(X)
-        bad = ~np.isfinite(X).all(axis=0)
-        if bad.any():  # a mean or variance that overflows float64 (|x| near 1e308): never a column of NaN
-            raise ValueError(f"{path}: column(s) {[cols[j] for j in np.flatnonzero(bad)]} cannot be standardised: "
-                             "values too large for float64 arithmetic (|x| near 1e308 overflows mean/variance); "
-                             "rescale them in the CSV, or leave them out with features=[...] (the CLI's --features)")
-    y = label_mask(df[label], list(anomaly_values))  # as the pipeline reads labels: 1 matches 1.0 and "1"
-    # worded for an API user: the arguments of load_csv (the CLI's options) and the CSV, no config keys
+    return X
+
+
+def _label_values(column: pd.Series, most: int = 10) -> str:
+    """The distinct values of a label column with their counts, e.g. ``'no' (200), 'yes' (5)``."""
+    counts = column.astype("string").str.strip().value_counts(sort=False).sort_index()
+    shown = ", ".join(f"{v!r} ({n})" for v, n in list(counts.items())[:most])
+    return shown + (f", ... ({len(counts)} values)" if len(counts) > most else "")
+
+
+def _check_usable(X: np.ndarray, y: np.ndarray, df: pd.DataFrame, path: Path, fmt: str, cols: list, label: str,
+                  anomaly_values: list, name: str) -> None:
+    """The pipeline's check of a dataset no analysis can use (:func:`privanomaly.datasets.prepare.check_degenerate`),
+    worded for the arguments of :func:`load` (the CLI's options), with the label values found."""
+    from privanomaly.datasets.prepare import Wording, check_degenerate
+
+    where = {"csv": "the CSV", "npz": "the .npz", "parquet": "the Parquet file"}[fmt]
     wording = Wording(
-        subject=f"{path}", stage="in the CSV",
-        labels=f"label={label!r} and anomaly_values={list(anomaly_values)} (the CLI's --label and "
-               "--anomaly-values): the values of the label column that mark an anomaly",
-        columns="features= (the CLI's --features: the feature columns) and the CSV")
+        subject=f"{path}", stage=f"in {where}",
+        labels=f"label={label!r} and anomaly_values={anomaly_values} (the CLI's --label and --anomaly-values): the "
+               f"values of the label column that mark an anomaly (values found in {label!r}: "
+               f"{_label_values(df[label])})",
+        columns=f"features= (the CLI's --features: the feature columns) and {where}")
     check_degenerate(pd.DataFrame(X, columns=cols).assign(label=y.astype(np.int8)), name, wording)
-    return Data(X, y, [str(c) for c in cols], df, name, ("standardisation",) if standardize else ())
 
 
-def _read_csv(path: str | Path, label: str | None = None) -> pd.DataFrame:
-    """The CSV as the pipeline's format ``csv`` reads it (a row with more or fewer fields than the header is an
-    error naming its line); a file that is missing, unreadable, empty or not CSV is a ``ValueError`` naming it."""
-    from privanomaly.datasets.loaders import read_csv_file
+def _standardised(X: np.ndarray, path: Path, cols: list) -> np.ndarray:
+    """The pipeline's z-scores of ``X``; a column whose mean or variance overflows float64 is an error naming it."""
+    from privanomaly.datasets.prepare import standardize as zscore
 
+    with np.errstate(all="ignore"), warnings.catch_warnings():  # an overflow is reported below, in words
+        warnings.simplefilter("ignore", RuntimeWarning)
+        Z, _ = zscore(X)
+    bad = ~np.isfinite(Z).all(axis=0)
+    if bad.any():  # a mean or variance that overflows float64 (|x| near 1e308): never a column of NaN
+        raise ValueError(f"{path}: column(s) {[cols[j] for j in np.flatnonzero(bad)]} cannot be standardised: "
+                         "values too large for float64 arithmetic (|x| near 1e308 overflows mean/variance); "
+                         "rescale them in the file, or leave them out with features=[...] (the CLI's --features)")
+    return Z
+
+
+def _read_table(path: Path, fmt: str, label: str, features_key: str) -> pd.DataFrame:
+    """The table as the pipeline's loader of ``fmt`` reads it (a CSV as format ``csv``: a row with more or fewer
+    fields than the header is an error naming its line); a file that is missing, unreadable, empty or not in
+    ``fmt`` is a ``ValueError`` naming it."""
+    from privanomaly.datasets.loaders import load_table, read_csv_file
+
+    kind = "CSV" if fmt == "csv" else fmt
     try:
-        return read_csv_file(path, label=label)
+        if fmt == "csv":
+            return read_csv_file(path, label=label)
+        return load_table(path, fmt, {"features_key": features_key}, label, fix="check the file",
+                          keys=("features_key (the CLI's --features-key)", "label (the CLI's --label)"))
     except FileNotFoundError:
         raise ValueError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise ValueError(f"{path}: is a directory, not a CSV file") from None
+        raise ValueError(f"{path}: is a directory, not a {kind} file") from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path}: the file is empty (no header, no rows)") from None
     except pd.errors.ParserError as exc:
@@ -234,11 +385,12 @@ def _chosen_beta(data: Data, beta: int) -> bool:
 
 
 def _number(name: str, value: Any, expected: str) -> float:
-    """``value`` as a float, or a ``ValueError`` naming ``name`` and what was ``expected``."""
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {expected}, got {value!r}") from None
+    """``value`` as a float when it is a number (an int, a float, a numpy number; never text or a bool), else a
+    ``ValueError`` naming ``name`` and what was ``expected`` - one rule for every numeric argument."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        text = " (text: pass the number itself)" if isinstance(value, str) else ""
+        raise ValueError(f"{name} must be {expected}, got {value!r}{text}")
+    return float(value)
 
 
 def _check_number(name: str, value: Any, *, zero: bool = False) -> float:
@@ -251,13 +403,22 @@ def _check_number(name: str, value: Any, *, zero: bool = False) -> float:
     return v
 
 
+def _check_eps(eps: Any) -> float:
+    """``eps`` as a float in [:data:`EPS_MIN`, :data:`EPS_MAX`] (the pipeline's bounds), else a ``ValueError``."""
+    expected = f"a number in [{EPS_MIN:.0e}, {EPS_MAX:g}]".replace("e-0", "e-")  # [1e-9, 700]
+    v = _number("eps", eps, expected)
+    if not EPS_MIN <= v <= EPS_MAX:
+        raise ValueError(f"eps must be {expected}, got {eps!r} ({EPS_BOUNDS_WHY})")
+    return v
+
+
 def _check_whole(name: str, value: Any, least: int = 1) -> int:
     """``value`` as an int: a whole number >= ``least`` (an int, or a float such as 5.0); anything else - 2.5,
     True, nan, text, one below ``least`` - is a ``ValueError`` naming it, never a silent cut to an int."""
-    whole = isinstance(value, (int, np.integer)) or (
-        isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer())
-    if isinstance(value, (bool, np.bool_)) or not whole or int(value) < least:
-        raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+    expected = f"a whole number >= {least}"
+    v = _number(name, value, expected)
+    if not (np.isfinite(v) and v.is_integer()) or v < least:
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
     return int(value)
 
 
@@ -269,6 +430,14 @@ def _check_delta(delta: Any) -> float:
     return v
 
 
+def _check_data(data: Any) -> Data:
+    """``data`` itself when it is a :class:`Data`; anything else (an array, a DataFrame) is a ``TypeError``."""
+    if not isinstance(data, Data):
+        raise TypeError(f"data must be a privanomaly.api.Data (from api.load(path, label=...), or Data(X, y, features, "
+                        f"frame, name)), got {type(data).__module__}.{type(data).__qualname__}")
+    return data
+
+
 # ------------------------------------------------------------------------------------------- paper A
 def choose_beta_r(data: Data, betas: Sequence[int] = BETAS, fractions: Sequence[float] = FRACTIONS,
                   metric: str = "euclidean") -> tuple[int, float]:
@@ -277,6 +446,7 @@ def choose_beta_r(data: Data, betas: Sequence[int] = BETAS, fractions: Sequence[
     from privanomaly import sp
     from privanomaly.paper_a import selection
 
+    data = _check_data(data)
     surface = selection.selection_surface(data.X, data.y, list(betas), list(fractions), p=sp.minkowski_p(metric))
     best = selection.choose(surface)
     data.chosen.setdefault("beta_r", set()).add((int(best.beta), float(best.r)))
@@ -296,7 +466,7 @@ def release_anomalies(data: Data, *, beta: int, r: float, eps: float, mechanism:
     rows are the records; paper A's Claim 5 charges m·ε for m queries within a ball of radius r)."""
     from privanomaly.paper_a.records import record_table
 
-    eps = _check_number("eps", eps)
+    data, eps, seed = _check_data(data), _check_eps(eps), _check_whole("seed", seed, 0)
     # r = 0 is a closed ball holding a record's own copies (paper A's balls, privanomaly.sp.balls: r >= 0)
     beta, k, r = _check_whole("beta", beta), _check_whole("k", k), _check_number("r", r, zero=True)
     mech = mechanisms.get(mechanism)
@@ -328,6 +498,7 @@ def choose_r(data: Data, k: int = 3, r_grid: dict | None = None) -> float:
     of ties (:mod:`privanomaly.paper_b.tuning`). Not private: it reads the labels."""
     from privanomaly.paper_b import tuning
 
+    data, k = _check_data(data), _check_whole("k", k)
     curve = tuning.accuracy_curve(data.X, data.y.astype(np.int64), int(k), tuning.r_grid(r_grid or R_GRID), "full")
     r = tuning.select_r(curve, "smallest").r
     data.chosen.setdefault("r", set()).add(float(r))
@@ -347,9 +518,7 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
     The claim's scope: r tuned on the data (``tuned_on_data``, the default; an r that :func:`choose_r` or
     :func:`choose_beta_r` chose on ``data``, or one within 1 % of it, is tuned whatever it says) and z-scores
     fitted on the data are ``data_dependent``."""
-    from privanomaly import outliers
-
-    eps = _check_number("eps", eps)
+    data, eps, seed = _check_data(data), _check_eps(eps), _check_whole("seed", seed, 0)
     k, r, delta = _check_whole("k", k), _check_number("r", r), _check_delta(delta)  # paper B: r > 0
     mech = mechanisms.get(mechanism)
     if mech.family != "count_gaussian":
@@ -363,11 +532,12 @@ def release_outlier_count(data: Data, *, k: int, r: float, eps: float, delta: fl
             raise ValueError(f"{look.message.split('; set ')[0]}; use mechanism gaussian_smooth_fast (polynomial), "
                              "or max_work=None (command line: --max-work none) to run Algorithm 2 anyway")
     rng = seeding.rng(seed, "api", "paper_b", mechanism)
-    value = mech.sample(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng, n_trials=1)
+    value, count, sigma = mech.release(data.X, k=int(k), r=float(r), eps=float(eps), delta=float(delta), rng=rng,
+                                       n_trials=1)
     near_r = _chosen_r(data, r)
     tuned = bool(tuned_on_data) or near_r is not None
     claim = _scoped(mech.claim(eps=float(eps), delta=float(delta)), data, ("ε, δ, k, N, d (bounded DP)",),
                     [(f"r = {float(r):.6g}" + (near_r or ""), tuned)])
-    return Release(mechanism, float(np.asarray(value).ravel()[0]), int(outliers.q_count(data.X, int(k), float(r))),
-                   claim, {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed)},
-                   tuned)
+    return Release(mechanism, float(np.asarray(value).ravel()[0]), int(count), claim,
+                   {"k": int(k), "r": float(r), "eps": float(eps), "delta": float(delta), "seed": int(seed),
+                    "N": len(data.X)}, tuned, float(sigma))

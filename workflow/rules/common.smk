@@ -99,7 +99,30 @@ def library_code(script):
     """Param `library` of the jobs of scripts/<script>.py, the digest of the privanomaly modules the script can
     run (privanomaly.run.code_digest). Editing one of them reruns exactly the jobs that import it; Snakemake's own
     code trigger sees the script file only."""
-    return script_digest(WORKFLOW_ROOT / "scripts" / f"{script}.py")
+    path = WORKFLOW_ROOT / "scripts" / f"{script}.py"
+    # a misspelt name: say which, not a FileNotFoundError traceback
+    if not path.is_file():
+        raise ValueError(
+            f"library_code({script!r}): no script {path} - the name of the rule's script, misspelt?"
+        )
+    return script_digest(path)
+
+
+def check_rule_scripts():
+    """Stop when the `script:` file of a rule does not exist, naming both (called by the Snakefile
+    after every rule is defined). Snakemake (9) fails on it only when it builds the DAG, with a FileNotFoundError
+    traceback of about 80 lines that names neither the rule nor its .smk file."""
+    for r in workflow.rules:
+        script = str(r.script or "")
+        # none, wildcards in it, or a remote module
+        if not script or "{" in script or not r.basedir.is_local:
+            continue
+        path = Path(r.basedir.get_path_or_uri(secret_free=True)) / script
+        if not path.is_file():
+            raise ValueError(
+                f"the script {script} of rule {r.name} ({r.snakefile}) does not exist ({path.resolve()}); "
+                f"correct the path (relative to the directory of {Path(r.snakefile).name})"
+            )
 
 
 def get_prepare_seed(wildcards):

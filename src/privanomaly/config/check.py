@@ -309,35 +309,77 @@ def semantic_errors(config: Mapping) -> list[str]:
 
 def check_config(config: dict, schema: str | os.PathLike, files: Sequence[str | os.PathLike] = ()) -> dict:
     """Validate the merged ``config`` read from ``files``; raise ``ConfigError`` saying where; fill defaults."""
-    for f in files:
-        load_yaml(f)
+    from privanomaly.config import merge as configmerge
+
+    loaded = [(str(f), load_yaml(f)) for f in files]
     if config.get("data_mirror") in NULL_WORDS:  # `--config data_mirror=null`: download, not a directory 'null'
         config["data_mirror"] = None
-    msgs = nonfinite_errors(config, files) or schema_errors(config, schema, files) or semantic_errors(config)
+    notes = configmerge.drop_sweeps(config, loaded)  # a sweep an overlay removes is never checked
+    shared = configmerge.shared_sweeps(loaded[1:])  # config.yaml first: a sweep in two overlays
+    conflicts = configmerge.kind_conflicts(loaded[1:])
+    msgs = (conflicts or nonfinite_errors(config, files) or schema_errors(config, schema, files)
+            or semantic_errors(config))
+    msgs = msgs and msgs + [configmerge.shared_sweep_line(n, fs) for n, fs in shared.items()
+                            if not conflicts and any(f"sweeps.{n}" in m for m in msgs)]
+    for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell
+        if not msgs and isinstance(config.get(key), str) and config[key].startswith("~"):
+            config[key] = os.path.expanduser(config[key])
+    msgs = msgs or source_tree_errors(config, files)
     if msgs:
         shown = msgs[:10] + ([f"... and {len(msgs) - 10} more"] if len(msgs) > 10 else [])
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(shown))
-    for key in ("results_dir", "resources_dir", "data_mirror"):  # `~/x` is the home directory, as in a shell
-        if isinstance(config.get(key), str) and config[key].startswith("~"):
-            config[key] = os.path.expanduser(config[key])
-    from privanomaly.config import merge as configmerge
-
     try:  # the papers' extra_datasets merged into their lists; the claim sweep fitted to paper_a.datasets
-        notes = configmerge.resolve(config)
+        notes += configmerge.resolve(config)
     except configmerge.ConfigListError as exc:
         raise ConfigError(f"invalid configuration:\n  {exc}") from None
-    for note in notes:
+    for note in notes + [configmerge.shared_sweep_line(n, fs) for n, fs in shared.items()]:
         print(f"privanomaly: {note}", file=sys.stderr)
     return config
 
 
-def merged_config(files: Sequence[str | os.PathLike]) -> dict:
-    """The config Snakemake would see from ``files`` (later files override earlier ones, key by key)."""
+SOURCE_DIRS = ("src", "workflow", "scripts", "tests", "docs", "envs", "profiles", "benchmarks", "tools", ".git",
+               ".venv", ".snakemake")
+"""The checkout's own directories (code, environment, Snakemake's records): never a place for outputs."""
+
+
+def source_tree_errors(config: Mapping, files: Sequence = (), root: Path = ROOT) -> list[str]:
+    """``results_dir`` / ``resources_dir`` (relative to the working directory) that is the checkout ``root``, a
+    directory above it, or inside one of its :data:`SOURCE_DIRS`: an error each, naming the key and why (the run
+    would write data/, logs/, benchmarks/ ... among the project's files; with ``src`` it wrote src/data)."""
+    if not (root / "workflow").is_dir():  # an installed package, not a checkout
+        return []
+    msgs = []
+    for key in ("results_dir", "resources_dir"):
+        if not isinstance(config.get(key), str):
+            continue
+        path = Path(os.path.abspath(config[key]))
+        inside = next((d for d in SOURCE_DIRS if path == root / d or (root / d) in path.parents), None)
+        if path == root or path in root.parents:
+            why = (f"is the source tree itself ({root})" if path == root else f"holds the source tree ({root})")
+        elif inside:
+            why = f"is {'' if path == root / inside else 'inside '}the source tree's {inside}/ ({path})"
+        else:
+            continue
+        where = locate([key], files, config[key])
+        msgs.append(f"config key {key}{f' ({where})' if where else ''}: {config[key]!r} {why}: the run would write "
+                    "its outputs (data/, logs/, benchmarks/, ...) among the project's own files; use a directory of "
+                    "its own, e.g. results (the default) or a path outside the checkout")
+    return msgs
+
+
+def merged_config(files: Sequence[str | os.PathLike], values: Sequence[str] = ()) -> dict:
+    """The config Snakemake would see from ``files`` (later files override earlier ones, key by key) and the
+    ``--config`` ``values`` (``KEY=VALUE``, parsed as Snakemake parses them, over every file)."""
+    from snakemake.cli import parse_config
     from snakemake.utils import update_config
 
     config: dict = {}
     for f in files:
         update_config(config, load_yaml(f))
+    try:
+        update_config(config, parse_config(list(values)))
+    except ValueError as exc:  # "Invalid config definition: ..." (not KEY=VALUE)
+        raise ConfigError(f"--config {' '.join(values)}: {exc}") from None
     return config
 
 
@@ -383,17 +425,19 @@ def main(argv: list[str] | None = None, plan_check: Callable[[dict], None] | Non
     the merged config; it raises :class:`ConfigError`."""
     plan = ("then the workflow plan's checks (dataset names, eps_ref in eps_grid, sweep sizes, ...)" if plan_check
             else "not the workflow plan's checks (python -m privanomaly.preflight adds them)")
-    ap = argparse.ArgumentParser(prog=prog, description=(
+    ap = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=(  # --config is not --configfile
         "Check config.yaml merged with the overlays: strict YAML (a duplicate key, a syntax error or an empty file "
         f"is named with file:line) and the schema (the key and file:line first); {plan}. Exit 1 with the message, "
         "else 0."))
     ap.add_argument("--configfile", nargs="*", default=[], help="overlays, as given to snakemake")
+    ap.add_argument("--config", nargs="*", default=[], metavar="KEY=VALUE",
+                    help="values over the files, as given to snakemake (parsed as snakemake parses them)")
     ap.add_argument("--base", default=str(ROOT / "config.yaml"), help="the workflow's config.yaml")
     ap.add_argument("--schema", default=str(DEFAULT_SCHEMA))
     args = ap.parse_args(argv)
     files = [args.base, *args.configfile]
     try:
-        config = check_config(merged_config(files), args.schema, files)
+        config = check_config(merged_config(files, args.config), args.schema, files)
         if plan_check is not None:
             plan_check(config)
     except ConfigError as exc:

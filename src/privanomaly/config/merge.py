@@ -13,6 +13,14 @@ configuration, in place:
   it lists, no others: a run of your own datasets alone does not pull the paper's claim sweep (240 points),
   and a dataset you add is in no sweep unless you list it under the sweep's ``datasets``; it measures with
   ``paper_a.metric`` (a sweep metric that differs is an error), so its evidence is about the tables' anomalies;
+- a sweep set to null (``sweeps: {paperBkR: null}``) is removed: an overlay drops a sweep of config.yaml so
+  (:func:`drop_sweeps`, run before the schema check); ``sweeps: {}`` in an overlay removes every sweep of the files
+  before it (it used to change nothing: the files merge key by key, and an empty mapping has no key) and keeps
+  those the files after it define; a removed claim sweep (``paper_a.claims.sweep``) makes that key null (claims
+  A3, A6, A8 from the tables). Each removal is a line of the run's log;
+- a sweep defined in two overlays merges key by key (each key from the last file that sets it): the log says
+  so, naming both files, and so does any error about that sweep (:func:`shared_sweeps`); defined there with two
+  different ``kind``s it is two sweeps under one name, an error naming both files (:func:`kind_conflicts`);
 - a null under a sweep or under its ``r`` is how an overlay drops that key of config.yaml's entry (``r:
   {fraction: null, value: [0.5]}`` changes the kind of r): the key is removed, so every reader of the
   configuration - the parser, the report's captions, the recorded configuration - sees it absent; a sweep's
@@ -24,7 +32,7 @@ per change, for the run's log.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import Any
 
 
@@ -57,6 +65,77 @@ def _drop_nulls(sweeps: MutableMapping[str, Any]) -> None:
         if isinstance(r, MutableMapping):
             for key in [k for k, v in r.items() if v is None]:
                 del r[key]
+
+
+def _removals(files: Sequence[tuple[str, Mapping]]) -> dict[str, str]:
+    """{sweep name: what removed it} over the config ``files`` (name, content), in order: a null sweep removes
+    it, ``sweeps: {}`` every sweep of the files before; a later file that defines it again brings it back."""
+    defined: set[str] = set()
+    removed: dict[str, str] = {}
+    for path, content in files:
+        sweeps = content.get("sweeps")
+        if isinstance(sweeps, Mapping) and not sweeps:
+            removed |= {n: f"sweeps: {{}} in {path}" for n in defined}
+            defined = set()
+        for name, entry in (sweeps or {}).items() if isinstance(sweeps, Mapping) else ():
+            if entry is None:
+                removed[name] = f"sweeps.{name}: null in {path}"
+                defined.discard(name)
+            else:
+                defined.add(name)
+                removed.pop(name, None)
+    return removed
+
+
+def drop_sweeps(config: MutableMapping[str, Any], files: Sequence[tuple[str, Mapping]]) -> list[str]:
+    """Remove, in place, the sweeps the config ``files`` (name, content) remove (module doc), and a null sweep
+    (``--config``); a removed claim sweep makes ``paper_a.claims.sweep`` null. Return one line per removal."""
+    sweeps = config.get("sweeps")
+    if not isinstance(sweeps, MutableMapping):
+        return []
+    why = _removals(files)
+    notes = []
+    for name in [n for n in sweeps if n in why or sweeps[n] is None]:
+        del sweeps[name]
+        notes.append(f"sweeps.{name}: removed ({why.get(name, f'sweeps.{name}: null')})")
+        claims = (config.get("paper_a") or {}).get("claims")
+        if isinstance(claims, MutableMapping) and claims.get("sweep") == name:
+            claims["sweep"] = None
+            notes.append(f"paper_a.claims.sweep: null (its sweep {name} is removed; claims A3, A6, A8 from the tables)")
+    return notes
+
+
+def shared_sweeps(files: Sequence[tuple[str, Mapping]]) -> dict[str, list[str]]:
+    """{sweep name: the files defining it} for each sweep that two or more of the overlays ``files`` (name,
+    content; config.yaml not among them) define: Snakemake merges them key by key into one entry."""
+    where: dict[str, list[str]] = {}
+    for path, content in files:
+        sweeps = content.get("sweeps")
+        for name, entry in sweeps.items() if isinstance(sweeps, Mapping) else ():
+            if isinstance(entry, Mapping):
+                where.setdefault(name, []).append(path)
+    return {n: fs for n, fs in where.items() if len(fs) > 1}
+
+
+def kind_conflicts(files: Sequence[tuple[str, Mapping]]) -> list[str]:
+    """An error line for each sweep that two overlays ``files`` (name, content) define with different ``kind``s:
+    two sweeps under one name, which a key-by-key merge would make into one of neither kind."""
+    kinds: dict[str, dict[str, Any]] = {}
+    for path, content in files:
+        sweeps = content.get("sweeps")
+        for name, entry in sweeps.items() if isinstance(sweeps, Mapping) else ():
+            if isinstance(entry, Mapping) and "kind" in entry:
+                kinds.setdefault(name, {})[path] = entry["kind"]
+    return [f"config key sweeps.{name}: defined as {' and as '.join(f'{k} in {f}' for f, k in by.items())}: two sweeps "
+            "under one name (overlays merge a sweep key by key into one entry); give them different names"
+            for name, by in kinds.items() if len(set(map(str, by.values()))) > 1]
+
+
+def shared_sweep_line(name: str, files: Sequence[str]) -> str:
+    """What a sweep defined in several overlays is, in words."""
+    return (f"sweeps.{name} is defined in {' and '.join(files)}: overlays merge a sweep key by key (each key from the "
+            "last file that sets it), so the entry is a mix of the files; give the sweeps different names, or define "
+            "it in one file")
 
 
 def resolve(config: MutableMapping[str, Any]) -> list[str]:

@@ -286,6 +286,10 @@ def _read_aps(path: Path, read: Mapping[str, Any], where: str = "") -> pd.DataFr
     return df
 
 
+CONFIG_KEYS = ("read.features_key", "label.column")
+"""What names the features' and the label's array in messages: the config keys (the Python API names its own)."""
+
+
 def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd.DataFrame:
     X = np.asarray(X)
     y = np.asarray(y).reshape(-1) if np.asarray(y).ndim > 1 and min(np.asarray(y).shape) == 1 else np.asarray(y)
@@ -300,7 +304,8 @@ def _read_arrays(X: np.ndarray, y: np.ndarray, label_key: str, path: Path) -> pd
     return df
 
 
-def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.DataFrame:
+def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str, names: Sequence[str] = CONFIG_KEYS
+              ) -> pd.DataFrame:
     """Arrays ``fkey`` (features) and ``lkey`` (labels) of an ``.npz``; never unpickles (allow_pickle=False)."""
     with open(path, "rb") as fh:
         head = fh.read(6)
@@ -316,7 +321,7 @@ def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.Data
             )
         with loaded as d:
             keys = list(d.keys())
-            _check_array_keys(path, keys, fkey, lkey, where, "array")
+            _check_array_keys(path, keys, fkey, lkey, where, "array", names)
             arrays = {}
             for key in (fkey, lkey):
                 try:
@@ -336,9 +341,10 @@ def _load_npz(path: Path, fkey: str, lkey: str, where: str, fix: str) -> pd.Data
     return _read_arrays(arrays[fkey], arrays[lkey], lkey, path)
 
 
-def _check_array_keys(path: Path, keys: list[str], fkey: str, lkey: str, where: str, kind: str) -> None:
-    """Raise naming the config key whose array (``kind``: array / variable) is not in the file."""
-    for key, config_key in ((fkey, "read.features_key"), (lkey, "label.column")):
+def _check_array_keys(path: Path, keys: list[str], fkey: str, lkey: str, where: str, kind: str,
+                      names: Sequence[str] = CONFIG_KEYS) -> None:
+    """Raise naming the config key (``names``) whose array (``kind``: array / variable) is not in the file."""
+    for key, config_key in zip((fkey, lkey), names):
         if key not in keys:
             raise DataError(
                 f"{path}: no {kind} {key!r} ({where}{config_key}); the file has {keys}: set {where}{config_key} "
@@ -354,11 +360,13 @@ def load_table(
     *,
     where: str = "",
     fix: str = "replace the file with a good copy",
+    keys: Sequence[str] = CONFIG_KEYS,
 ) -> pd.DataFrame:
     """Parse ``path`` in format ``fmt`` into a DataFrame holding the features and the label column.
 
     ``where`` (e.g. ``"datasets.thyroid."``) prefixes the config keys named in messages; ``fix`` is the advice
-    for a file that is damaged (a download: delete it so that it is fetched again; a local file: replace it).
+    for a file that is damaged (a download: delete it so that it is fetched again; a local file: replace it);
+    ``keys`` what names the features' and the label's array of an npz/mat file (default: the config keys).
 
     Every failure is a :class:`DataError` naming the file: the parsers of binary containers (zip, npz, MATLAB,
     Parquet, compressed text) raise many kinds of exception on damaged bytes - a truncated MATLAB header an
@@ -368,7 +376,7 @@ def load_table(
     path = Path(path)
     read = dict(read or {})
     try:
-        return _load_table(path, fmt, read, label_column, where, fix)
+        return _load_table(path, fmt, read, label_column, where, fix, keys)
     except (DataError, FileNotFoundError, IsADirectoryError, PermissionError, MemoryError):
         raise
     except Exception as exc:  # a parser's own failure on bytes it cannot make sense of
@@ -377,7 +385,8 @@ def load_table(
 
 
 def _load_table(
-    path: Path, fmt: str, read: dict[str, Any], label_column: str | int, where: str, fix: str
+    path: Path, fmt: str, read: dict[str, Any], label_column: str | int, where: str, fix: str,
+    keys: Sequence[str] = CONFIG_KEYS,
 ) -> pd.DataFrame:
     """:func:`load_table` without the translation of a parser's own exceptions."""
     from .sources import file_present
@@ -393,7 +402,7 @@ def _load_table(
         fkey = read.get("features_key", "X")
         lkey = str(label_column)
         if fmt == "npz":
-            return _load_npz(path, fkey, lkey, where, fix)
+            return _load_npz(path, fkey, lkey, where, fix, keys)
         import scipy.io
 
         try:
@@ -406,7 +415,7 @@ def _load_table(
             ) from exc
         except (ValueError, EOFError, OSError, TypeError) as exc:
             raise DataError(f"{path}: not a valid MATLAB .mat file (truncated or corrupt: {exc}); {fix}") from exc
-        _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable")
+        _check_array_keys(path, [k for k in d if not k.startswith("__")], fkey, lkey, where, "variable", keys)
         import scipy.sparse
 
         # MATLAB saves sparse matrices as such: the dense values are the data

@@ -70,8 +70,14 @@ class CountGaussian(Mechanism):
     def sample(self, X, *, k, r, eps, delta, rng: np.random.Generator, n_trials: int) -> np.ndarray:
         """Exact draws of N(mean, sigma^2) rounded to the public grid 2^-32 (post-processing:
         :mod:`privanomaly.outliers.exact_normal`); no float variate is drawn."""
+        return self.release(X, k=k, r=r, eps=eps, delta=delta, rng=rng, n_trials=n_trials)[0]
+
+    def release(self, X, *, k, r, eps, delta, rng: np.random.Generator,
+                n_trials: int) -> tuple[np.ndarray, float, float]:
+        """:meth:`sample`'s draws with the law they come from: (draws, q_count, sigma) - the count and the noise's
+        standard deviation are the data's (not private), for a report beside the release."""
         mean, sigma = self.exact_distribution(X, k=k, r=r, eps=eps, delta=delta)
-        return ol.gaussian_release(mean, sigma, check_rng(rng), check_trials(n_trials))
+        return ol.gaussian_release(mean, sigma, check_rng(rng), check_trials(n_trials)), mean, sigma
 
     def release_cdf(self, t, X, *, k, r, eps, delta) -> np.ndarray:
         """Exact law of :meth:`sample`: ``P(release <= t)`` (the Gaussian rounded to the grid)."""

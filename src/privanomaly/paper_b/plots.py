@@ -122,6 +122,14 @@ def plot_kissing(points: pd.DataFrame, counts: pd.DataFrame):
     return fig
 
 
+def true_count_label(counts: pd.Series) -> str:
+    """The legend entry of the true outlier count: its value (the range where it varies), and how a count of 0 is
+    drawn on the log axis - only when there is one."""
+    values = sorted({int(c) for c in counts.dropna()})
+    shown = f"= {values[0]:,}" if len(values) == 1 else f"{values[0]:,}–{values[-1]:,}" if values else "(none)"
+    return f"true count {shown}" + (" (0 drawn at 0.5, the log axis has no 0)" if values and values[0] == 0 else "")
+
+
 def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     """Figures 3/4: (left) as printed - true count, sigma_Global, sigma_Smooth; (middle) sigma_Smooth under
     every reading of the constants; (right) sigma_Global / sigma_Smooth with the paper's 10-30 band.
@@ -142,7 +150,7 @@ def plot_scenario1(df: pd.DataFrame, name: str, paper: dict, at: str = ""):
     if "sigma_global_upper" in pr:
         ax.semilogy(pr["eps"], pr["sigma_global_upper"], "^-", color="C1", label="σ_Global (GS upper bound, proven)")
     ax.semilogy(pr["eps"], pr["sigma_smooth"], "o-", color="C0", label=f"σ_Smooth ({method})")
-    ax.semilogy(pr["eps"], np.maximum(pr["true_count"], 0.5), "k--", label="true count (0 drawn at 0.5)")
+    ax.semilogy(pr["eps"], np.maximum(pr["true_count"], 0.5), "k--", label=true_count_label(pr["true_count"]))
     _style(ax, "ε", "standard deviation / count (log scale)", f"{name}: constants as printed ({method})")
     ax.legend(fontsize=7)
     ax = axes[1]

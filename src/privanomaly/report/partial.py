@@ -6,7 +6,9 @@ report but does not exist"), which after a killed or failed run means no report 
 Snakemake for the run's outputs and their status first (``--summary``); when some are missing it prints
 them (grouped by rule, a few examples each) with the command that finishes the run, writes the full list
 next to the report (``<report>.missing.txt``), and builds the report with the outputs that exist as its
-targets. An output that exists but that Snakemake would write again (``--summary`` plan "update pending": a run
+targets. Results without the configuration their run recorded (``<results_dir>/effective_config.yaml``) and no
+``--configfile``: it says so and stops - the default config would list another run's outputs as missing. An output
+that exists but that Snakemake would write again (``--summary`` plan "update pending": a run
 of a new configuration stopped after recording it, a script changed) is not the run's result: it counts with
 the missing ones and stays out of the report (``snakemake --report`` alone would show it as current). With
 nothing missing or out of date it is exactly ``snakemake --report``.
@@ -119,10 +121,28 @@ def missing_lines(outputs: Sequence[Output]) -> str:
                    for o in outputs if o.missing or o.stale)
 
 
+def no_record_message(report: str, record: Path, finish: str) -> str:
+    """What ``make report`` says when the results beside ``report`` hold no recorded configuration and none is
+    given: the report of which run is unknown."""
+    where = record.parent
+    state = "does not exist" if not where.is_dir() else f"holds no {RECORD}"
+    return (f"privanomaly: no report: {where}/ {state} - no run recorded its configuration there (the run has not "
+            f"started its first job, or wrote its results elsewhere: results_dir). A report is built from the "
+            f"configuration its run recorded; without it this would list the outputs of config.yaml, which may not be "
+            f"the run's. Run the workflow first (`{finish}`, with CONFIG=<your overlay> if it had one), or point to the "
+            f"run's report with REPORT=<results_dir>/report.html; results written before runs recorded their "
+            f"configuration: give it with CONFIG=<overlay>.")
+
+
 def run(snakemake: str, args: Sequence[str], report: str, finish: str) -> int:
     """Build the report of the run given by ``args``; after an incomplete run, of what exists (see module doc).
-    ``finish``: the command that runs the workflow (``make reproduce``), completed by :func:`finish_command`."""
+    ``finish``: the command that runs the workflow (``make reproduce``), completed by :func:`finish_command`.
+    Without a recorded configuration beside the report and no ``--configfile`` in ``args``: say so and stop
+    (exit 1; the default config would list the outputs of another run as missing)."""
     record = Path(report).parent / RECORD  # the run's own configuration, as --report uses it (run_config)
+    if not record.is_file() and "--configfile" not in args:
+        print(no_record_message(report, record, finish), file=sys.stderr)
+        return 1
     summary_args = ["--configfile", str(record)] if record.is_file() else list(args)
     summary = subprocess.run([snakemake, *summary_args, "--summary"], capture_output=True, text=True)
     if summary.returncode != 0:

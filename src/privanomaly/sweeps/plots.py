@@ -1,7 +1,8 @@
 """Figures of a sweep, drawn from its tidy table only (:mod:`.collect`). Each returns a matplotlib Figure.
 
 * :func:`error_vs_eps` - exact error on the (β, r)-anomalies against ε, one panel per dataset x k, one
-  colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε).
+  colour per mechanism; thin lines = each (β, r) of the grid, thick = their median; dashed: 1/(1+e^ε) - all three
+  kinds of line in the legend.
 * :func:`gain` - SP's (registry ``sp``) gain over every other mechanism, error(other) - error(SP), on the (β, r) grid: rows =
   dataset x record group (anomalies; absent void points where the dataset has any), columns = the other
   mechanism; at the sweep's reference ε (the grid value closest to 1) and smallest k. Planned only for a sweep with
@@ -15,6 +16,8 @@
 """
 
 from __future__ import annotations
+
+import textwrap
 
 import matplotlib
 
@@ -68,15 +71,36 @@ def error_vs_eps(t: pd.DataFrame):
             ax.minorticks_off()
             if j == 0:
                 ax.set_ylabel("error on (β, r)-anomalies")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    thin = plt.Line2D([], [], color="0.4", lw=0.6, alpha=0.6)  # the thin lines, in every mechanism's colour
+    _legend_below(fig, [*handles[:-1], thin, handles[-1]],
+                  [*(f"{m}: median over (β, r)" for m in labels[:-1]), "thin: one (β, r) of the grid", labels[-1]],
+                  ncol=min(len(ks), 3))
     return fig
 
-def _annotate(ax, M: np.ndarray, vmax: float, fmt: str = "{:.2g}") -> None:
+def _legend_below(fig, handles: list, labels: list, ncol: int = 1) -> None:
+    """One legend for the figure, under its panels (never over a curve), and the layout made to leave it room."""
+    legend = fig.legend(handles, labels, loc="lower center", ncol=ncol, fontsize=7, frameon=False)
+    room = legend.get_window_extent(fig.canvas.get_renderer()).height / fig.dpi + 0.1  # inches, with a margin
+    fig.set_figheight(fig.get_figheight() + room)
+    fig.tight_layout(rect=(0, room / fig.get_figheight(), 1, 1))
+
+def text_colour(rgba) -> str:
+    """Black or white, whichever reads better on the cell colour ``rgba`` (relative luminance, WCAG 2: white
+    where the luminance is below 0.179, the point of equal contrast with both)."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgba[:3]]
+    return "white" if 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2] < 0.179 else "black"
+
+def _annotate(ax, M: np.ndarray, im, fmt: str = "{:.2g}") -> None:
+    """Each cell's value on the image ``im``, in the text colour its own cell colour calls for. A constant image
+    gets the colour limits its colour bar shows (±10 %), so that its cells and their text agree."""
+    if im.norm.vmin == im.norm.vmax:  # else the norm maps every cell to 0 while the image is drawn mid-scale
+        half = 0.1 * abs(im.norm.vmin) or 0.1
+        im.set_clim(im.norm.vmin - half, im.norm.vmin + half)
     for (a, b), v in np.ndenumerate(M):
-        dark = np.isfinite(v) and abs(v) > 0.6 * vmax
+        colour = text_colour(im.cmap(im.norm(v))) if np.isfinite(v) else "black"
         ax.text(b, a, "—" if not np.isfinite(v) else fmt.format(v), ha="center", va="center", fontsize=6,
-                color="white" if dark else "black")
+                color=colour)
 
 
 def gain(t: pd.DataFrame):
@@ -105,7 +129,7 @@ def gain(t: pd.DataFrame):
             M = diff.to_numpy(dtype=float)
             vmax = max(float(np.nanmax(np.abs(M))) if np.isfinite(M).any() else 0.0, 1e-12)
             im = ax.imshow(M, cmap="RdBu", vmin=-vmax, vmax=vmax, aspect="auto", origin="lower")
-            _annotate(ax, M, vmax)
+            _annotate(ax, M, im)
             ax.set_xticks(range(diff.shape[1]), [_rlabel(r_kind, c) for c in diff.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(diff.shape[0]), [f"β = {b}" for b in diff.index], fontsize=7)
             ax.set_title(f"{ds}, {gname}:\n{m} − sp", fontsize=8)
@@ -155,13 +179,14 @@ def sigma_ratio(t: pd.DataFrame):
                 ax.set_axis_off()
                 continue
             im = ax.imshow(d.to_numpy(dtype=float), cmap="viridis", aspect="auto", origin="lower")
-            _annotate(ax, d.to_numpy(dtype=float), np.inf, "{:.3g}")
+            _annotate(ax, d.to_numpy(dtype=float), im, "{:.3g}")
             ax.set_xticks(range(d.shape[1]), [_rlabel(r_kind, c) for c in d.columns], fontsize=6, rotation=30)
             ax.set_yticks(range(d.shape[0]), [f"k = {k}" for k in d.index], fontsize=7)
             ax.set_title(f"{ds}, {m} bound{at}\nσ_Global from the {what}", fontsize=7)
             fig.colorbar(im, ax=ax, shrink=0.8)
     one = f", δ = {num_token(deltas[0])}" if len(deltas) == 1 else ""
-    fig.suptitle(f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)}{one} (convention {conv})", fontsize=9)
+    title = f"σ_Global / σ_Smooth at ε = {num_token(eps_ref)}{one} (convention {conv})"
+    fig.suptitle(textwrap.fill(title, int(12 * fig.get_figwidth())), fontsize=9)  # one panel wide: two lines
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     return fig
 

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def recipe(*args: str) -> list[list[str]]:
     out = subprocess.run(["make", "-n", "-C", str(ROOT), *args], capture_output=True, text=True, check=True).stdout
-    return [shlex.split(line) for line in out.splitlines() if "snakemake" in line or "privanomaly.config" in line]
+    return [shlex.split(line) for line in out.splitlines() if "snakemake" in line or "privanomaly.preflight" in line]
 
 
 def after(words: list[str], flag: str) -> str:

@@ -98,6 +98,8 @@ def _neighbours(X, y, rng, public=False):
     """Add, remove and substitute one record of the wanted membership."""
     split = membership.split(X, y, SEED, FRAC, min_public=0, min_private=0)
     part = split.public if public else split.private
+    if len(part) == 0:
+        return []
     i = int(part[rng.integers(len(part))])
     z, lz = _private_record(X, y, rng, public)
     keep = np.delete(np.arange(len(X)), i)

@@ -1,18 +1,21 @@
 """The price of honest tuning: accuracy under the paper's tuning vs the end-to-end private mode.
 
-Three tunings of the same release, each evaluated on the same *private part* of the records (the rows
-outside the public split, :mod:`.public_split`), per dataset and total ε:
+Three tunings of the same release, each evaluated on the same *private part* of the records (those whose
+keyed hash marks them private, :mod:`privanomaly.privacy.membership`), per dataset and total ε. The two
+end-to-end tunings run :mod:`privanomaly.released_path` - the function the audit runs - from the raw-scale
+records (rule ``prepare_raw``): every fitted preprocessing step is fitted on the raw public records alone.
 
 * ``paper`` - as both papers (and our reproduction) do: the parameters tuned against the labels of every
   record, features standardised on every record; the release then spends all of ε. Not private end to end
   (the scope columns say why).
-* ``public_split`` - tuning (same protocol) and standardisation on the public split only; the release spends
-  all of ε on the private part. Proven end to end when no other data-dependent step remains (PCA, median
-  imputation: the scope columns say so).
+* ``public_split`` - tuning (same protocol) on the public part; the release spends all of ε on the private
+  part. Proven end to end when nothing data-dependent remains (a label-stratified subsample of all records
+  does: the scope columns say so).
 * ``private_selection`` - the candidate grid is public (paper B: config ``paper_b.tuning.r_grid``; paper A:
-  the (β, fraction) grid read off the public split), the choice is made on the private part by the
-  exponential mechanism (:mod:`.private_selection`) with ε_sel = share · ε, the release spends ε - ε_sel;
-  the accountant (:mod:`.accountant`) composes the two. Its numbers are exact expectations over the
+  the (β, fraction) grid read off the public part), the choice is made on the private part by a private
+  selection method (:class:`privanomaly.released_path.Selector`; the exponential mechanism,
+  :mod:`privanomaly.privacy.private_selection`, by default) with ε_sel = share · ε, the release spends
+  ε - ε_sel; the accountant (:mod:`privanomaly.privacy.accountant`) composes the two. Its numbers are exact expectations over the
   selection's law (no sampling).
 
 Paper B (Scenario 1's query, Theorem 1 with the GS upper bound - the proven global release): eq. (53)
@@ -28,14 +31,17 @@ by at most β_max P + 1 (Theorem 4 of paper B with k = β: a record is a (β, r)
 than β other records within r), P the packing number of the ball counts' metric (:func:`packing_upper`: the
 kissing number K_d for ℓ2, 2^d for ℓ∞, 3^d for ℓ1). A DP claim on G holds on G_S(k) ⊆ G (Def. 3.2), so
 the selection composes with SP on G_S(k) - on the edges that are G_S(k) edges for every candidate (β, r),
-since G_S(k) depends on (β, r) (:mod:`.end_to_end`).
+since G_S(k) depends on (β, r) (:mod:`privanomaly.privacy.end_to_end`).
 
-Columns (one row per dataset, ε and tuning): ``n_public`` / ``n_private``, ``eps_selection`` (the rational
+Columns (one row per dataset, ε and tuning): ``n_public`` / ``n_private`` (paper A's end-to-end rows leave
+``n_private`` empty: under add/remove the private part's size is not public, so publishing it beside a proven
+row would be outside the claim; paper B's relation, substitution, keeps N public), ``eps_selection`` (the rational
 rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` (and ``beta``; for
 ``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
 composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
 ``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
-made (empty unless a metric has no packing bound).
+made (empty unless a metric has no packing bound). The accuracy measures are the experimenter's evaluation of
+the release against the labels of the private part (what the price is), not outputs of the release.
 """
 
 from __future__ import annotations

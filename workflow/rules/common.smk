@@ -371,8 +371,10 @@ def get_price_provenance(wildcards):
 
 
 def get_price_raw(wildcards):
-    """The raw-scale tables of those datasets (rule prepare_raw): the end-to-end rows' records."""
-    return expand(rules.prepare_raw.output.parquet, dataset=get_price_datasets(wildcards))
+    """The raw-scale tables of those datasets (written by prepare_raw), the end-to-end rows' records."""
+    return expand(
+        rules.prepare_raw.output.parquet, dataset=get_price_datasets(wildcards)
+    )
 
 
 def get_price_raw_provenance(wildcards):

@@ -15,6 +15,8 @@ functions:
   (Construction 1) per query on the private part.
 * ``A/private_selection`` (:func:`paper_a_private_selection`): (β, r) candidates from the public part's k-NN
   distances, chosen by the selector on the private part, then SP.
+* ``A/plain`` / ``B/plain`` (:func:`plain_view`, :func:`paper_a_plain`, :func:`paper_b_plain`): every record
+  released, parameters from the config, nothing fitted (a fitted step makes the row data-dependent).
 
 Every stage is a parameter (``splitter``, ``fitter``, the candidate ``grid`` of paper A, the ``selector``): the
 audit's negative controls are these same functions with one stage broken. The scope of a path
@@ -42,11 +44,12 @@ from privanomaly.privacy.scope import Scope, preprocessing
 
 __all__ = ["KINDS", "RawRecords", "View", "Path", "Selector", "EXPONENTIAL", "raw_scope", "view",
            "paper_b_public_split", "paper_b_private_selection", "paper_a_public_split", "paper_a_private_selection",
-           "public_grid", "PATHS", "paper_b_sensitivity", "packing_upper", "paper_a_sensitivity", "Counts",
+           "public_grid", "PATHS", "plain_view", "paper_a_plain", "paper_b_plain", "paper_b_sensitivity", "packing_upper", "paper_a_sensitivity", "Counts",
            "paper_a_utility"]
 
-KINDS = ("A/public_split", "A/private_selection", "B/public_split", "B/private_selection")
-"""Every kind of row that can say ``proven_end_to_end`` (paper/tuning of the price tables)."""
+KINDS = ("A/public_split", "A/private_selection", "B/public_split", "B/private_selection", "A/plain", "B/plain")
+"""Every kind of row that can say ``proven_end_to_end``: paper/tuning of the price tables, and a plain release
+at public parameters (a sweep's ``r: value`` on a table with no fitted step: paper A's and paper B's sweeps)."""
 
 
 def raw_scope(prov: Mapping) -> Scope:
@@ -311,5 +314,30 @@ def composed_claim(path: Path, release, eps: float, share: float, public_inputs=
     return acc.total(pub, dep), float(acc.steps[0].claim.epsilon), rel_eps
 
 
+def plain_view(raw: RawRecords) -> View:
+    """Every record private, no split: the features as they are (a deferred fitted step is fitted on all records
+    and named data-dependent)."""
+    n = len(raw.X)
+    everyone = ms.Membership(np.empty(0, np.int64), np.arange(n), 0, 0.0, "neighbours differ in one record")
+    X, fitted = raw.X, Scope((), ())
+    if raw.spec != public_fit.Spec():
+        f = public_fit.fit(raw.X, raw.spec)
+        X, fitted = f.transform(raw.X), Scope((), tuple(p.replace("public part", "data") for p in f.scope().public_inputs))
+    return View(everyone, X[:0], raw.y[:0], X, raw.y, raw.applied + fitted)
+
+
+def paper_a_plain(v: View, *, beta: int, r: float) -> Path:
+    """A/plain: SP at (β, r) from the config."""
+    return Path("A/plain", v, ((int(beta), float(r)),), chosen=0,
+                scope=v.scope + Scope((f"(β, r) = ({beta}, {r:g}) (config)",), ()), public={"grid": np.array([[beta, r]])})
+
+
+def paper_b_plain(v: View, *, r: float) -> Path:
+    """B/plain: the Gaussian of q_count at r from the config."""
+    return Path("B/plain", v, (float(r),), chosen=0, scope=v.scope + Scope((f"r = {r:g} (config)",), ()),
+                public={"grid": np.array([r])})
+
+
 PATHS = {"A/public_split": paper_a_public_split, "A/private_selection": paper_a_private_selection,
-         "B/public_split": paper_b_public_split, "B/private_selection": paper_b_private_selection}
+         "B/public_split": paper_b_public_split, "B/private_selection": paper_b_private_selection,
+         "A/plain": paper_a_plain, "B/plain": paper_b_plain}

@@ -50,6 +50,7 @@ EPS, SHARE, DELTA = 1.0, 0.5, 0.01
 A_ARGS = {"betas": (1, 2), "fractions": (0.2, 0.4)}
 K_A = 1
 B_ARGS = {"k": 1, "radii": (0.25, 0.5, 1.0, 2.0)}
+PLAIN_ARGS = {"A/plain": {"beta": 2, "r": 1.0}, "B/plain": {"r": 1.0}}  # r = 1 on integer data: points at r
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def _ulp_world(flip: bool) -> World:
                                                                                    A_ARGS["fractions"], 2.0)}
     q = float(base.X[nb, 0])
     pts = np.concatenate([_ulp_points(q, r * float(f.std[0])) for r in sorted(radii) if r and np.isfinite(r)])
-    pts = np.concatenate([pts, _ulp_points(q, -float(f.std[0]))])
+    plain = [_ulp_points(q, float(a["r"])) for a in PLAIN_ARGS.values()]  # a plain release: raw distances
+    pts = np.concatenate([pts, _ulp_points(q, -float(f.std[0])), *plain])
     cand = pts[:, None]
     y = np.arange(len(cand)) % 2  # both labels at every distance
     keep = _private(cand, y)
@@ -175,6 +177,9 @@ def _run_path(kind: str, X: np.ndarray, y: np.ndarray, spec: public_fit.Spec, st
         idx = stratified_subsample(y, *st.subsample, np.random.default_rng(SEED))
         X, y = X[idx], y[idx]
     raw = rp.RawRecords(X, y, spec, applied)
+    if kind.endswith("plain"):
+        v = rp.plain_view(rp.RawRecords(X, y, public_fit.Spec(), applied))  # a plain row: nothing fitted
+        return rp.PATHS[kind](v, **PLAIN_ARGS[kind])
     v = rp.view(raw, SEED, FRACTION, splitter=st.splitter, fitter=st.fitter)
     if kind == "A/public_split":
         return rp.paper_a_public_split(v, **A_ARGS)
@@ -206,11 +211,12 @@ class Edge:
     added: int | None  # the row of ``big`` not in ``small`` (add/remove), else None
 
 
-def edges(w: World, relation: str, pool: int | None = None) -> list[Edge]:
-    """Every neighbour of ``w`` on ``relation`` through its private records and its pool (module docstring);
-    ``pool``: substitutions by the first ``pool`` records of the pool only (the fast level)."""
+def edges(w: World, relation: str, pool: int | None = None, everyone: bool = False) -> list[Edge]:
+    """Every neighbour of ``w`` on ``relation`` through its private records (``everyone``: all records, a plain
+    release) and its pool (module docstring); ``pool``: substitutions by the first ``pool`` records of the pool
+    only (the fast level)."""
     n = len(w.X)
-    private = np.flatnonzero(_private(w.X, w.y))
+    private = np.arange(n) if everyone else np.flatnonzero(_private(w.X, w.y))
     out = []
     if relation == "add_remove":
         for z, zy in zip(w.pool_X, w.pool_y):
@@ -307,7 +313,7 @@ def _q_counts(p: rp.Path) -> np.ndarray:
 def _check_b(e: Edge, P: rp.Path, Q: rp.Path, t: Tally) -> Claim:
     gauss = mechanisms.get("gaussian_gs_upper")
     claim, eps_sel, _ = rp.composed_claim(P, gauss, EPS, SHARE, delta=DELTA)
-    gs = gauss.gs(len(P.view.Xpriv), P.view.Xpriv.shape[1], B_ARGS["k"])
+    gs = gauss.gs(len(P.view.Xpriv), P.view.Xpriv.shape[1], B_ARGS["k"])  # N: public under substitution
     jump_q = int(np.abs(_q_counts(P) - _q_counts(Q)).max())
     t.pairs += 1
     t.ok &= jump_q <= gs
@@ -327,7 +333,7 @@ def audit_world(kind: str, w: World, st: Stages, fast: bool = True) -> dict:
     """One world of ``kind``: the path on it and on every neighbour; the row of the audit table."""
     relation = "add_remove" if kind.startswith("A") else "substitution"
     t, claim = Tally(), None
-    es = edges(w, relation, 4 if fast else 8)
+    es = edges(w, relation, 4 if fast else 8, everyone=kind.endswith("plain"))
     for e in es:
         try:
             P = run_path(kind, *e.small, w.spec, st)

@@ -258,3 +258,18 @@ def test_the_former_path_moves_public_quantities(stages):
             total += 1
             moved += not audit_rp._same_public(base, audit_rp.run_path("B/public_split", Xn, yn, spec, stages))
     assert moved >= total // 2 > 0
+
+
+def test_a_selection_method_plugs_into_the_released_path_as_a_parameter():
+    """Another private selection method is one more :class:`Selector`: the rows and the audit take it as is."""
+    last = rp.Selector("always the last candidate (a test double)", rp.EXPONENTIAL.claim,
+                       lambda u, eps, du: np.eye(len(u))[-1], rp.EXPONENTIAL.exact_law)
+    rng = np.random.default_rng(2)
+    X = np.vstack([rng.normal(size=(150, 2)), rng.normal(4.0, 1.0, size=(10, 2))])
+    y = np.r_[np.zeros(150, int), np.ones(10, int)]
+    radii = np.geomspace(0.1, 3, 12)
+    t = price.paper_b_price(X, y, {"steps": []}, k=2, delta=0.01, eps_grid=[1.0], radii=radii,
+                            **price_inputs.split_args(X, y, 0.3, 7), selection_share=0.2, selector=last)
+    assert t.set_index("tuning").loc["private_selection", "r"] == radii[-1]
+    row = audit_rp.ReleasedPathAudit("B/private_selection", audit_rp.Stages(selector=last))
+    assert row.stages.selector is last and row.kind in rp.KINDS

@@ -65,7 +65,7 @@ rule prepare:
         "../../scripts/prepare.py"
 
 
-# The raw-scale table of the end-to-end private mode (privanomaly.privacy.released_path): the rows of rule
+# The raw-scale table of the end-to-end private mode (privanomaly.released_path): the rows of rule
 # prepare's table in the same order, before any step fitted on statistics (median imputation, standardisation,
 # PCA: recorded as deferred, fitted on the public part only). Only the price tables' datasets need it.
 rule prepare_raw:

@@ -8,6 +8,9 @@ Clopper–Pearson estimate from the mechanism's own sampler, and pass/fail. Nega
 broken mechanisms (:mod:`.controls`; more with :func:`negative_control`) — go through the same auditor and
 must fail.
 
+The released path of every row kind that can say ``proven_end_to_end`` (:data:`RELEASED_PATHS`, filled by
+:mod:`.released_path`) is audited after the registered mechanisms, kind "released path".
+
 Paper A ("aiq"): exhaustive small worlds (:mod:`.worlds`: 1-D lines and 2-D grids, l1/l2/l_inf, several r)
 x beta x k x count cap x eps; on every edge of the mechanism's *own* neighbour relation (G, or G_S(k) for
 SP mechanisms) the claim P(o | x) <= e^eps P(o | y) is decided exactly
@@ -265,6 +268,9 @@ def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
     note = f"own exhaustive checks (audit_rows): {len(rows)} worlds, {sum(int(r['datasets']) for r in rows)} datasets"
     if failing:
         note += f"; failing worlds: {', '.join(map(str, failing[:4]))}"
+    moved = sum(int(r.get("moved", 0)) for r in rows)
+    if moved:  # a released path: a public quantity differed between neighbours
+        note += f"; public quantities moved on {moved} edges"
     return AuditRow("mechanism", m.name, m.paper, m.reference, rows[0]["claim"] if rows else claim.describe(),
                     m.neighbours, worlds=len(rows), edges=sum(int(r.get("edges", r["pairs"])) for r in rows),
                     pairs=sum(int(r["pairs"]) for r in rows),

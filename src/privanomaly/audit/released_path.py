@@ -157,6 +157,7 @@ class Stages:
     fitter: object = rp.fit_on_public
     grid: object = rp.public_grid
     subsample: tuple[int, int] | None = None  # (n_normal, n_anomaly) drawn from all records before the split
+    selector: rp.Selector = rp.EXPONENTIAL  # the private selection method (another one: one more audit row)
 
 
 def run_path(kind: str, X: np.ndarray, y: np.ndarray, spec: public_fit.Spec, st: Stages) -> rp.Path:
@@ -184,7 +185,9 @@ def _run_path(kind: str, X: np.ndarray, y: np.ndarray, spec: public_fit.Spec, st
     if kind == "A/public_split":
         return rp.paper_a_public_split(v, **A_ARGS)
     if kind == "A/private_selection":
-        return rp.paper_a_private_selection(v, **A_ARGS, grid=st.grid)
+        return rp.paper_a_private_selection(v, **A_ARGS, grid=st.grid, selector=st.selector)
+    if kind == "B/private_selection":
+        return rp.paper_b_private_selection(v, **B_ARGS, selector=st.selector)
     return rp.PATHS[kind](v, **B_ARGS)
 
 

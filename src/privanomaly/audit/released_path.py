@@ -4,7 +4,8 @@ release, on small float worlds, over every neighbour of the claimed relation.
 Each kind of :data:`privanomaly.released_path.KINDS` is run through the same function the price job calls
 (:data:`privanomaly.released_path.PATHS`, after :func:`privanomaly.released_path.view`) on small raw worlds
 (:func:`worlds`): integer-valued data with duplicates, points at r(1 ± a few ulps) of a query in the fitted
-space, a constant column, far clusters (10^6 apart), each with the labels both ways. The relation
+space, a constant column, far clusters (10^6 apart), ten records at distance exactly r of a query with records
+added to a far cluster, each with the labels both ways. The relation
 (:data:`privanomaly.privacy.membership.RELATION_TEXT`) is one record that hashes private: paper A's kinds
 add or remove one (every private record removed, every record of the world's pool added: duplicates, ulp
 neighbours, far points, both labels), paper B's substitute one (each private record by each pool record).
@@ -128,6 +129,24 @@ def _ulp_world(flip: bool) -> World:
                  np.r_[y[keep][3:], base.pool_y[:3]])
 
 
+def _ring_world(flip: bool) -> World:
+    """Ten private records at distance exactly 1 (the plain r) either side of a private query, a far private
+    cluster, and a pool of far records: adding one far record must not move the query's ball."""
+    base = _world("ring", _grid(np.arange(0, 40)), lambda r: r[0] % 4 == 1, np.empty((0, 1)), flip)
+    nb = len(base.X) - 5
+    lab = int(flip)
+    for q in range(100, 400):
+        trio = _grid([q - 1, q, q + 1])
+        if _private(trio, np.full(3, lab)).all():
+            break
+    far = _grid(1e6 + np.arange(0, 60))
+    fy = np.arange(60) % 2
+    far, fy = far[_private(far, fy)], fy[_private(far, fy)]
+    X = np.vstack([base.X[:nb], _grid([q]), _grid([q - 1] * 5 + [q + 1] * 5), far[:3]])
+    y = np.r_[base.y[:nb], lab, np.full(10, lab), fy[:3]]
+    return World(f"ring_at_r{'_flipped' if flip else ''}", X, y, far[3:9], fy[3:9])
+
+
 def _interleave(a, b) -> np.ndarray:
     """a[0], b[0], a[1], b[1], ...: picks in order take from both."""
     return np.ravel(np.column_stack([a, b]))
@@ -143,6 +162,7 @@ def worlds(fast: bool = True) -> list[World]:
                          f),
         lambda f: _world("far_clusters", _grid(_interleave(np.arange(0.0, 20.0), 1e6 + np.arange(0.0, 20.0))),
                          lambda r: r[0] % 3 == 2, _grid([1e6 + 0.5, 1e6 + 21, 2.5]), f, n_priv=5),
+        _ring_world,
     ]
     shapes = shapes[:2] if fast else shapes
     return [make(flip) for make in shapes for flip in ((False,) if fast else (False, True))]
@@ -336,7 +356,7 @@ def audit_world(kind: str, w: World, st: Stages, fast: bool = True) -> dict:
     """One world of ``kind``: the path on it and on every neighbour; the row of the audit table."""
     relation = "add_remove" if kind.startswith("A") else "substitution"
     t, claim = Tally(), None
-    es = edges(w, relation, 4 if fast else 8, everyone=kind.endswith("plain"))
+    es = edges(w, relation, 4 if fast else 6, everyone=kind.endswith("plain"))
     for e in es:
         try:
             P = run_path(kind, *e.small, w.spec, st)

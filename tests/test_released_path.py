@@ -273,3 +273,31 @@ def test_a_selection_method_plugs_into_the_released_path_as_a_parameter():
     assert t.set_index("tuning").loc["private_selection", "r"] == radii[-1]
     row = audit_rp.ReleasedPathAudit("B/private_selection", audit_rp.Stages(selector=last))
     assert row.stages.selector is last and row.kind in rp.KINDS
+
+
+def test_the_raw_scale_table_has_the_fitted_tables_rows_and_defers_every_fitted_step():
+    """Rule prepare_raw's table (build(fit=False)): the same rows in the same order as rule prepare's (the
+    subsample reads labels only), raw values, NaN where the median is imputed later, the fitted steps deferred."""
+    from privanomaly.datasets.prepare import preprocess
+
+    rng = np.random.default_rng(6)
+    feats = pd.DataFrame(rng.normal(3.0, 2.0, size=(60, 3)), columns=["a", "b", "c"])
+    feats.iloc[4, 1] = np.nan
+    y = (np.arange(60) % 6 == 0).astype(np.int8)
+    pre = {"missing": "impute_median", "pca": 2, "subsample": {"n_normal": 30, "n_anomaly": 5}}
+    fitted, steps = preprocess(feats, y, pre, 3, "toy")
+    raw, raw_steps = preprocess(feats, y, pre, 3, "toy", fit=False)
+    kept = next(s for s in steps if s["step"] == "subsample")["source_rows"]
+    assert kept == next(s for s in raw_steps if s["step"] == "subsample")["source_rows"]
+    assert np.array_equal(raw["label"], fitted["label"]) and raw.shape[1] == 4 and fitted.shape[1] == 3
+    np.testing.assert_array_equal(raw[["a", "b", "c"]].to_numpy(), feats.to_numpy()[kept])  # NaN kept
+    spec = public_fit.spec_of({"steps": raw_steps})
+    assert spec == public_fit.Spec(impute_median=True, standardize=True, pca=2)
+    assert "subsample" in scope.preprocessing({"steps": raw_steps}).data_dependent[0]
+
+
+def test_a_plain_release_names_a_step_fitted_on_all_records():
+    X = np.arange(12.0)[:, None]
+    v = rp.plain_view(rp.RawRecords(X, np.zeros(12, int), public_fit.Spec(standardize=True)))
+    assert v.scope.data_dependent == ("standardisation fitted on the data",) and len(v.Xpub) == 0
+    assert rp.plain_view(rp.RawRecords(X, np.zeros(12, int), public_fit.Spec())).scope == scope.Scope((), ())

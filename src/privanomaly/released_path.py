@@ -42,10 +42,10 @@ from privanomaly.privacy import membership as ms
 from privanomaly.privacy import private_selection, public_fit
 from privanomaly.privacy.scope import Scope, preprocessing
 
-__all__ = ["KINDS", "RawRecords", "View", "Path", "Selector", "EXPONENTIAL", "raw_scope", "view",
+__all__ = ["KINDS", "RawRecords", "View", "Path", "Selector", "EXPONENTIAL", "raw_scope", "read_raw", "view",
            "paper_b_public_split", "paper_b_private_selection", "paper_a_public_split", "paper_a_private_selection",
-           "public_grid", "PATHS", "plain_view", "paper_a_plain", "paper_b_plain", "paper_b_sensitivity", "packing_upper", "paper_a_sensitivity", "Counts",
-           "paper_a_utility"]
+           "public_grid", "PATHS", "plain_view", "paper_a_plain", "paper_b_plain", "composed_claim",
+           "paper_b_sensitivity", "packing_upper", "paper_a_sensitivity", "Counts", "paper_a_utility"]
 
 KINDS = ("A/public_split", "A/private_selection", "B/public_split", "B/private_selection", "A/plain", "B/plain")
 """Every kind of row that can say ``proven_end_to_end``: paper/tuning of the price tables, and a plain release
@@ -167,7 +167,8 @@ def packing_upper(d: int, metric: str) -> int:
 
 
 def paper_a_sensitivity(d: int, beta_max: int, metric: str) -> int:
-    """Δu of paper A's selection utility under add/remove: β_max · :func:`packing_upper` + 1 (:mod:`privanomaly.honest_tuning`)."""
+    """Δu of paper A's selection utility under add/remove: β_max · :func:`packing_upper` + 1
+    (:mod:`privanomaly.honest_tuning`)."""
     return int(beta_max) * packing_upper(d, metric) + 1
 
 
@@ -322,14 +323,16 @@ def plain_view(raw: RawRecords) -> View:
     X, fitted = raw.X, Scope((), ())
     if raw.spec != public_fit.Spec():
         f = public_fit.fit(raw.X, raw.spec)
-        X, fitted = f.transform(raw.X), Scope((), tuple(p.replace("public part", "data") for p in f.scope().public_inputs))
+        fitted = Scope((), tuple(p.replace("public part", "data") for p in f.scope().public_inputs))
+        X = f.transform(raw.X)
     return View(everyone, X[:0], raw.y[:0], X, raw.y, raw.applied + fitted)
 
 
 def paper_a_plain(v: View, *, beta: int, r: float) -> Path:
     """A/plain: SP at (β, r) from the config."""
     return Path("A/plain", v, ((int(beta), float(r)),), chosen=0,
-                scope=v.scope + Scope((f"(β, r) = ({beta}, {r:g}) (config)",), ()), public={"grid": np.array([[beta, r]])})
+                scope=v.scope + Scope((f"(β, r) = ({beta}, {r:g}) (config)",), ()),
+                public={"grid": np.array([[beta, r]])})
 
 
 def paper_b_plain(v: View, *, r: float) -> Path:

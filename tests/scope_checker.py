@@ -7,11 +7,12 @@ the released records, and reports:
 * an **over-claim**: a row saying ``proven_end_to_end = True`` while something is data-dependent - a (β, r)
   tuned by F1 on the labels (paper A's tables), an r tuned by eq. (53) or printed by paper B (tuned there on
   the same data), a sweep's ``fraction`` / ``quantile`` r (read off the data's k-NN distances), z-scores, PCA
-  or median imputation fitted on the data (the price tables' honest rows refit z-scores on the public split,
-  which is only possible without PCA);
+  or median imputation fitted on the data (the price tables' honest rows fit them on the raw public part), a
+  label-stratified subsample (n_normal / n_anomaly drawn from all records);
 * an **unstated choice**: a data-dependent input the row's ``data_dependent`` text does not name;
 * an **under-claim**: a row with nothing data-dependent whose mechanism's claim is proven, saying False;
-* in the price tables: the public split's size, and every composed (ε, δ) recomputed by basic composition
+* in the price tables: the public part's size (and no private part's size where the relation is add/remove),
+  and every composed (ε, δ) recomputed by basic composition
   here (Dwork & Roth Thm 3.16) from the rational rates the mechanisms spend.
 
 The mechanisms' own claims come from the registry (``privanomaly.mechanisms``: what each mechanism says it
@@ -39,7 +40,7 @@ PAPER_A_SPEND = {"sp": (1.0, "sensitive_k"), "optimal_dp": (1.0, "add_remove"), 
 # paper A's tables of mechanism results at the chosen (β, r) (claims.csv is the claims page, not a release)
 PAPER_A_TABLES = ("table1.csv", "table2.csv", "table3.csv", "parameters.csv", "growth.csv")
 TUNED_WORDS = ("tuned", "F1", "read off", "quantile", "printed")
-PREP_WORDS = {"standardize": "standardisation", "pca": "PCA", "impute": "imputation"}
+PREP_WORDS = {"standardize": "standardisation", "pca": "PCA", "impute": "imputation", "subsample": "subsample"}
 
 
 def merged_config(root: Path, *overlays: Path) -> dict:
@@ -69,6 +70,8 @@ def fitted_steps(prov: Mapping) -> list[str]:
             out.append("pca")
         elif s.get("step") == "missing" and s.get("mode") == "impute_median" and s.get("cells_imputed"):
             out.append("impute")
+        elif s.get("step") == "subsample":
+            out.append("subsample")  # label-stratified: which record is kept depends on the others' labels
     return out
 
 
@@ -127,8 +130,8 @@ def expected_dependent(kind: str, row: Mapping, steps: list[str], sweep_cfg: Map
     elif kind == "price":
         if row["tuning"] == "paper":
             dep.append("tuned")
-        elif "pca" not in steps:  # the honest rows refit the z-scores on the public split
-            steps = [s for s in steps if s != "standardize"]
+        else:  # the honest rows fit every step on the raw public part; a stratified subsample reads all labels
+            steps = ["subsample"] if "subsample" in steps else []
     return dep + steps
 
 
@@ -168,8 +171,15 @@ def check_price(df: pd.DataFrame, paper: str, cfg: Mapping, sizes: Mapping[str, 
     for i, row in df.iterrows():
         where = f"price_{paper}.csv row {i} ({row['dataset']}, ε = {row['eps']}, {row['tuning']})"
         n = sizes.get(row["dataset"])
-        if n is not None and (row["n_public"] + row["n_private"] != n or row["n_public"] != round(frac * n)):
-            problems.append(f"{where}: split {row['n_public']} + {row['n_private']} is not round({frac} * {n}) + rest")
+        # per-record split: n_public ~ Binomial(n, frac); the private part's size moves under add/remove, so
+        # paper A's end-to-end rows do not publish it
+        hidden = paper == "A" and row["tuning"] != "paper"
+        if hidden != pd.isna(row["n_private"]):
+            problems.append(f"{where}: n_private {'published' if hidden else 'missing'}")
+        elif n is not None and not hidden and row["n_public"] + row["n_private"] != n:
+            problems.append(f"{where}: split {row['n_public']} + {row['n_private']} is not the {n} records")
+        if n is not None and not 0 < row["n_public"] < n:
+            problems.append(f"{where}: public part of {row['n_public']} records of {n} (fraction {frac})")
         if str(row.get("skipped", "") or "") not in ("", "nan"):
             continue
         eps = float(row["eps"])

@@ -32,10 +32,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     ("math", frozenset({"sp", "outliers"})),
     ("mechanisms", frozenset({"mechanisms"})),
     ("privacy", frozenset({"privacy"})),
-    ("audit", frozenset({"audit"})),
     ("experiment", frozenset({"experiment"})),
     ("papers", frozenset({"paper_a", "paper_b"})),
     ("sweeps", frozenset({"sweeps", "price"})),
+    ("audit", frozenset({"audit"})),
     ("report", frozenset({"report"})),
     ("entry points", frozenset({"api", "__main__", "preflight"})),
 )
@@ -43,9 +43,10 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
 below it, never one above. foundation: atomic I/O, seeding, logs, config checking, the run record and the
 named registry, dotted config keys; data: datasets and the dataset plan; math: paper A (``sp``) and paper B (``outliers``,
 including δ(ε) of the Gaussian); mechanisms (the registry of both papers' mechanisms); privacy (the scope of a
-claim, the accountant, public split and private selection, the end-to-end mechanisms); audit (auditors and
-negative controls); experiment (the shared experiment core); papers (``paper_a``, ``paper_b``); sweeps and the
-price of honest tuning (over both papers); report
+claim, the accountant, the per-record split, the public fit and private selection, the end-to-end mechanisms);
+experiment (the shared experiment core); papers (``paper_a``, ``paper_b``); sweeps, the price of honest tuning
+and its released path (over both papers); audit (auditors and negative controls, the released path's
+included: it audits what the price job releases); report
 (figures, tables and index over the papers' registries); entry points (the Python API, the CLI and the config check with the plan that make runs)."""
 
 RANK = {pkg: i for i, (_, pkgs) in enumerate(LAYERS) for pkg in pkgs}

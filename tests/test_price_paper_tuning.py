@@ -33,7 +33,7 @@ def _dataset(tmp_path, n=400, seed=4):
     df["label"] = y
     data, prov = tmp_path / "toy.parquet", tmp_path / "toy.json"
     df.to_parquet(data)
-    prov.write_text(json.dumps({"dataset": "toy", "steps": []}))
+    prov.write_text(json.dumps({"dataset": "toy", "steps": []}))  # nothing fitted: also the raw-scale table
     return X, y, str(data), str(prov)
 
 
@@ -45,7 +45,7 @@ def test_paper_row_is_the_selection_of_rule_paper_a_select(tmp_path):
         X, y, sel["betas"], sel["fractions"], rng=seeding.rng(CONFIG["seed"], "paper_a_select", "toy"),
         max_query_rows=sel["max_query_rows"]))
     settings = price_plan.paper_settings("A", CONFIG)
-    t = price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings)
+    t = price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings, [data], [prov])
     paper = t[t["tuning"] == "paper"].iloc[0]
     assert (int(paper["beta"]), float(paper["r"])) == (ours.beta, ours.r)
     assert f"(β, r) = ({ours.beta}, {ours.r:.6g}) by max F1 against the labels" in paper["data_dependent"]
@@ -65,7 +65,7 @@ def test_paper_a_settings_without_the_master_seed_are_refused(tmp_path):
     _, _, data, prov = _dataset(tmp_path, n=40)
     settings = {k: v for k, v in price_plan.paper_settings("A", CONFIG).items() if k != "seed"}
     with pytest.raises(ValueError, match="paper A's settings need the master 'seed'"):
-        price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings)
+        price.price_table("A", ["toy"], [data], [prov], CONFIG["privacy"], settings, [data], [prov])
 
 
 @pytest.mark.parametrize("paper, share, part", [("B", 1e-9, "selection"), ("A", 1e-9, "selection"),
@@ -79,4 +79,4 @@ def test_a_share_too_small_for_the_exact_samplers_names_the_config_keys(tmp_path
         "k": 3, "delta": 0.01, "tuning": {"r_grid": {"min": 0.1, "max": 2, "num": 5}}}})
     with pytest.raises(ValueError, match=rf"privacy.eps × privacy.selection_share: the {part} of a row "
                                          r"would spend .* below 2\^-50.*smallest privacy.eps \(1e-08\)"):
-        price.price_table(paper, ["toy"], [data], [prov], privacy, settings)
+        price.price_table(paper, ["toy"], [data], [prov], privacy, settings, [data], [prov])

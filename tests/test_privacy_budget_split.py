@@ -14,9 +14,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+
+import price_inputs
 from privanomaly.price import tuning as price
 from privanomaly import mechanisms
-from privanomaly.privacy import end_to_end, private_selection, public_split, scope
+from privanomaly.privacy import end_to_end, private_selection, scope
 from privanomaly.privacy.accountant import Accountant
 from privanomaly.sp.dlap import rational_rate
 
@@ -57,10 +59,10 @@ PROV = {"steps": [{"step": "standardize", "fitted_on": scope.FITTED_ON_DATA}]}
 
 def test_paper_b_private_selection_rows_spend_at_most_their_eps():
     X, y = _data()
-    split = public_split.split(len(X), 0.2, np.random.default_rng(1))
+    split = price_inputs.split_args(X, y, 0.2, 1)
     eps_grid = [0.25, 0.5, 1.0, 2.0]  # config.yaml's privacy.eps, with its share 0.1
     t = price.paper_b_price(X, y, PROV, k=3, delta=0.01, eps_grid=eps_grid, radii=np.geomspace(0.1, 3, 20),
-                            split=split, selection_share=0.1)
+                            **split, selection_share=0.1)
     rows = t[t["tuning"] == "private_selection"]
     assert list(rows["eps"]) == eps_grid
     for _, row in rows.iterrows():
@@ -72,9 +74,9 @@ def test_paper_b_private_selection_rows_spend_at_most_their_eps():
 
 def test_paper_a_private_selection_rows_spend_at_most_their_eps():
     X, y = _data()
-    split = public_split.split(len(X), 0.3, np.random.default_rng(2))
+    split = price_inputs.split_args(X, y, 0.3, 2)
     t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.05, 0.1], eps_grid=[4.0, 0.7, 2.0], k=1,
-                            split=split, selection_share=0.6, rng=np.random.default_rng(3))
+                            **split, selection_share=0.6, rng=np.random.default_rng(3))
     rows = t[t["tuning"] == "private_selection"]
     assert len(rows) == 3
     for _, row in rows.iterrows():

@@ -101,7 +101,7 @@ def _paper_a_oracle(universe, eps, betas, radii, k=1, max_mult=1, max_total=5, a
             lab = np.array([t % 2 for t, c in enumerate(mult) for _ in range(c)], dtype=int)
             X = universe[pos].astype(float).reshape(len(pos), universe.shape[1])
             if len(pos):
-                u = price.paper_a_utility(price._Counts(X, "euclidean", 50, radii), lab, cands)
+                u = price.paper_a_utility(price.Counts(X, "euclidean", 50, radii), lab, cands)
             else:
                 u = np.zeros(len(cands), dtype=np.int64)
             p_sel = _selection_law(u, rate_sel, du, argmax)

@@ -5,13 +5,15 @@ from itertools import product
 
 import numpy as np
 import pytest
+
 from scipy import stats
 
+import price_inputs
 from privanomaly import mechanisms
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Claim
 from privanomaly.price import tuning as price
-from privanomaly.privacy import accountant, end_to_end, private_selection, public_split, scope
+from privanomaly.privacy import accountant, end_to_end, membership, private_selection, public_fit, scope
 from privanomaly.sp.dlap import rational_rate
 
 
@@ -43,32 +45,32 @@ def test_accountant_relations():
 
 
 # ---------------------------------------------------------------------------------------------- public split
-def test_split_is_disjoint_seeded_and_sized():
-    s = public_split.split(100, 0.2, np.random.default_rng(7))
-    assert len(s.public) == 20 and len(s.private) == 80 and not set(s.public) & set(s.private)
-    assert sorted([*s.public, *s.private]) == list(range(100))
-    assert np.array_equal(s.public, public_split.split(100, 0.2, np.random.default_rng(7)).public)
-    with pytest.raises(ValueError, match="privacy.public_split.fraction = 0.001: 0 public"):
-        public_split.split(100, 0.001, np.random.default_rng(0))
+def test_split_is_per_record_disjoint_keyed_and_about_the_fraction():
+    rng = np.random.default_rng(7)
+    X, y = rng.normal(size=(400, 2)), (rng.random(400) < 0.1).astype(int)
+    s = membership.split(X, y, 7, 0.2)
+    assert not set(s.public) & set(s.private) and sorted([*s.public, *s.private]) == list(range(400))
+    assert 50 <= len(s.public) <= 110  # Binomial(400, 0.2): mean 80, sd 8
+    assert np.array_equal(s.public, membership.split(X, y, 7, 0.2).public)
+    assert not np.array_equal(np.sort(s.public), np.sort(membership.split(X, y, 8, 0.2).public))  # the key matters
+    with pytest.raises(ValueError, match="privacy.public_split .fraction 0.001, seed 0.: 0 public"):
+        membership.split(X[:100], y[:100], 0, 0.001)
 
 
-def test_refit_standardisation_equals_public_zscore_of_raw_features():
+def test_public_fit_equals_the_public_zscores_of_the_raw_features():
     rng = np.random.default_rng(1)
     raw = rng.normal(3.0, 5.0, size=(50, 3))
     raw[:, 2] = 4.0 + (np.arange(50) >= 45)  # constant on most rows
-    z = (raw - raw.mean(0)) / raw.std(0)  # what prepare wrote (fitted on every record)
-    s = public_split.split(50, 0.3, rng)
-    prov = {"steps": [{"step": "standardize", "fitted_on": scope.FITTED_ON_DATA}]}
-    out, prov_h = public_split.refit_standardisation(z, s.public, prov)
+    s = membership.split(raw, np.zeros(50, int), 3, 0.3)
+    f = public_fit.fit(raw[s.public], public_fit.Spec(standardize=True))
     pub = raw[s.public]
     want = (raw - pub.mean(0)) / np.where(pub.std(0) == 0, 1, pub.std(0))
-    if pub.std(0)[2] == 0:
+    if (pub[:, 2] == pub[0, 2]).all():
         want[:, 2] = 0.0
-    np.testing.assert_allclose(out, want, atol=1e-12)
-    assert scope.preprocessing(prov_h) == scope.Scope(("standardisation fitted on the public split",), ())
-    pca = {"steps": [{"step": "standardize"}, {"step": "pca", "n_components": 2}]}
-    same, prov_p = public_split.refit_standardisation(z, s.public, pca)
-    assert np.array_equal(same, z) and len(scope.preprocessing(prov_p).data_dependent) == 2  # PCA'd: not refitted
+    np.testing.assert_allclose(f.transform(raw), want, atol=1e-12)
+    assert f.scope() == scope.Scope(("standardisation fitted on the public part",), ())
+    pca = public_fit.fit(raw[s.public], public_fit.Spec(standardize=True, pca=2))
+    assert pca.transform(raw).shape == (50, 2) and "PCA (2 components) fitted on the public part" in pca.scope().public_inputs
 
 
 # ------------------------------------------------------------------------------------------ private selection
@@ -127,9 +129,9 @@ def _toy(n=160, seed=0):
 
 def test_price_paper_b_rows_and_claims():
     X, y, prov = _toy()
-    s = public_split.split(len(X), 0.25, np.random.default_rng(1))
+    s = price_inputs.split_args(X, y, 0.25, 1)
     t = price.paper_b_price(X, y, prov, k=3, delta=0.01, eps_grid=[0.5, 1.0], radii=np.geomspace(0.01, 5, 60),
-                            split=s, selection_share=0.1)
+                            **s, selection_share=0.1)
     assert t["tuning"].tolist() == list(price.TUNINGS) * 2
     assert t.groupby("tuning")["proven_end_to_end"].all().to_dict() == {
         "paper": False, "public_split": True, "private_selection": True}
@@ -137,16 +139,19 @@ def test_price_paper_b_rows_and_claims():
     assert ps["eps_selection"] == float(rational_rate(0.05)) and ps["claim_eps"] == pytest.approx(0.5)
     assert ps["sigma_ratio"] == pytest.approx(0.5 / ps["eps_release"]) and ps["claim_delta"] == 0.01
     assert "tuned by eq. (53) accuracy against the labels" in t.iloc[0]["data_dependent"]
-    assert 0 <= ps["accuracy"] <= 1 and t["n_private"].eq(120).all()
+    n_private = len(price_inputs.membership_of(s).private)
+    assert 0 <= ps["accuracy"] <= 1 and t["n_private"].eq(n_private).all() and 100 <= n_private <= 140
 
 
 def test_price_paper_a_rows_and_claims():
     X, y, prov = _toy()
-    s = public_split.split(len(X), 0.25, np.random.default_rng(1))
-    t = price.paper_a_price(X, y, prov, betas=[1, 2, 3], fractions=[0.03, 0.05, 0.1], eps_grid=[1.0], k=1, split=s,
+    s = price_inputs.split_args(X, y, 0.25, 1)
+    t = price.paper_a_price(X, y, prov, betas=[1, 2, 3], fractions=[0.03, 0.05, 0.1], eps_grid=[1.0], k=1, **s,
                             selection_share=0.2, rng=np.random.default_rng(2))
     assert t["tuning"].tolist() == list(price.TUNINGS) and t["neighbours"].eq("sensitive_k").all()
     assert t["proven_end_to_end"].tolist() == [False, True, True]
+    # the private part's size moves under add/remove: only the unproven paper row publishes it
+    assert t["n_private"].isna().tolist() == [False, True, True]
     ps = t.iloc[2]
     assert ps["eps_selection"] + ps["eps_release"] == pytest.approx(1.0) and "Δu = 19" in ps["public_inputs"]  # β_max K_2 + 1 = 3·6 + 1
     assert 0 <= ps["precision_labels"] <= 1 and 1 <= ps["beta"] <= 3
@@ -204,8 +209,8 @@ def test_price_counts_capped_give_the_uncapped_metrics(metric):
     eps_min, betas = 0.25, [2, 5]
     cap = sp.recommended_cap(max(betas), eps_min)
     radii = [0.3, 0.8, 2.5]
-    capped = price._Counts(X, metric, cap, radii)
-    uncapped = price._Counts(X, metric, len(X) + 1)  # no count reaches it: the exact counts
+    capped = price.Counts(X, metric, cap, radii)
+    uncapped = price.Counts(X, metric, len(X) + 1)  # no count reaches it: the exact counts
     assert cap < int(uncapped.B(2.5).max())  # the cap binds somewhere
     for r, beta, eps in product(radii, betas, [eps_min, 1.0, 4.0]):
         assert np.array_equal(capped.B(r), np.minimum(uncapped.B(r), cap))

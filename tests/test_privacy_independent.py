@@ -16,12 +16,15 @@ import math
 
 import numpy as np
 import pytest
+
 from scipy import stats
 
+import price_inputs
 from privanomaly.price import tuning as price
 from privanomaly import sp
+from privanomaly.price import released_path
 from privanomaly.paper_b import tuning
-from privanomaly.privacy import private_selection, public_split, scope
+from privanomaly.privacy import membership, private_selection, scope
 from privanomaly.sp.dlap import rational_rate
 
 PROV = {"steps": [{"step": "standardize", "fitted_on": scope.FITTED_ON_DATA}]}
@@ -43,64 +46,69 @@ def _recorded_a(monkeypatch, X, y, split):
         return real(m, c, yy, beta, r, k, eps)
 
     monkeypatch.setattr(price, "_sp_metrics", spy)
-    t = price.paper_a_price(X, y, PROV, betas=[1, 2, 3], fractions=[0.05, 0.1], eps_grid=[1.0], k=1, split=split,
+    t = price.paper_a_price(X, y, PROV, betas=[1, 2, 3], fractions=[0.05, 0.1], eps_grid=[1.0], k=1, **split,
                             selection_share=0.2, rng=np.random.default_rng(2))
     # per ε: the paper's (β, r), the public split's, then every candidate of the private selection
     return calls[1:], t.set_index("tuning")
 
 
 def _perturbations(X, y, s):
-    i = int(s.private[0])
-    moved = X.copy()
-    moved[i] = [40.0, -40.0]
-    relabelled = y.copy()
-    relabelled[i] = 1 - relabelled[i]
-    return [(moved, y), (X, relabelled)]
+    """A private record moved far, and one relabelled - each by a record that hashes private too (the relation)."""
+    m = price_inputs.membership_of(s)
+    i = int(m.private[0])
+    moved = price_inputs.substitute(X, y, i, s["seed"], s["fraction"], public=False)
+    for j in m.private:
+        if not membership.public_mask(X[[j]], 1 - y[[j]], s["seed"], s["fraction"])[0]:
+            relabelled = y.copy()
+            relabelled[j] = 1 - relabelled[j]
+            return [moved, (X, relabelled)]
+    raise AssertionError("no private record stays private relabelled")
+
+
+def _with(s, X, y):
+    return price_inputs.split_args(X, y, s["fraction"], s["seed"])
 
 
 def test_paper_a_nothing_chosen_moves_with_a_released_record(monkeypatch):
     X, y = _data()
-    s = public_split.split(len(X), 0.3, np.random.default_rng(5))
+    s = price_inputs.split_args(X, y, 0.3, 5)
     chosen, t = _recorded_a(monkeypatch, X, y, s)
     assert len(chosen) == 1 + 3 * 2  # the public split's choice + 3 β × 2 fractions
     for Xp, yp in _perturbations(X, y, s):
-        again, tp = _recorded_a(monkeypatch, Xp, yp, s)
+        again, tp = _recorded_a(monkeypatch, Xp, yp, _with(s, Xp, yp))
         assert again == chosen
         assert tp.loc["private_selection", "public_inputs"] == t.loc["private_selection", "public_inputs"]  # Δu
-    j = int(s.public[0])
-    Xq = X.copy()
-    Xq[j] = [40.0, -40.0]  # a public record moves: the z-scores and the radii read off the public split move
-    assert _recorded_a(monkeypatch, Xq, y, s)[0] != chosen
+    j = int(price_inputs.membership_of(s).public[0])
+    Xq, yq = price_inputs.substitute(X, y, j, s["seed"], s["fraction"], public=True)
+    # a public record moves: the z-scores and the radii read off the public part move
+    assert _recorded_a(monkeypatch, Xq, yq, _with(s, Xq, yq))[0] != chosen
 
 
 def test_paper_b_nothing_chosen_moves_with_a_released_record():
     X, y = _data()
-    s = public_split.split(len(X), 0.3, np.random.default_rng(5))
+    s = price_inputs.split_args(X, y, 0.3, 5)
     radii = tuning.r_grid({"min": 0.05, "max": 3.0, "num": 25, "scale": "log"})
 
     def run(Xp, yp):
-        t = price.paper_b_price(Xp, yp, PROV, k=3, delta=0.01, eps_grid=[1.0], radii=radii, split=s,
+        t = price.paper_b_price(Xp, yp, PROV, k=3, delta=0.01, eps_grid=[1.0], radii=radii, **_with(s, Xp, yp),
                                 selection_share=0.2).set_index("tuning")
         return t.loc["public_split", "r"], t.loc["private_selection", "public_inputs"]
 
     base = run(X, y)
     for Xp, yp in _perturbations(X, y, s):
         assert run(Xp, yp) == base
-    Xq = X.copy()
-    Xq[int(s.public[0])] = [40.0, -40.0]
-    assert run(Xq, y)[0] != base[0]
+    j = int(price_inputs.membership_of(s).public[0])
+    assert run(*price_inputs.substitute(X, y, j, s["seed"], s["fraction"], public=True))[0] != base[0]
 
 
-def test_public_zscores_do_not_see_the_private_part():
+def test_public_features_do_not_see_the_private_part():
     X, y = _data()
-    s = public_split.split(len(X), 0.3, np.random.default_rng(5))
-    Z, _ = public_split.refit_standardisation(X, s.public, PROV)
-    (Xp, _), _ = _perturbations(X, y, s)
-    Zp, _ = public_split.refit_standardisation(Xp, s.public, PROV)
-    keep = np.ones(len(X), bool)
-    keep[int(s.private[0])] = False
-    np.testing.assert_array_equal(Z[keep], Zp[keep])
-    assert set(s.public).isdisjoint(s.private) and len(s.public) + len(s.private) == len(X)
+    s = price_inputs.split_args(X, y, 0.3, 5)
+    v = released_path.view(s["raw"], s["seed"], s["fraction"])
+    (Xp, yp), _ = _perturbations(X, y, s)
+    vp = released_path.view(_with(s, Xp, yp)["raw"], s["seed"], s["fraction"])
+    assert v.Xpub.tobytes() == vp.Xpub.tobytes() and np.array_equal(v.split.public, vp.split.public)
+    assert set(v.split.public).isdisjoint(v.split.private) and len(v.split.public) + len(v.split.private) == len(X)
 
 
 # ------------------------------------------------------------------------------------- the selection's law
@@ -190,8 +198,8 @@ def test_paper_a_claims_say_per_query_and_the_selections_relation():
     from privanomaly.privacy import end_to_end
 
     X, y = _data()
-    s = public_split.split(len(X), 0.3, np.random.default_rng(5))
-    t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.1], eps_grid=[1.0], k=1, split=s,
+    s = price_inputs.split_args(X, y, 0.3, 5)
+    t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.1], eps_grid=[1.0], k=1, **s,
                             selection_share=0.2, rng=np.random.default_rng(2)).set_index("tuning")
     assert all(text.startswith("ε, k (per query)") for text in t["public_inputs"])
     assert "the G_S(k) edges of every candidate (β, r)" in t.loc["private_selection", "public_inputs"]

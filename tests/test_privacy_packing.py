@@ -15,13 +15,15 @@ import itertools
 import numpy as np
 import pytest
 
+
+import price_inputs
 from privanomaly.price import tuning as price
-from privanomaly.privacy import public_split, scope
+from privanomaly.privacy import scope
 
 
 def _utility(X, y, cands, metric):
     X = np.asarray(X, float).reshape(len(X), -1)
-    return price.paper_a_utility(price._Counts(X, metric, 100, [r for _, r in cands]), np.asarray(y), cands)
+    return price.paper_a_utility(price.Counts(X, metric, 100, [r for _, r in cands]), np.asarray(y), cands)
 
 
 @pytest.mark.parametrize("d, beta, metric, want", [
@@ -78,9 +80,9 @@ def test_price_has_a_private_selection_row_under_every_metric(metric):
     rng = np.random.default_rng(3)
     X = np.vstack([rng.normal(size=(70, 2)), rng.normal(6.0, 2.0, size=(6, 2))])
     y = np.r_[np.zeros(70, int), np.ones(6, int)]
-    split = public_split.split(len(X), 0.25, np.random.default_rng(4))
+    split = price_inputs.split_args(X, y, 0.25, 4)
     t = price.paper_a_price(X, y, {"steps": []}, betas=[1, 2, 3], fractions=[0.05, 0.1], eps_grid=[1.0], k=1,
-                            split=split, selection_share=0.2, rng=np.random.default_rng(5), metric=metric)
+                            **split, selection_share=0.2, rng=np.random.default_rng(5), metric=metric)
     row = t.set_index("tuning").loc["private_selection"]
     du = price.paper_a_sensitivity(2, 3, metric)
     assert row["skipped"] == "" and f"Δu = {du}" in row["public_inputs"]

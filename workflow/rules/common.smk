@@ -394,6 +394,20 @@ def get_price_provenance(wildcards):
     )
 
 
+def get_price_raw(wildcards):
+    """The raw-scale tables of those datasets (written by prepare_raw), the end-to-end rows' records."""
+    return expand(
+        rules.prepare_raw.output.parquet, dataset=get_price_datasets(wildcards)
+    )
+
+
+def get_price_raw_provenance(wildcards):
+    """Their provenance (which fitted steps are deferred to the public part)."""
+    return expand(
+        rules.prepare_raw.output.provenance, dataset=get_price_datasets(wildcards)
+    )
+
+
 def get_price_settings(wildcards):
     """The keys of the paper's config section the price table reads (its tuning protocol)."""
     return price_plan.paper_settings(wildcards.paper, config)

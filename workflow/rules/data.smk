@@ -65,6 +65,38 @@ rule prepare:
         "../../scripts/prepare.py"
 
 
+# The raw-scale table of the end-to-end private mode (privanomaly.price.released_path): the rows of rule
+# prepare's table in the same order, before any step fitted on statistics (median imputation, standardisation,
+# PCA: recorded as deferred, fitted on the public part only). Only the price tables' datasets need it.
+rule prepare_raw:
+    """The raw-scale table: parse, missing (drop), columns, subsample; fitted steps deferred to the public part."""
+    input:
+        raw=get_raw_files,
+    output:
+        parquet=f"{RESULTS}/privacy/raw/{{dataset}}.parquet",
+        provenance=f"{RESULTS}/privacy/raw/{{dataset}}.json",
+    log:
+        f"{LOGS}/prepare_raw/{{dataset}}.log",
+    benchmark:
+        f"{BENCH}/prepare_raw/{{dataset}}.tsv"
+    wildcard_constraints:
+        dataset=wildcard_choice(PLAN.names()),
+    group:
+        "data"
+    conda:
+        "../../envs/privanomaly.yaml"
+    resources:
+        mem_mb=8000,
+        runtime=20,
+    params:
+        library=library_code("prepare_raw"),
+        entry=get_dataset_entry,
+        seed=get_prepare_seed,
+        raw_sha256=get_raw_sha256,
+    script:
+        "../../scripts/prepare_raw.py"
+
+
 rule data_summary:
     """One row per dataset (rows, columns, anomalies, sha256) and the datasets unavailable in this run."""
     input:

@@ -9,6 +9,8 @@ rule privacy_price:
     input:
         data=get_price_tables,
         provenance=get_price_provenance,
+        raw=get_price_raw,
+        raw_provenance=get_price_raw_provenance,
     output:
         csv=report(
             f"{RESULTS}/privacy/price_{{paper}}.csv",

@@ -9,6 +9,8 @@
 * :mod:`.paper_b` — the auditors of paper B's families, registered here (importing this package).
 * :mod:`.end_to_end` — the end-to-end private mechanisms (:mod:`privanomaly.privacy.end_to_end`) and their
   negative controls, registered here.
+* :mod:`.released_path` — every row kind that can say ``proven_end_to_end``, run from raw float records to the
+  release (:mod:`privanomaly.price.released_path`), and its negative controls.
 """
 
 from .statistical import *  # noqa: F401,F403
@@ -28,3 +30,4 @@ from .harness import (  # noqa: F401
 from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
 from . import float_boundary_worlds as _float_boundary_worlds  # noqa: F401 - its negative controls
 from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls
+from . import released_path as _released_path  # noqa: F401 - the released paths' rows and their controls

@@ -8,6 +8,9 @@ Clopper–Pearson estimate from the mechanism's own sampler, and pass/fail. Nega
 broken mechanisms (:mod:`.controls`; more with :func:`negative_control`) — go through the same auditor and
 must fail.
 
+The released path of every row kind that can say ``proven_end_to_end`` (:data:`RELEASED_PATHS`, filled by
+:mod:`.released_path`) is audited after the registered mechanisms, kind "released path".
+
 Paper A ("aiq"): exhaustive small worlds (:mod:`.worlds`: 1-D lines and 2-D grids, l1/l2/l_inf, several r)
 x beta x k x count cap x eps; on every edge of the mechanism's *own* neighbour relation (G, or G_S(k) for
 SP mechanisms) the claim P(o | x) <= e^eps P(o | y) is decided exactly
@@ -98,7 +101,7 @@ LEVELS = {
 class AuditRow:
     """One line of the "Privacy audit" table."""
 
-    kind: str  # "mechanism" or "negative control"
+    kind: str  # "mechanism", "released path" or "negative control"
     mechanism: str
     paper: str
     reference: str
@@ -163,6 +166,9 @@ AUDITORS: dict[str, AuditFn] = {}
 NEGATIVE_CONTROLS: dict[str, tuple[Callable[[], Mechanism], str]] = dict(builtin_controls.PAPER_A)
 """Negative controls by name: (zero-argument factory, what must be seen); paper A's built in, more by
 :func:`negative_control`. Paper B's (:func:`.controls.paper_b_controls`) run after these."""
+RELEASED_PATHS: dict[str, Callable[[], Mechanism]] = {}
+"""The released paths by name (zero-argument factories, :mod:`.released_path`): one row per kind of row that can
+say ``proven_end_to_end``, audited after the registered mechanisms (kind "released path")."""
 
 
 def auditor(family: str) -> Callable[[AuditFn], AuditFn]:
@@ -262,8 +268,11 @@ def audit_rows_adapter(m: Mechanism, level: Level) -> AuditRow:
     note = f"own exhaustive checks (audit_rows): {len(rows)} worlds, {sum(int(r['datasets']) for r in rows)} datasets"
     if failing:
         note += f"; failing worlds: {', '.join(map(str, failing[:4]))}"
+    moved = sum(int(r.get("moved", 0)) for r in rows)
+    if moved:  # a released path: a public quantity differed between neighbours
+        note += f"; public quantities moved on {moved} edges"
     return AuditRow("mechanism", m.name, m.paper, m.reference, rows[0]["claim"] if rows else claim.describe(),
-                    m.neighbours, worlds=len(rows), edges=sum(int(r["pairs"]) for r in rows),
+                    m.neighbours, worlds=len(rows), edges=sum(int(r.get("edges", r["pairs"])) for r in rows),
                     pairs=sum(int(r["pairs"]) for r in rows),
                     worst_ratio_over_e_eps=max((float(r["worst_ratio"]) for r in rows), default=float("nan")),
                     worst_delta=max((float(r["worst_delta"]) for r in rows), default=float("nan")),
@@ -313,6 +322,9 @@ def _tasks(lv: Level, names: list[str] | None, controls: bool) -> list[tuple[str
     """(log label, the call that audits it) of every row, in the table's order."""
     tasks = [(f"audit {lv.name}: {n}", lambda n=n: _audited(n, lambda: mech_registry.get(n), lv))
              for n in (names if names is not None else mech_registry.names())]
+    if names is None:
+        tasks += [(f"audit {lv.name}: released path {n}", lambda n=n, f=f: _audited(n, f, lv, "released path"))
+                  for n, f in RELEASED_PATHS.items()]
     if controls:
         todo = [(n, factory, what) for n, (factory, what) in NEGATIVE_CONTROLS.items()]
         todo += [(n, (lambda m=m: m), f"{m.label}: must fail") for n, m in builtin_controls.paper_b_controls().items()]

@@ -263,11 +263,16 @@ def stratified_subsample(
 
 
 def preprocess(
-    features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str, source: str = ""
+    features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str, source: str = "",
+    fit: bool = True,
 ) -> tuple[pd.DataFrame, list[dict[str, Any]]]:
     """Apply steps 1-5 to ``features`` / ``y``; return the output frame and the list of steps applied.
 
     ``source`` (the raw file's path) is named in messages about a cell. Every step's result must be finite.
+    ``fit = False`` gives the raw-scale table of the end-to-end private mode: the steps that fit statistics
+    (median imputation, standardisation, PCA) are not applied but recorded with ``deferred: true`` (they are
+    fitted on the public part, :mod:`privanomaly.privacy.public_fit`); missing cells of ``impute_median``
+    stay NaN. The rows are the fitted table's, in the same order (the subsample reads labels only).
     """
     where = f"datasets.{name}."
     opt = preprocess_options(pre)
@@ -278,18 +283,24 @@ def preprocess(
     df, y, rows, step = handle_missing(
         features, np.asarray(y, dtype=np.int8), rows, opt["missing"], where, opt["drop_columns"], source
     )
+    if not fit and opt["missing"] == "impute_median" and step.get("cells_imputed"):
+        df = features  # the medians are fitted on the public part
+        step = {"step": "missing", "mode": "impute_median", "missing_cells": step["missing_cells"], "deferred": True}
     steps.append(step)
     df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)
     steps.append(step)
     columns = list(df.columns)
     X = df.to_numpy(dtype=np.float64)
-    if opt["standardize"]:
+    if not fit:
+        steps += [{"step": "standardize", "deferred": True}] if opt["standardize"] else []
+        steps += [{"step": "pca", "n_components": int(opt["pca"]), "deferred": True}] if opt["pca"] else []
+    elif opt["standardize"]:
         X, step = standardize(X)
         check_finite(X, columns, "standardize", where)
         step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
         step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
         steps.append(step)
-    if opt["pca"]:
+    if opt["pca"] and fit:
         with np.errstate(over="ignore", invalid="ignore"):
             X, step = pca(X, int(opt["pca"]), where)
         columns = [f"pc{i}" for i in range(X.shape[1])]
@@ -317,7 +328,7 @@ def preprocess(
 
 
 def build(
-    name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int | None
+    name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int | None, fit: bool = True
 ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Load or generate dataset ``name`` per its config ``entry`` (the keys of
     :data:`privanomaly.datasets.validation.BUILD_KEYS`; others are ignored); return (table, provenance).
@@ -389,7 +400,7 @@ def build(
             prov["source"]["preamble_lines"] = table.attrs["preamble_lines"]
     raw_dims = features.shape[1]
     source = "" if "generator" in entry else str(raw_files[0])
-    out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source)
+    out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source, fit=fit)
     check_degenerate(out, name)
     prov.update(
         raw_rows=int(raw_rows),
@@ -457,8 +468,9 @@ def check_degenerate(df: pd.DataFrame, name: str, wording: Wording | None = None
     return warnings
 
 
-def check_schema(df: pd.DataFrame, where: str = "") -> None:
-    """Raise ``DataError`` unless ``df`` has float64 features and an int8 0/1 ``label`` column (the data schema)."""
+def check_schema(df: pd.DataFrame, where: str = "", missing: bool = False) -> None:
+    """Raise ``DataError`` unless ``df`` has float64 features and an int8 0/1 ``label`` column (the data schema);
+    ``missing``: NaN cells allowed (the raw-scale table of a deferred median imputation, ``build(fit=False)``)."""
     if "label" not in df.columns:
         raise DataError(f"{where}: no 'label' column")
     if df["label"].dtype != np.int8 or not df["label"].isin([0, 1]).all():
@@ -466,5 +478,6 @@ def check_schema(df: pd.DataFrame, where: str = "") -> None:
     bad = [c for c in df.columns if c != "label" and df[c].dtype != np.float64]
     if bad:
         raise DataError(f"{where}: feature columns must be float64, got {bad}")
-    if not np.isfinite(df.drop(columns="label").to_numpy()).all():
+    X = df.drop(columns="label").to_numpy()
+    if not (np.isfinite(X) | (missing & np.isnan(X))).all():
         raise DataError(f"{where}: non-finite feature values")

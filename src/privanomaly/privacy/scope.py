@@ -104,7 +104,10 @@ def read_provenance(path: str | Path, *keys: str) -> dict:
 
 
 def preprocessing(prov: Mapping | None) -> Scope:
-    """Standardisation / PCA of the provenance ``steps``: data-dependent unless fitted on a public split.
+    """Standardisation / PCA / median imputation of the provenance ``steps``: data-dependent unless fitted on a
+    public split; a label-stratified subsample (``n_normal`` / ``n_anomaly`` drawn from all records: whether a
+    record is kept depends on the others and on the labels) is data-dependent; a ``deferred`` step (the raw-scale
+    table of rule prepare_raw) is fitted later, on the public part (:mod:`.public_fit`).
 
     A step without ``fitted_on`` (provenance written before it was recorded) was fitted on all records.
     ``prov = None`` (no provenance at hand) is itself data-dependent: nothing says the features are raw."""
@@ -112,7 +115,11 @@ def preprocessing(prov: Mapping | None) -> Scope:
         return Scope((), ("preprocessing unknown (no dataset provenance)",))
     pub, dep = [], []
     for step in prov.get("steps", []):
-        if not isinstance(step, Mapping):
+        if not isinstance(step, Mapping) or step.get("deferred"):  # deferred: fitted later on a public part
+            continue
+        if step.get("step") == "subsample":
+            dep.append(f"label-stratified subsample ({step.get('n_normal')} normal, {step.get('n_anomaly')} anomalous "
+                       "records drawn from all records)")
             continue
         if step.get("step") == "missing" and step.get("mode") == "impute_median" and step.get("cells_imputed"):
             what = "median imputation"  # the medians are statistics of every record

@@ -32,7 +32,8 @@ since G_S(k) depends on (β, r) (:mod:`.end_to_end`).
 
 Columns (one row per dataset, ε and tuning): ``n_public`` / ``n_private``, ``eps_selection`` (the rational
 rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` (and ``beta``; for
-``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
+``private_selection`` their expectations under the selection's law), the accuracy measures above (paper B's
+σ followed by its own flag ``sigma_global_upper_proven``: every premise of Theorem 1 holds), and the
 composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
 ``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
 made (empty unless a metric has no packing bound).
@@ -129,14 +130,16 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
         sc = scope.paper_b_r({"r": r_paper}) + prep
         rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps, "r": r_paper,
                      "accuracy": float(at_paper["accuracy"]), "outlier_count": float(at_paper["tp"] + at_paper["fp"]),
-                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0, "accuracy_loss": 0.0,
+                     "sigma_global_upper": sigma_paper,
+                     "sigma_global_upper_proven": bool(release.proven), "sigma_ratio": 1.0, "accuracy_loss": 0.0,
                      **_scope_cols(release.scoped(("ε, δ, k, N, d (bounded DP)", "r grid (config)"),
                                                   sc.data_dependent))})
         pub_inputs = ("ε, δ, k, N, d (bounded DP)", split_text, f"r = {r_pub:.6g} tuned by eq. (53) on the public split",
                       *prep_h.public_inputs)
         rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
                      "r": r_pub, "accuracy": float(at_pub["accuracy"]), "outlier_count": float(at_pub["tp"] + at_pub["fp"]),
-                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0,
+                     "sigma_global_upper": sigma_paper,
+                     "sigma_global_upper_proven": bool(release.proven), "sigma_ratio": 1.0,
                      "accuracy_loss": float(at_paper["accuracy"] - at_pub["accuracy"]),
                      **_scope_cols(release.scoped(pub_inputs, prep_h.data_dependent))})
         eps_sel = selection_share * eps
@@ -151,7 +154,8 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
         rows.append({**base, "eps": eps, "tuning": "private_selection", "eps_selection": float(acc.steps[0].claim.epsilon),
                      "eps_release": float(rel.epsilon), "r": float(p @ radii), "accuracy": exp_acc,
                      "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
-                     "sigma_global_upper": sigma, "sigma_ratio": sigma / sigma_paper,
+                     "sigma_global_upper": sigma,
+                     "sigma_global_upper_proven": bool(rel.proven), "sigma_ratio": sigma / sigma_paper,
                      "accuracy_loss": float(at_paper["accuracy"]) - exp_acc, **_scope_cols(total)})
     return pd.DataFrame(rows)
 

@@ -10,10 +10,14 @@ outside the public split, :mod:`.public_split`), per dataset and total ε:
   all of ε on the private part. Proven end to end when no other data-dependent step remains (PCA, median
   imputation: the scope columns say so).
 * ``private_selection`` - the candidate grid is public (paper B: config ``paper_b.tuning.r_grid``; paper A:
-  the (β, fraction) grid read off the public split), the choice is made on the private part by the
-  exponential mechanism (:mod:`.private_selection`) with ε_sel = share · ε, the release spends ε - ε_sel;
-  the accountant (:mod:`.accountant`) composes the two. Its numbers are exact expectations over the
-  selection's law (no sampling).
+  the (β, fraction) grid read off the public split), the choice is made on the private part by a private
+  selection method with ε_sel = share · ε, the release spends ε - ε_sel; the accountant (:mod:`.accountant`)
+  composes the two. One row per method of config ``privacy.selection_methods`` (column ``selection_method``,
+  :mod:`privanomaly.privacy.selection_methods`): the exponential mechanism (:mod:`.private_selection`) and
+  permute-and-flip (:mod:`.permute_flip`), same ε_sel, Δu and utility. Its numbers are exact expectations
+  over the selection's law (no sampling). ``cheapest_selection`` names, per ε, the method whose row loses
+  least against the paper's tuning (paper B: ``accuracy_loss``; paper A: ``f1_loss``, the F1 of the expected
+  precision and recall - the objective of paper A's tuning).
 
 Paper B (Scenario 1's query, Theorem 1 with the GS upper bound - the proven global release): eq. (53)
 accuracy of the distance-outlier status at the chosen r, the outlier count q_count (the released query)
@@ -52,7 +56,7 @@ from privanomaly.paper_a import selection
 from privanomaly.paper_a.detection import expected_pr
 from privanomaly.paper_b import tuning
 
-from privanomaly.privacy import private_selection, public_split, scope
+from privanomaly.privacy import public_split, scope, selection_methods
 from privanomaly.privacy.accountant import Accountant
 from privanomaly.sp.dlap import MAX_DENOMINATOR_BITS
 
@@ -101,8 +105,9 @@ def _split_text(split: public_split.Split, seed_text: str) -> str:
 # --------------------------------------------------------------------------------------------------- paper B
 def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta: float, eps_grid, radii,
                   split: public_split.Split, selection_share: float, tie_break: str = "smallest",
-                  seed_text: str = "seeded") -> pd.DataFrame:
-    """One row per (ε, tuning) for paper B's Scenario-1 count (module docstring)."""
+                  seed_text: str = "seeded", methods=("exponential",)) -> pd.DataFrame:
+    """One row per (ε, tuning) - per selection method of ``methods`` for private_selection - for paper B's
+    Scenario-1 count (module docstring)."""
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     radii = np.asarray(radii, float)
     pub, priv = split.public, split.private
@@ -128,7 +133,8 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
         sigma_paper = ol.sigma_global(gs, eps, delta)
         release = gauss.claim(eps=eps, delta=delta)
         sc = scope.paper_b_r({"r": r_paper}) + prep
-        rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps, "r": r_paper,
+        rows.append({**base, "eps": eps, "tuning": "paper", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "r": r_paper,
                      "accuracy": float(at_paper["accuracy"]), "outlier_count": float(at_paper["tp"] + at_paper["fp"]),
                      "sigma_global_upper": sigma_paper,
                      "sigma_global_upper_proven": bool(release.proven), "sigma_ratio": 1.0, "accuracy_loss": 0.0,
@@ -136,31 +142,50 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, k: int, delta:
                                                   sc.data_dependent))})
         pub_inputs = ("ε, δ, k, N, d (bounded DP)", split_text, f"r = {r_pub:.6g} tuned by eq. (53) on the public split",
                       *prep_h.public_inputs)
-        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
-                     "r": r_pub, "accuracy": float(at_pub["accuracy"]), "outlier_count": float(at_pub["tp"] + at_pub["fp"]),
+        rows.append({**base, "eps": eps, "tuning": "public_split", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "r": r_pub, "accuracy": float(at_pub["accuracy"]), "outlier_count": float(at_pub["tp"] + at_pub["fp"]),
                      "sigma_global_upper": sigma_paper,
                      "sigma_global_upper_proven": bool(release.proven), "sigma_ratio": 1.0,
                      "accuracy_loss": float(at_paper["accuracy"] - at_pub["accuracy"]),
                      **_scope_cols(release.scoped(pub_inputs, prep_h.data_dependent))})
-        eps_sel = selection_share * eps
-        acc = Accountant("substitution")
-        acc.spend("selection of r", private_selection.claim(eps_sel, du, "substitution", "eq. (53) correct count"))
-        rel = acc.spend("release of q_count", gauss.claim(eps=acc.remaining(eps), delta=delta))
-        p = private_selection.probs(curve["n_correct"].to_numpy(np.int64), eps_sel, du)
-        total = acc.total(("ε, δ, k, N, d (bounded DP)", split_text, "r grid (config)", f"Δu = {du}",
-                           *prep_h.public_inputs), prep_h.data_dependent)
-        sigma = ol.sigma_global(gs, rel.epsilon, delta)
-        exp_acc = float(p @ curve["accuracy"].to_numpy())
-        rows.append({**base, "eps": eps, "tuning": "private_selection", "eps_selection": float(acc.steps[0].claim.epsilon),
-                     "eps_release": float(rel.epsilon), "r": float(p @ radii), "accuracy": exp_acc,
-                     "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
-                     "sigma_global_upper": sigma,
-                     "sigma_global_upper_proven": bool(rel.proven), "sigma_ratio": sigma / sigma_paper,
-                     "accuracy_loss": float(at_paper["accuracy"]) - exp_acc, **_scope_cols(total)})
-    return pd.DataFrame(rows)
+        common = {**base, "eps": eps, "tuning": "private_selection"}
+        public = ("ε, δ, k, N, d (bounded DP)", split_text, "r grid (config)", f"Δu = {du}", *prep_h.public_inputs)
+        for name in selection_methods.check_names(methods):
+            rows.append({**common, "selection_method": name,
+                         **_paper_b_selected(name, curve, radii, eps, selection_share * eps, du, delta, gs,
+                                             float(at_paper["accuracy"]), public, prep_h.data_dependent)})
+    return _with_cheapest(pd.DataFrame(rows), "accuracy_loss")
 
 
-# --------------------------------------------------------------------------------------------------- paper A
+def _paper_b_selected(name: str, curve: pd.DataFrame, radii: np.ndarray, eps: float, eps_sel: float, du: int,
+                      delta: float, gs: int, paper_accuracy: float, public: tuple, data_dependent: tuple) -> dict:
+    """A private_selection row of paper B (without its keys): r by selection method ``name`` on the private
+    part's eq. (53) correct counts, then the Gaussian release with the rest of ε, composed."""
+    meth = selection_methods.get(name)
+    gauss = mechanisms.get("gaussian_gs_upper")
+    acc = Accountant("substitution")
+    acc.spend("selection of r", meth.claim(eps_sel, du, "substitution", "eq. (53) correct count"))
+    rel = acc.spend("release of q_count", gauss.claim(eps=acc.remaining(eps), delta=delta))
+    p = meth.probs(curve["n_correct"].to_numpy(np.int64), eps_sel, du)
+    sigma = ol.sigma_global(gs, rel.epsilon, delta)
+    exp_acc = float(p @ curve["accuracy"].to_numpy())
+    return {"eps_selection": float(acc.steps[0].claim.epsilon), "eps_release": float(rel.epsilon),
+            "r": float(p @ radii), "accuracy": exp_acc, "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
+            "sigma_global_upper": sigma, "sigma_global_upper_proven": bool(rel.proven),
+            "sigma_ratio": sigma / ol.sigma_global(gs, eps, delta), "accuracy_loss": paper_accuracy - exp_acc,
+            **_scope_cols(acc.total(public, data_dependent))}
+
+
+def _with_cheapest(t: pd.DataFrame, loss: str) -> pd.DataFrame:
+    """Column ``cheapest_selection`` on every row: per ε, the selection method(s) of the private_selection rows
+    with the smallest ``loss`` (ties within 1e-12 joined by " = "; "" when no such row has a loss)."""
+    sel = t[(t["tuning"] == "private_selection") & t[loss].notna()]
+    best = {}
+    for eps, g in sel.groupby("eps", sort=False):
+        low = g[loss].min()
+        best[eps] = " = ".join(g.loc[g[loss] <= low + 1e-12, "selection_method"])
+    t["cheapest_selection"] = [best.get(e, "") for e in t["eps"]]
+    return t
 class _Counts:
     """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε), capped at
     ``cap`` as :mod:`privanomaly.paper_a.records` caps them: B <= β is unchanged and every record's error is
@@ -206,8 +231,9 @@ def _expect(p: np.ndarray, v: np.ndarray) -> float:
 def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractions, eps_grid, k: int,
                   split: public_split.Split, selection_share: float, rng: np.random.Generator,
                   mechanism: str = "sp", metric: str = "euclidean", max_query_rows: int | None = None,
-                  seed_text: str = "seeded") -> pd.DataFrame:
-    """One row per (ε, tuning) for paper A's SP mechanism (module docstring)."""
+                  seed_text: str = "seeded", methods=("exponential",)) -> pd.DataFrame:
+    """One row per (ε, tuning) - per selection method of ``methods`` for private_selection - for paper A's SP
+    mechanism (module docstring)."""
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     pub, priv = split.public, split.private
     m = mechanisms.get(mechanism)
@@ -236,6 +262,14 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
     except ValueError as exc:
         du, why = None, str(exc)
     split_text = _split_text(split, seed_text)
+    names = selection_methods.check_names(methods)
+    memo: dict[float, list[dict]] = {}
+
+    def per_candidate(rel_eps: float) -> list[dict]:  # every candidate's metrics at the release's ε (shared)
+        if rel_eps not in memo:
+            memo[rel_eps] = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
+        return memo[rel_eps]
+
     base = {"paper": "A", "k": int(k), "mechanism": mechanism, "n_public": len(pub), "n_private": len(priv),
             "d": X.shape[1]}
     rows = []
@@ -243,38 +277,59 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, betas, fractio
         eps = float(eps)
         release = m.claim(eps=eps, beta=ch.beta, k=k)
         paper = _sp_metrics(m, paper_counts, y[priv], ch.beta, ch.r, k, eps)
-        rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps,
-                     "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0, "recall_loss": 0.0, "skipped": "",
+        rows.append({**base, "eps": eps, "tuning": "paper", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0, "recall_loss": 0.0, "skipped": "",
                      **_scope_cols(release.scoped((scope.PAPER_A_PUBLIC, "β and fraction grids (config)"),
                                                   (scope.paper_a_beta_r({"beta": ch.beta, "r": ch.r}) + prep).data_dependent))})
         honest = _sp_metrics(m, honest_counts, y[priv], ch_pub.beta, ch_pub.r, k, eps)
         pub_inputs = (scope.PAPER_A_PUBLIC, split_text, f"(β, r) = ({ch_pub.beta}, {ch_pub.r:.6g}) by max F1 on the public split",
                       *prep_h.public_inputs)
-        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
-                     "beta": ch_pub.beta, "r": ch_pub.r, **honest,
+        rows.append({**base, "eps": eps, "tuning": "public_split", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "beta": ch_pub.beta, "r": ch_pub.r, **honest,
                      "precision_loss": paper["precision_labels"] - honest["precision_labels"],
                      "recall_loss": paper["recall_labels"] - honest["recall_labels"], "skipped": "",
                      **_scope_cols(release.scoped(pub_inputs, prep_h.data_dependent))})
         row = {**base, "eps": eps, "tuning": "private_selection"}
-        if du is None:
-            rows.append({**row, "skipped": why})
-            continue
-        eps_sel = selection_share * eps
-        acc = Accountant(release.neighbours)
-        acc.spend("selection of (β, r)", private_selection.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
-        rel_eps = acc.remaining(eps)
-        acc.spend("SP answer", m.claim(eps=rel_eps, beta=max(usable), k=k))
-        p = private_selection.probs(utility, eps_sel, du)
-        per = [_sp_metrics(m, honest_counts, y[priv], b, r, k, rel_eps) for b, r in cands]
-        expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
-        total = acc.total((scope.PAPER_A_PUBLIC, split_text, "(β, fraction) grid; r from the public split",
-                           f"Δu = {du}", scope.CANDIDATES_RELATION, *prep_h.public_inputs), prep_h.data_dependent)
-        rows.append({**row, "eps_selection": float(acc.steps[0].claim.epsilon), "eps_release": rel_eps,
-                     "beta": float(p @ np.array([b for b, _ in cands])), "r": float(p @ np.array([r for _, r in cands])),
-                     **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],
-                     "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "",
-                     **_scope_cols(total)})
-    return pd.DataFrame(rows)
+        public = (scope.PAPER_A_PUBLIC, split_text, "(β, fraction) grid; r from the public split", f"Δu = {du}",
+                  scope.CANDIDATES_RELATION, *prep_h.public_inputs)
+        for name in names:
+            if du is None:
+                rows.append({**row, "selection_method": name, "skipped": why})
+                continue
+            rows.append({**row, "selection_method": name,
+                         **_paper_a_selected(name, m, per_candidate, utility, cands, eps, selection_share * eps, du,
+                                             max(usable), k, paper, public, prep_h.data_dependent)})
+    return _with_cheapest(_with_f1(pd.DataFrame(rows)), "f1_loss")
+
+
+def _paper_a_selected(name: str, m, per_candidate, utility: np.ndarray, cands: list, eps: float, eps_sel: float,
+                      du: int, beta_max: int, k: int, paper: dict, public: tuple, data_dependent: tuple) -> dict:
+    """A private_selection row of paper A (without its keys): (β, r) by selection method ``name`` on the private
+    part's utility, then SP with the rest of ε, composed; its measures are expectations over the selection."""
+    meth = selection_methods.get(name)
+    acc = Accountant(m.neighbours)
+    acc.spend("selection of (β, r)", meth.claim(eps_sel, du, "add_remove", "correct (β, r) status"))
+    rel_eps = acc.remaining(eps)
+    acc.spend("SP answer", m.claim(eps=rel_eps, beta=beta_max, k=k))
+    p = meth.probs(utility, eps_sel, du)
+    per = per_candidate(rel_eps)
+    expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
+    return {"eps_selection": float(acc.steps[0].claim.epsilon), "eps_release": rel_eps,
+            "beta": float(p @ np.array([b for b, _ in cands])), "r": float(p @ np.array([r for _, r in cands])),
+            **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],
+            "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "",
+            **_scope_cols(acc.total(public, data_dependent))}
+
+
+def _with_f1(t: pd.DataFrame) -> pd.DataFrame:
+    """``f1_labels`` (F1 of the row's expected precision and recall, paper A's tuning objective) after
+    ``recall_labels`` and ``f1_loss`` (the paper row's F1 at the same ε minus this row's) after ``recall_loss``."""
+    prec, rec = t["precision_labels"].astype(float), t["recall_labels"].astype(float)
+    f1 = (2 * prec * rec / (prec + rec)).where(prec + rec > 0, 0.0).where(prec.notna() & rec.notna())
+    paper = dict(zip(t.loc[t["tuning"] == "paper", "eps"], f1[t["tuning"] == "paper"]))
+    t.insert(t.columns.get_loc("recall_labels") + 1, "f1_labels", f1)
+    t.insert(t.columns.get_loc("recall_loss") + 1, "f1_loss", t["eps"].map(paper) - f1)
+    return t
 
 
 # ------------------------------------------------------------------------------------------------ the table
@@ -282,7 +337,8 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
                 privacy: Mapping, cfg: Mapping, progress=lambda it: it) -> pd.DataFrame:
     """The tidy price-of-honest-tuning table of ``paper`` ("A" or "B") over ``datasets`` (rule privacy_price).
 
-    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
+    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share, selection_methods:
+    the private rows, one per method); ``cfg`` the
     paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
     tuning.{r_grid, tie_break}; paper A also the master ``seed``). The split of each dataset is drawn from
     ``seeding.rng(public_split.seed, "public_split", dataset)``; paper A's protocol subsample (datasets above
@@ -305,6 +361,10 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
                              f"2^-{MAX_DENOMINATOR_BITS}, the smallest rate the exact samplers take; raise the smallest "
                              f"privacy.eps ({min(map(float, privacy['eps'])):g}) or move selection_share ({share:g}) "
                              "away from 0 and 1")
+    if "selection_methods" not in privacy:
+        raise ValueError("privacy_price: config privacy.selection_methods is missing (expected a list of "
+                         f"{', '.join(selection_methods.METHODS)})")
+    methods = selection_methods.check_names(privacy["selection_methods"])
     ps = privacy["public_split"]
     seed_text = f"fraction {ps['fraction']:g}, seed {ps['seed']}"
     parts = []
@@ -313,7 +373,7 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
         prov = scope.read_provenance(prov_path)
         split = public_split.split(len(X), float(ps["fraction"]), seeding.rng(int(ps["seed"]), "public_split", name))
         common = dict(eps_grid=list(privacy["eps"]), split=split, selection_share=float(privacy["selection_share"]),
-                      seed_text=seed_text)
+                      seed_text=seed_text, methods=methods)
         if paper == "B":
             t = paper_b_price(X, y, prov, k=int(cfg["k"]), delta=float(cfg["delta"]),
                               radii=tuning.r_grid(cfg["tuning"]["r_grid"]),

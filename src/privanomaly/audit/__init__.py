@@ -9,6 +9,8 @@
 * :mod:`.paper_b` — the auditors of paper B's families, registered here (importing this package).
 * :mod:`.end_to_end` — the end-to-end private mechanisms (:mod:`privanomaly.privacy.end_to_end`) and their
   negative controls, registered here.
+* :mod:`.selection` — permute-and-flip selection of r (:mod:`privanomaly.privacy.pf_select`) and its negative
+  control, registered here.
 """
 
 from .statistical import *  # noqa: F401,F403
@@ -28,3 +30,4 @@ from .harness import (  # noqa: F401
 from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
 from . import float_boundary_worlds as _float_boundary_worlds  # noqa: F401 - its negative controls
 from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls
+from . import selection as _selection  # noqa: F401 - registers permute-and-flip selection and its control

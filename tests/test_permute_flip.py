@@ -173,6 +173,8 @@ def test_price_b_has_a_row_per_method_and_names_the_cheapest():
         assert g.loc["permute_and_flip", "public_inputs"] == g.loc["exponential", "public_inputs"]
         cheapest = g["accuracy_loss"].idxmin()
         assert (t.loc[t["eps"] == eps, "cheapest_selection"] == cheapest).all()
+        margin = abs(g.loc["exponential", "accuracy_loss"] - g.loc["permute_and_flip", "accuracy_loss"])
+        assert t.loc[t["eps"] == eps, "cheapest_margin"].tolist() == pytest.approx([margin] * 4, rel=1e-12)
     # the expectation is over the method's own law: recomputed here from the private part's utility
     one = price.paper_b_price(X, y, PROV, k=3, delta=0.01, eps_grid=[2.0], radii=np.geomspace(0.1, 3, 12),
                               split=split, selection_share=0.5, methods=("permute_and_flip",))
@@ -200,3 +202,15 @@ def test_price_table_reads_the_methods_from_config_and_refuses_a_missing_key(tmp
         price.price_table("B", [], [], [], privacy, {})
     with pytest.raises(ValueError, match="unknown 'nope'"):
         price.price_table("B", [], [], [], {**privacy, "selection_methods": ["nope"]}, {})
+
+
+def test_cheapest_names_ties_and_a_single_method():
+    import pandas as pd
+
+    t = pd.DataFrame({"eps": [1.0, 1.0, 1.0, 2.0, 2.0], "tuning": ["paper", "private_selection", "private_selection",
+                                                                  "paper", "private_selection"],
+                      "selection_method": ["", "exponential", "permute_and_flip", "", "exponential"],
+                      "accuracy_loss": [0.0, 0.25, 0.25, 0.0, 0.5]})
+    out = price._with_cheapest(t, "accuracy_loss")
+    assert out["cheapest_selection"].tolist() == ["exponential = permute_and_flip"] * 3 + ["exponential"] * 2
+    assert out["cheapest_margin"].iloc[:3].tolist() == [0.0] * 3 and out["cheapest_margin"].iloc[3:].isna().all()

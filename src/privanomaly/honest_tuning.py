@@ -17,7 +17,7 @@ outside the public split, :mod:`.public_split`), per dataset and total ε:
   permute-and-flip (:mod:`.permute_flip`), same ε_sel, Δu and utility. Its numbers are exact expectations
   over the selection's law (no sampling). ``cheapest_selection`` names, per ε, the method whose row loses
   least against the paper's tuning (paper B: ``accuracy_loss``; paper A: ``f1_loss``, the F1 of the expected
-  precision and recall - the objective of paper A's tuning).
+  precision and recall - the objective of paper A's tuning), ``cheapest_margin`` by how much.
 
 Paper B (Scenario 1's query, Theorem 1 with the GS upper bound - the proven global release): eq. (53)
 accuracy of the distance-outlier status at the chosen r, the outlier count q_count (the released query)
@@ -177,14 +177,17 @@ def _paper_b_selected(name: str, curve: pd.DataFrame, radii: np.ndarray, eps: fl
 
 
 def _with_cheapest(t: pd.DataFrame, loss: str) -> pd.DataFrame:
-    """Column ``cheapest_selection`` on every row: per ε, the selection method(s) of the private_selection rows
-    with the smallest ``loss`` (ties within 1e-12 joined by " = "; "" when no such row has a loss)."""
+    """Columns on every row: ``cheapest_selection``, per ε the selection method(s) of the private_selection rows
+    with the smallest ``loss`` (ties within 1e-12 joined by " = "; "" when no such row has a loss), and
+    ``cheapest_margin``, how much less it loses than the next method (NaN with fewer than two methods)."""
     sel = t[(t["tuning"] == "private_selection") & t[loss].notna()]
-    best = {}
+    best, margin = {}, {}
     for eps, g in sel.groupby("eps", sort=False):
-        low = g[loss].min()
-        best[eps] = " = ".join(g.loc[g[loss] <= low + 1e-12, "selection_method"])
+        losses = np.sort(g[loss].to_numpy(float))
+        best[eps] = " = ".join(g.loc[g[loss] <= losses[0] + 1e-12, "selection_method"])
+        margin[eps] = float(losses[1] - losses[0]) if len(losses) > 1 else np.nan
     t["cheapest_selection"] = [best.get(e, "") for e in t["eps"]]
+    t["cheapest_margin"] = [margin.get(e, np.nan) for e in t["eps"]]
     return t
 class _Counts:
     """(x_i, B) of every record of X at each radius asked for, computed once (shared by every ε), capped at

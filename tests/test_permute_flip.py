@@ -63,7 +63,7 @@ def test_ties_share_their_mass_and_the_law_differs_from_the_exponential_mechanis
     assert p[0] == pytest.approx(p[2], rel=1e-14) and p[0] > p[1] > p[3]
     em = private_selection.probs(u, 1.0, 1)
     assert abs(p - em).max() > 0.01  # not report-noisy-max with Gumbel noise (that is the exponential mechanism)
-    # McKenna & Sheldon, Theorem 2: expected utility never below the exponential mechanism's
+    # McKenna & Sheldon: expected utility never below the exponential mechanism's
     rng = np.random.default_rng(0)
     for _ in range(200):
         v = rng.integers(0, 30, size=rng.integers(1, 9))
@@ -118,7 +118,7 @@ def test_claim_is_stated_beside_the_sampler():
     c = pf.claim(0.3, 5, "substitution", "eq. (53) correct count")
     assert c.epsilon_exact <= Fraction(0.3) and c.delta == 0 and c.neighbours == "substitution"
     assert "permute-and-flip" in c.note and "Δu = 5" in c.note
-    assert "Claim" in pf.select.__doc__ and "Theorem 1" in pf.select.__doc__
+    assert "Claim" in pf.select.__doc__ and "McKenna & Sheldon" in pf.select.__doc__
 
 
 def test_audit_row_passes_and_the_half_sensitivity_control_is_caught():

@@ -1,6 +1,6 @@
 """Private selection over a public candidate grid by permute-and-flip (McKenna & Sheldon, NeurIPS 2020).
 
-Claim (their Theorem 1, beside :func:`select`): given a public list of candidates, integer utilities u(D, c)
+Claim (their privacy theorem, stated again beside :func:`select`): given a public list of candidates, integer utilities u(D, c)
 and a public bound Δu >= max over neighbours D ~ D' and candidates c of |u(D, c) - u(D', c)|, visit the
 candidates in a uniformly random order and stop at the first c whose coin Bernoulli(p_c) lands heads,
 
@@ -9,8 +9,9 @@ candidates in a uniformly random order and stop at the first c whose coin Bernou
 which is ε-DP on that neighbour relation (the relation is the caller's: the claim holds on every pair of
 neighbours whose utilities move by at most Δu). The candidate of largest utility has p = 1, so the walk
 stops within one pass. Its expected utility is never below the exponential mechanism's at the same ε and Δu
-(their Theorem 2); its law differs (report-noisy-max with Gumbel noise *is* the exponential mechanism;
-permute-and-flip is report-noisy-max with one-sided exponential noise, their Theorem 5). ε is the project's
+(their comparison of the two); its law differs (report-noisy-max with Gumbel noise *is* the exponential
+mechanism; permute-and-flip is report-noisy-max with one-sided exponential noise - Ding, Kifer et al. 2021,
+"The permute-and-flip mechanism is identical to report-noisy-max with exponential noise"). ε is the project's
 rational rate (:func:`privanomaly.sp.dlap.rational_rate`, rounded down: the claim reports it).
 
 Exact output law: the random order is the order of iid uniform arrival times T_c on [0, 1]; c is output iff
@@ -53,11 +54,11 @@ def theta(eps: float, sensitivity: int) -> Fraction:
 
 def claim(eps: float, sensitivity: int, neighbours: str, utility_text: str = "") -> Claim:
     """The selection's claim: rational_rate(ε)-DP on ``neighbours`` when Δu bounds the utility's sensitivity
-    (McKenna & Sheldon 2020, Theorem 1)."""
+    (McKenna & Sheldon 2020, permute-and-flip's privacy theorem)."""
     rate = rational_rate(eps)
     what = f" of {utility_text}" if utility_text else ""
     return Claim(float(rate), 0.0, neighbours, epsilon_exact=rate,
-                 note=f"permute-and-flip{what} with Δu = {int(sensitivity)} (McKenna-Sheldon 2020, Thm 1)")
+                 note=f"permute-and-flip{what} with Δu = {int(sensitivity)} (McKenna-Sheldon 2020)")
 
 
 def law_at(utility, th: Fraction) -> ExactDist:
@@ -103,7 +104,7 @@ def select(utility, eps: float, sensitivity: int, rng: np.random.Generator, n_tr
     """``n_trials`` independent exact draws of permute-and-flip (int64 indices of the chosen candidates).
 
     Claim: :func:`claim` - rational_rate(ε)-DP on any neighbour relation on which Δu = ``sensitivity`` bounds
-    the utility's change (McKenna & Sheldon 2020, Theorem 1)."""
+    the utility's change (McKenna & Sheldon 2020; checked exactly by the audit row ``pf_select_r``)."""
     u = check_utility(utility, sensitivity)
     if not isinstance(rng, np.random.Generator):
         raise TypeError("rng must be a numpy.random.Generator")

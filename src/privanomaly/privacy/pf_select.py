@@ -32,7 +32,7 @@ class PFSelectR(ExpSelectR):
     """Paper B: r from a public grid by permute-and-flip on the eq. (53) correct count."""
 
     label = "r chosen by permute-and-flip (eq. (53) correct count)"
-    reference = "permute-and-flip over r (McKenna-Sheldon 2020, Thm 1), before Theorem 1 or 2"
+    reference = "permute-and-flip over r (McKenna-Sheldon 2020), before Theorem 1 or 2"
     sensitivity_factor = 1  # 2: the negative control runs the method with Δu halved (its law's θ doubled)
 
     def selection_law(self, utility, eps_sel, du: int) -> exact.ExactDist:

@@ -136,6 +136,20 @@ def test_audit_row_passes_and_the_half_sensitivity_control_is_caught():
     assert failing == ["utilities3_0to3_du1", "utilities3_0to3_du2"]
 
 
+def test_paper_a_end_to_end_row_with_permute_and_flip_passes_and_states_its_method():
+    from privanomaly import audit  # noqa: F401 - registers the end-to-end mechanisms
+    from privanomaly.audit import harness
+
+    m = mechanisms.get("end_to_end_sp_pf")
+    row = harness.audit_mechanism(m, harness.LEVELS["fast"])
+    assert row.exhaustive_pass and row.pairs > 0 and row.worst_ratio_over_e_eps <= 1.0
+    c = m.claim(eps=1.0)
+    em = mechanisms.get("end_to_end_sp").claim(eps=1.0)
+    assert c.epsilon_exact == em.epsilon_exact and c.neighbours == em.neighbours == "sensitive_k"
+    assert "permute-and-flip" in m.label
+    assert mechanisms.get("pf_select_r").claim(eps=0.5).note.startswith("permute-and-flip")
+
+
 def test_schema_lists_exactly_the_librarys_methods():
     import yaml
 

@@ -1,15 +1,20 @@
-"""Permute-and-flip selection of r as a registered mechanism, checked exactly by the privacy audit.
+"""Permute-and-flip selection as registered mechanisms, checked exactly by the privacy audit.
 
-``pf_select_r`` (paper B): r chosen from a public grid by permute-and-flip (:mod:`.permute_flip`) on the
-eq. (53) correct count, ε-DP on substitution with Δu = min(N, 2 GS^UB) - the same utility, Δu and small
-worlds as ``exp_select_r`` (:class:`.end_to_end.ExpSelectR`: labelled records on a line, every substitution,
-Pr[r | D] <= e^ε Pr[r | D'] decided exactly on permute-and-flip's law), so the two selection methods are audited
-on the same edges. These worlds' utilities move together (one substitution changes few statuses), so the
-claim's factor 2 is never needed there; the method's own claim - for *any* utilities moving by at most Δu -
-is checked on utility worlds too: every integer utility vector of n candidates in {0..top}^n, every pair
-within Δu in each coordinate (:func:`utility_rows`). The negative control ``pf_select_r_half_sensitivity``
-runs the method with Δu halved (θ doubled) under the claim of Δu and must be caught (it is, in the utility
-worlds: one candidate up by Δu while another goes down).
+The end-to-end releases of :mod:`.end_to_end` with permute-and-flip (:mod:`.permute_flip`) as their selection
+method - the same utility, Δu, claim structure and small worlds, so the two selection methods are audited on
+the same edges:
+
+* ``pf_select_r`` (paper B): r from a public grid on the eq. (53) correct count, ε-DP on substitution with
+  Δu = min(N, 2 GS^UB) (as :class:`.end_to_end.ExpSelectR`: labelled records on a line, every substitution,
+  Pr[r | D] <= e^ε Pr[r | D'] decided exactly). These worlds' utilities move together (one substitution
+  changes few statuses), so the claim's factor 2 is never needed there; the method's own claim - for *any*
+  utilities moving by at most Δu - is checked on utility worlds too: every integer utility vector of n
+  candidates in {0..top}^n, every pair within Δu in each coordinate (:func:`utility_rows`).
+* ``end_to_end_sp_pf`` (paper A): (β, r) by permute-and-flip, then SP, on the G_S(k) edges of every candidate
+  (as :class:`.end_to_end.EndToEndSP`).
+
+The negative control ``pf_select_r_half_sensitivity`` runs the method with Δu halved (θ doubled) under the claim
+of Δu and must be caught (it is, in the utility worlds: one candidate up by Δu while another goes down).
 """
 
 from __future__ import annotations
@@ -19,13 +24,11 @@ import itertools
 import numpy as np
 
 from privanomaly.mechanisms import exact, registry
-from privanomaly.mechanisms.base import Claim
-from privanomaly.outliers.global_sensitivity import gs_upper
 
 from . import permute_flip
-from .end_to_end import ExpSelectR
+from .end_to_end import EndToEndSP, ExpSelectR
 
-__all__ = ["PFSelectR", "negative_controls"]
+__all__ = ["EndToEndSPPF", "PFSelectR", "negative_controls", "utility_rows"]
 
 
 class PFSelectR(ExpSelectR):
@@ -33,15 +36,11 @@ class PFSelectR(ExpSelectR):
 
     label = "r chosen by permute-and-flip (eq. (53) correct count)"
     reference = "permute-and-flip over r (McKenna-Sheldon 2020), before Theorem 1 or 2"
+    selection = permute_flip
     sensitivity_factor = 1  # 2: the negative control runs the method with Δu halved (its law's θ doubled)
 
     def selection_law(self, utility, eps_sel, du: int) -> exact.ExactDist:
         return permute_flip.law_at(utility, permute_flip.theta(eps_sel, du) * self.sensitivity_factor)
-
-    def claim(self, *, eps, delta=0.0, k=1, N=4, **_) -> Claim:
-        du = min(int(N), 2 * gs_upper(None, 1, int(k)))
-        return permute_flip.claim(eps, du, self.neighbours, "eq. (53) correct count").scoped(
-            ("ε, k, N (bounded DP)", "r grid (config)", f"Δu = {du}"))
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, **_) -> list[dict]:
         """The eq. (53) worlds of ``exp_select_r`` and the utility worlds (module docstring)."""
@@ -71,7 +70,17 @@ def utility_rows(m: PFSelectR, fast: bool, eps: float) -> list[dict]:
     return rows
 
 
+class EndToEndSPPF(EndToEndSP):
+    """Paper A end to end: (β, r) by permute-and-flip, then Construction 1 (module docstring)."""
+
+    label = "SP with (β, r) chosen by permute-and-flip"
+    reference = ("permute-and-flip over (β, r) + Construction 1, basic composition, on the G_S(k) edges of every "
+                 "candidate (β, r)")
+    selection = permute_flip
+
+
 registry.register("pf_select_r")(PFSelectR)
+registry.register("end_to_end_sp_pf")(EndToEndSPPF)
 
 
 def negative_controls() -> dict[str, PFSelectR]:

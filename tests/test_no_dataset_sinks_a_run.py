@@ -47,7 +47,7 @@ def test_infeasible_betas_become_skipped_rows_with_the_global_columns():
     assert done["beta"].min() > skipped["beta"].max()  # only the costlier (smaller) betas are skipped
     assert skipped["sigma_smooth"].isna().all() and skipped["ratio"].isna().all()
     assert (skipped["sigma_global"] > 0).all() and (skipped["true_count"] == done["true_count"].iloc[0]).all()
-    assert not skipped["proven_smooth"].any()
+    assert not skipped["sigma_smooth_proven"].any()
     assert skipped["skipped"].str.contains("work 5001 > max_work 5000").all()
     assert (done["smooth_sensitivity"] == 4.0).all() and (done["work_paper"] == 12).all()
 

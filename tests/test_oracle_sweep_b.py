@@ -54,9 +54,9 @@ def test_sigma_rows_on_a_line_equal_the_oracle():
             assert math.isclose(row[col], want, rel_tol=1e-12), (row.convention, col)
         assert math.isclose(row.ratio, row.sigma_global / row.sigma_smooth, rel_tol=1e-12)
         # what the theorems prove: Theorem 1 needs a GS upper bound, the printed constants and its condition
-        assert not row.proven_global_lower
-        assert bool(row.proven_global_upper) == (row.convention == "printed")
-        assert bool(row.proven_smooth) == (row.convention == "printed")
+        assert not row.sigma_global_proven
+        assert bool(row.sigma_global_upper_proven) == (row.convention == "printed")
+        assert bool(row.sigma_smooth_proven) == (row.convention == "printed")
 
 
 def test_top_h_rows_equal_the_law_of_algorithm3():

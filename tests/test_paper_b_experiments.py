@@ -110,16 +110,16 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
     assert "seconds" not in df.columns  # no wall-clock time in the Scenario-1 tables
     # the lower-bound sigma_Global (the paper's figure) proves nothing; the upper-bound
     # one does where Theorem 1's condition holds; the un-smoothed reading is not private
-    assert not df["proven_global_lower"].any()
+    assert not df["sigma_global_proven"].any()
     assert (df["gs_upper"] == min(7, 3 * 6 + 1)).all()
     assert np.allclose(pr["sigma_global_upper"] / pr["sigma_global"], 7 / gs)
-    assert pr["proven_global_upper"].all() and pr["proven_smooth"].all()
-    assert not loc["proven_global_upper"].any() and not loc["proven_smooth"].any()
+    assert pr["sigma_global_upper_proven"].all() and pr["sigma_smooth_proven"].all()
+    assert not loc["sigma_global_upper_proven"].any() and not loc["sigma_smooth_proven"].any()
     big = scenario1.scenario1_table(X, 3, 1.0, [8.0], 0.01, ["printed"], fake)  # Theorem 1 condition fails
-    assert np.isnan(big["sigma_global_upper"]).all() and not big["proven_global_upper"].any()
-    assert big["proven_smooth"].all()  # Theorem 2's condition still holds at eps = 8 ...
+    assert np.isnan(big["sigma_global_upper"]).all() and not big["sigma_global_upper_proven"].any()
+    assert big["sigma_smooth_proven"].all()  # Theorem 2's condition still holds at eps = 8 ...
     huge = scenario1.scenario1_table(X, 3, 1.0, [30.0], 0.01, ["printed"], fake)
-    assert not huge["proven_smooth"].any()  # ... but not at eps = 30 (worst exact delta 0.0265 > 0.01)
+    assert not huge["sigma_smooth_proven"].any()  # ... but not at eps = 30 (worst exact delta 0.0265 > 0.01)
     with pytest.raises(ValueError, match="unknown"):
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 
@@ -283,9 +283,9 @@ def test_r_given_as_the_papers_is_no_verdict():
 def test_sigma_claim_verdicts_on_synthetic_numbers():
     eps = [0.5, 0.7, 0.9]
     s1 = pd.DataFrame(
-        [{"dataset": "x", "method": "paper", "convention": "printed", "proven_smooth": True, "gs_lower": 13,
+        [{"dataset": "x", "method": "paper", "convention": "printed", "sigma_smooth_proven": True, "gs_lower": 13,
           "eps": e, "ratio": 0.1, "sigma_smooth": 400.0} for e in eps]
-        + [{"dataset": "x", "method": "paper", "convention": "alt", "proven_smooth": False, "gs_lower": 13,
+        + [{"dataset": "x", "method": "paper", "convention": "alt", "sigma_smooth_proven": False, "gs_lower": 13,
             "eps": e, "ratio": 13.0, "sigma_smooth": 4.0 / e} for e in eps]
     )
     paper = {"sigma_ratio_range": [10, 30], "sigma_smooth_max": 7, "sigma_smooth_eps_from": 0.7}

@@ -22,7 +22,8 @@ from privanomaly.price import plan as price_plan
 CONFIG = {"seed": 11, "paper_a": {"selection": {"betas": [1, 2, 3, 5], "fractions": [0.02, 0.05, 0.1],
                                                 "max_query_rows": 60},
                                   "k_main": 1, "metric": "euclidean"},
-          "privacy": {"eps": [1.0], "public_split": {"fraction": 0.2, "seed": 7}, "selection_share": 0.1}}
+          "privacy": {"eps": [1.0], "public_split": {"fraction": 0.2, "seed": 7}, "selection_share": 0.1,
+                      "selection_methods": ["exponential"]}}
 
 
 def _dataset(tmp_path, n=400, seed=4):

@@ -59,10 +59,10 @@ def test_r_scopes():
 
 
 def test_add_to_keeps_columns_and_appends_three_at_the_right():
-    df = pd.DataFrame({"dataset": ["a", "a"], "x": [1.5, 2.5], "proven_smooth": [True, False]})
+    df = pd.DataFrame({"dataset": ["a", "a"], "x": [1.5, 2.5], "sigma_smooth_proven": [True, False]})
     sc = scope.paper_b_scenario1({"r": 0.5, "r_source": scope.FITTED_ON_PUBLIC}, {"steps": []})
     out = sc.add_to(df, scope.scenario1_proven(df))
-    assert list(out.columns) == ["dataset", "x", "proven_smooth", *scope.SCOPE_COLUMNS]
+    assert list(out.columns) == ["dataset", "x", "sigma_smooth_proven", *scope.SCOPE_COLUMNS]
     pd.testing.assert_frame_equal(out[df.columns], df)
     assert out["proven_end_to_end"].tolist() == [True, False] and out["data_dependent"].eq("").all()
     tuned = scope.paper_b_scenario1({"r": 0.5}, {"steps": []}).add_to(df, scope.scenario1_proven(df))
@@ -78,8 +78,8 @@ def test_sweep_rows_scope():
     out = scope.add_sweep_columns(a, "paper_a", "fraction", 0.05, {"steps": []})
     assert not out["proven_end_to_end"].any()
     assert not scope.add_sweep_columns(a, "paper_a", "value", 0.5, None)["proven_end_to_end"].any()  # unknown prep
-    b = pd.DataFrame({"part": ["sigma", "sigma", "top_h", "top_h"], "proven_smooth": [True, np.nan, np.nan, np.nan],
-                      "proven_global_upper": [False, np.nan, np.nan, np.nan], "skipped": ["", "paper: too costly", "", "h >= m"]})
+    b = pd.DataFrame({"part": ["sigma", "sigma", "top_h", "top_h"], "sigma_smooth_proven": [True, np.nan, np.nan, np.nan],
+                      "sigma_global_upper_proven": [False, np.nan, np.nan, np.nan], "skipped": ["", "paper: too costly", "", "h >= m"]})
     assert scope.add_sweep_columns(b, "paper_b", "value", 1.0, {"steps": []})["proven_end_to_end"].tolist() == [
         True, False, True, False]
 

@@ -1,6 +1,6 @@
 # The end-to-end private mode (beyond both papers): the price of honest tuning - the paper's tuning on every
-# record vs a public split vs private selection (exponential mechanism), composed by one accountant - per
-# dataset and total eps, one job per paper (privanomaly.price.tuning). Its tables are catalogue items of
+# record vs a public split vs private selection (config privacy.selection_methods), composed by one accountant -
+# per dataset and total eps, one job per paper (privanomaly.price.tuning). Its tables are catalogue items of
 # paper A and B (workflow/report/catalogue.yaml).
 
 

@@ -11,6 +11,8 @@
   negative controls, registered here.
 * :mod:`.released_path` — every row kind that can say ``proven_end_to_end``, run from raw float records to the
   release (:mod:`privanomaly.price.released_path`), and its negative controls.
+* :mod:`.selection` — permute-and-flip selection of r (:mod:`privanomaly.privacy.pf_select`) and its negative
+  control, registered here.
 """
 
 from .statistical import *  # noqa: F401,F403
@@ -31,3 +33,4 @@ from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
 from . import float_boundary_worlds as _float_boundary_worlds  # noqa: F401 - its negative controls
 from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls
 from . import released_path as _released_path  # noqa: F401 - the released paths' rows and their controls
+from . import selection as _selection  # noqa: F401 - registers permute-and-flip selection and its control

@@ -2,7 +2,7 @@
 
 sigma_Global uses the *lower* bound min(N, 2dk + 1) of eq. (18) in Theorem 1, as the paper does (kept: it is
 the paper's figure) - but a lower bound on GS proves nothing (the 2-D pentagon changes the count by 16 > 13,
-a 7-D configuration by 49 > 43), so those rows say ``proven_global_lower = False``. The proven global row is
+a 7-D configuration by 49 > 43), so those rows say ``sigma_global_proven = False``. The proven global row is
 ``sigma_global_upper``: Theorem 1 with the *upper* bound min(N, k K_d + 1), proven where the Theorem 1
 condition holds (:func:`privanomaly.outliers.theorem1_exact_delta`). sigma_Smooth uses the smooth upper bound
 of Algorithm 2 (or the fast bound; which one is a public choice, never the data's) in Theorem 2. As printed
@@ -45,7 +45,8 @@ def scenario1_table(
 ) -> pd.DataFrame:
     """One row per (convention, eps): true count, GS lower and upper bounds, beta, S, sigma_Global (lower-bound
     GS, the paper's figure), sigma_Global_upper (upper-bound GS), sigma_Smooth, ratio, and per sigma whether
-    every premise of its theorem holds (``proven_global_lower`` is always False: GS lower bound).
+    every premise of its theorem holds, in ``<σ>_proven`` right after that σ (``sigma_global_proven`` is always
+    False: GS lower bound).
 
     ``smooth_fn(beta)`` computes the smooth bound (Algorithm 2 or the fast bound); it is called once per
     distinct beta (largest beta first: those are the cheap ones), shared by the conventions.
@@ -112,17 +113,18 @@ def scenario1_table(
                     "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
                     "method_used": sm["method_used"],
                     "work_paper": sm["work_paper"] if beta not in cache else int(sm.get("work_paper", 0)),
+                    # each σ's flag: every premise of its theorem holds. σ_Global: GS is an upper bound (never
+                    # for gs_lower), printed constants, Theorem 1's condition
                     "sigma_global": s_glob,
+                    "sigma_global_proven": False,
                     "sigma_global_upper": s_glob_up,
+                    "sigma_global_upper_proven": bool(conv.privacy_proven and theorem1_ok),
+                    # σ_Smooth: a beta-smooth upper bound chosen by public parameters, printed constants of
+                    # Theorem 2, and its condition (exact worst-case delta <= delta; fails for large eps)
                     "sigma_smooth": s_smooth,
+                    "sigma_smooth_proven": bool(beta in cache and conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
                     "ratio": s_glob / s_smooth,
                     "ratio_upper": s_glob_up / s_smooth,
-                    # premises: GS is an upper bound (never for gs_lower), printed constants, Theorem 1 condition
-                    "proven_global_lower": False,
-                    "proven_global_upper": bool(conv.privacy_proven and theorem1_ok),
-                    # a beta-smooth upper bound chosen by public parameters, printed constants of Theorem 2,
-                    # and the Theorem 2 condition (exact worst-case delta <= delta; fails for large eps)
-                    "proven_smooth": bool(beta in cache and conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
                     "skipped": "" if beta in cache else skipped,
                 }
             )
@@ -130,7 +132,7 @@ def scenario1_table(
     return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
 
 
-# The answer first: the columns a reader wants (the two sigmas, their ratio, whether each is proven, why a
-# row is empty) lead the table; the diagnostics (N, d, k, r, bounds, beta, S, t_max, work ...) follow.
-ANSWER_COLUMNS = ["convention", "eps", "sigma_global", "sigma_global_upper", "sigma_smooth", "ratio", "ratio_upper",
-                  "proven_global_upper", "proven_smooth", "skipped"]
+# The answer first: the columns a reader wants (each sigma with its own proven flag right after it, the ratios,
+# why a row is empty) lead the table; the diagnostics (N, d, k, r, bounds, beta, S, t_max, work ...) follow.
+ANSWER_COLUMNS = ["convention", "eps", "sigma_global", "sigma_global_proven", "sigma_global_upper",
+                  "sigma_global_upper_proven", "sigma_smooth", "sigma_smooth_proven", "ratio", "ratio_upper", "skipped"]

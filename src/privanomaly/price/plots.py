@@ -15,13 +15,15 @@ from privanomaly.registry import Registry  # noqa: E402
 
 FIGURES: Registry = Registry("honest-tuning plot function")
 
-STYLE = {"paper": ("C3", "o", "paper's tuning (not private end to end)"),
-         "public_split": ("C0", "s", "public split"),
-         "private_selection": ("C2", "^", "private selection (exp. mechanism)")}
+STYLE = {("paper", ""): ("C3", "o", "paper's tuning (not private end to end)"),
+         ("public_split", ""): ("C0", "s", "public split"),
+         ("private_selection", "exponential"): ("C2", "^", "private selection (exp. mechanism)"),
+         ("private_selection", "permute_and_flip"): ("C4", "v", "private selection (permute-and-flip)")}
 
 
 def plot_price(df: pd.DataFrame, metrics: list[tuple[str, str]], ylabel: str, title: str):
-    """One panel per dataset: each metric (column, line style) against total ε, one colour per tuning."""
+    """One panel per dataset: each metric (column, line style) against total ε, one colour per tuning (and per
+    selection method of the private_selection rows)."""
     names = list(dict.fromkeys(df["dataset"])) if len(df) else []
     n = max(1, len(names))
     ncol = min(3, n)
@@ -29,9 +31,10 @@ def plot_price(df: pd.DataFrame, metrics: list[tuple[str, str]], ylabel: str, ti
     fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.4 * nrow), squeeze=False)
     for ax, ds in zip(axes.ravel(), names):
         sub = df[df["dataset"] == ds]
-        for tuning in TUNINGS:
-            t = sub[sub["tuning"] == tuning].sort_values("eps")
-            colour, marker, label = STYLE[tuning]
+        method = sub["selection_method"].fillna("")
+        for tuning, name in ((tu, n) for tu in TUNINGS for n in dict.fromkeys(method[sub["tuning"] == tu])):
+            t = sub[(sub["tuning"] == tuning) & (method == name)].sort_values("eps")
+            colour, marker, label = STYLE[(tuning, name)]
             for col, ls in metrics:
                 ax.plot(t["eps"], t[col], ls=ls, color=colour, marker=marker, ms=4,
                         label=f"{label}" + (f" - {col}" if len(metrics) > 1 else ""))

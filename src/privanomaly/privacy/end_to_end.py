@@ -104,11 +104,12 @@ def _correct(m: tuple[int, ...], n_pos: int, outlier_at: np.ndarray) -> int:
 class _Audited(Mechanism):
     family = "end_to_end"
     tuned_on_private = False  # True: the negative control (deterministic argmax on the private part)
+    selection = private_selection  # the selection method (:mod:`.selection_methods`): claim and exact law
 
     def selection_law(self, utility, eps_sel, du: int) -> exact.ExactDist:
         if self.tuned_on_private:
-            return argmax_law(utility, private_selection.exact_law(utility, eps_sel, du).theta)
-        return private_selection.exact_law(utility, eps_sel, du)
+            return argmax_law(utility, self.selection.exact_law(utility, eps_sel, du).theta)
+        return self.selection.exact_law(utility, eps_sel, du)
 
 
 class EndToEndSP(_Audited):
@@ -129,8 +130,8 @@ class EndToEndSP(_Audited):
         from privanomaly import mechanisms
 
         acc = Accountant(self.neighbours)
-        acc.spend("selection of (β, r)", private_selection.claim(float(SHARE * Fraction(eps)), self.sensitivity(),
-                                                                 "add_remove"))
+        acc.spend("selection of (β, r)", self.selection.claim(float(SHARE * Fraction(eps)), self.sensitivity(),
+                                                              "add_remove"))
         acc.spend("SP answer", mechanisms.get("sp").claim(eps=acc.remaining(eps), k=self.K))
         return acc.total((scope.PAPER_A_PUBLIC, "candidate grid of (β, r)", f"Δu = {self.sensitivity()}",
                           scope.CANDIDATES_RELATION))
@@ -144,7 +145,7 @@ class EndToEndSP(_Audited):
         eps_sel = SHARE * eps_total
         du = self.sensitivity()
         acc = Accountant(self.neighbours)
-        acc.spend("selection of (β, r)", private_selection.claim(float(eps_sel), du, "add_remove"))
+        acc.spend("selection of (β, r)", self.selection.claim(float(eps_sel), du, "add_remove"))
         eps_rel = acc.remaining(eps)  # what claim() asks the SP answer for
         claim = self.claim(eps=float(eps_total))
         worlds = _worlds(n_pos, max_mult, max_total)
@@ -200,7 +201,7 @@ class ExpSelectR(_Audited):
 
     def claim(self, *, eps, delta=0.0, k=1, N=4, **_) -> Claim:
         du = min(int(N), 2 * gs_upper(None, 1, int(k)))
-        return private_selection.claim(eps, du, self.neighbours, "eq. (53) correct count").scoped(
+        return self.selection.claim(eps, du, self.neighbours, "eq. (53) correct count").scoped(
             ("ε, k, N (bounded DP)", "r grid (config)", f"Δu = {du}"))
 
     def audit_rows(self, fast: bool = True, eps: float = 0.5, **_) -> list[dict]:
@@ -219,7 +220,7 @@ class ExpSelectR(_Audited):
                     u = np.array([_correct(m, n_pos, _ball(x, r) - 1 < k) for r in self.RADII])
                     util[m], law[m] = u, self.selection_law(u, float(eps_f), du)
                 pairs, jump, ok, worst = 0, 0, True, 0.0
-                rate = private_selection.claim(float(eps_f), du, self.neighbours).epsilon_exact
+                rate = self.selection.claim(float(eps_f), du, self.neighbours).epsilon_exact
                 for m in worlds:
                     for a, b in itertools.permutations(range(2 * n_pos), 2):
                         if m[a] == 0:

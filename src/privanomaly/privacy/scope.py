@@ -210,7 +210,7 @@ def _flag(df: pd.DataFrame, col: str) -> pd.Series:
 
 def scenario1_proven(df: pd.DataFrame) -> pd.Series:
     """A Scenario-1 row's own claim: its proven release (σ_Global with the GS upper bound, or σ_Smooth)."""
-    return _flag(df, "proven_global_upper") | _flag(df, "proven_smooth")
+    return _flag(df, "sigma_global_upper_proven") | _flag(df, "sigma_smooth_proven")
 
 
 def sweep_proven(df: pd.DataFrame, kind: str) -> pd.Series:

@@ -13,11 +13,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privanomaly.price import tuning as price
+import price_inputs
 from privanomaly import mechanisms
+from privanomaly.price import tuning as price
 from privanomaly.mechanisms import exact
 from privanomaly.privacy import permute_flip as pf
-from privanomaly.privacy import private_selection, public_split, scope, selection_methods
+from privanomaly.price import released_path as rp
+from privanomaly.privacy import private_selection, scope, selection_methods
 
 UTILITIES = [(3,), (0, 0), (2, 0), (3, 1, 3, 0), (5, 5, 5), (0, 4, 1, 4, 2), (7, 0, 0, 0, 1, 6)]
 
@@ -168,13 +170,14 @@ def _data(n=80, seed=5):
 
 PROV = {"steps": [{"step": "standardize", "fitted_on": scope.FITTED_ON_DATA}]}
 BOTH = tuple(selection_methods.METHODS)
+SELECTORS = tuple(rp.selector(name) for name in BOTH)
 
 
 def test_price_b_has_a_row_per_method_and_names_the_cheapest():
     X, y = _data()
-    split = public_split.split(len(X), 0.2, np.random.default_rng(1))
+    split = price_inputs.split_args(X, y, 0.2, 1)
     t = price.paper_b_price(X, y, PROV, k=3, delta=0.01, eps_grid=[0.5, 2.0], radii=np.geomspace(0.1, 3, 12),
-                            split=split, selection_share=0.5, methods=BOTH)
+                            **split, selection_share=0.5, selectors=SELECTORS)
     sel = t[t["tuning"] == "private_selection"]
     assert sel["selection_method"].tolist() == list(BOTH) * 2
     assert (t.loc[t["tuning"] != "private_selection", "selection_method"] == "").all()
@@ -191,16 +194,16 @@ def test_price_b_has_a_row_per_method_and_names_the_cheapest():
         assert t.loc[t["eps"] == eps, "cheapest_margin"].tolist() == pytest.approx([margin] * 4, rel=1e-12)
     # the expectation is over the method's own law: recomputed here from the private part's utility
     one = price.paper_b_price(X, y, PROV, k=3, delta=0.01, eps_grid=[2.0], radii=np.geomspace(0.1, 3, 12),
-                              split=split, selection_share=0.5, methods=("permute_and_flip",))
+                              **split, selection_share=0.5, selectors=(rp.selector("permute_and_flip"),))
     assert one.loc[one["tuning"] == "private_selection", "accuracy"].item() == pytest.approx(
         sel.loc[(sel["eps"] == 2.0) & (sel["selection_method"] == "permute_and_flip"), "accuracy"].item(), rel=1e-12)
 
 
 def test_price_a_has_a_row_per_method_with_f1_and_the_cheapest():
     X, y = _data()
-    split = public_split.split(len(X), 0.25, np.random.default_rng(3))
-    t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.02, 0.08], eps_grid=[1.0], k=1, split=split,
-                            selection_share=0.5, rng=np.random.default_rng(2), methods=BOTH)
+    t = price.paper_a_price(X, y, PROV, betas=[1, 2], fractions=[0.02, 0.08], eps_grid=[1.0], k=1,
+                            **price_inputs.split_args(X, y, 0.25, 3), selection_share=0.5,
+                            rng=np.random.default_rng(2), selectors=SELECTORS)
     sel = t[t["tuning"] == "private_selection"].set_index("selection_method")
     assert list(sel.index) == list(BOTH) and sel["proven_end_to_end"].all()
     p, r = t["precision_labels"], t["recall_labels"]
@@ -213,9 +216,9 @@ def test_price_a_has_a_row_per_method_with_f1_and_the_cheapest():
 def test_price_table_reads_the_methods_from_config_and_refuses_a_missing_key(tmp_path):
     privacy = {"eps": [1.0], "public_split": {"fraction": 0.2, "seed": 7}, "selection_share": 0.1}
     with pytest.raises(ValueError, match="privacy.selection_methods is missing"):
-        price.price_table("B", [], [], [], privacy, {})
+        price.price_table("B", [], [], [], privacy, {}, [], [])
     with pytest.raises(ValueError, match="unknown 'nope'"):
-        price.price_table("B", [], [], [], {**privacy, "selection_methods": ["nope"]}, {})
+        price.price_table("B", [], [], [], {**privacy, "selection_methods": ["nope"]}, {}, [], [])
 
 
 def test_cheapest_names_ties_and_a_single_method():

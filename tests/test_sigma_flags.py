@@ -15,9 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import price_inputs
 import privanomaly
 from privanomaly.paper_b import comparison, scenario1
-from privanomaly.privacy import public_split, scope
+from privanomaly.privacy import scope
 from privanomaly.sweeps import sigma as sweep_sigma
 
 SRC = Path(privanomaly.__file__).parent
@@ -69,9 +70,9 @@ def _price_b() -> pd.DataFrame:
     rng = np.random.default_rng(5)
     X = np.vstack([rng.normal(size=(55, 2)), rng.normal(6.0, 2.0, size=(5, 2))])
     y = np.r_[np.zeros(55, int), np.ones(5, int)]
-    split = public_split.split(len(X), 0.2, np.random.default_rng(1))
     return honest_tuning.paper_b_price(X, y, {"steps": []}, k=3, delta=0.01, eps_grid=[0.5, 2.0],
-                                       radii=np.geomspace(0.1, 3, 8), split=split, selection_share=0.1)
+                                       radii=np.geomspace(0.1, 3, 8), **price_inputs.split_args(X, y, 0.2, 1),
+                                       selection_share=0.1)
 
 
 # one builder per table kind, keyed by the module that names its σ columns (the sweep's σ rows are Scenario 1's)

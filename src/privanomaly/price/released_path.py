@@ -27,7 +27,7 @@ audit's negative controls are these same functions with one stage broken. The sc
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -39,10 +39,10 @@ from privanomaly.paper_a import selection
 from privanomaly.paper_b import tuning
 
 from privanomaly.privacy import membership as ms
-from privanomaly.privacy import private_selection, public_fit
+from privanomaly.privacy import public_fit, selection_methods
 from privanomaly.privacy.scope import Scope, preprocessing
 
-__all__ = ["KINDS", "RawRecords", "View", "Path", "Selector", "EXPONENTIAL", "raw_scope", "read_raw", "view",
+__all__ = ["KINDS", "RawRecords", "View", "Path", "Selector", "selector", "with_selector", "EXPONENTIAL", "raw_scope", "read_raw", "view",
            "paper_b_public_split", "paper_b_private_selection", "paper_a_public_split", "paper_a_private_selection",
            "public_grid", "PATHS", "plain_view", "paper_a_plain", "paper_b_plain", "composed_claim",
            "paper_b_sensitivity", "packing_upper", "paper_a_sensitivity", "Counts", "paper_a_utility"]
@@ -132,7 +132,8 @@ def view(raw: RawRecords, seed: int, fraction: float, *, splitter: Splitter = ms
 @dataclass(frozen=True)
 class Selector:
     """A private selection method over a public candidate grid (integer utility, sensitivity Δu): its claim, its
-    law as floats (the tables' expectations) and exactly (the audit). A new method is one more instance."""
+    law as floats (the tables' expectations) and exactly (the audit). A new method is one more instance; ``name``
+    is what the price tables' ``selection_method`` column says."""
 
     name: str
     claim: Callable[[float, int, str, str], Claim]
@@ -140,8 +141,23 @@ class Selector:
     exact_law: Callable[[np.ndarray, float, int], ExactDist]
 
 
-EXPONENTIAL = Selector("exponential mechanism", private_selection.claim, private_selection.probs,
-                       private_selection.exact_law)
+def selector(name: str) -> Selector:
+    """The :class:`Selector` of method ``name`` of config ``privacy.selection_methods``
+    (:mod:`privanomaly.privacy.selection_methods`: its claim, float law and exact law)."""
+    meth = selection_methods.get(name)
+    return Selector(name, meth.claim, meth.probs, meth.exact_law)
+
+
+EXPONENTIAL = selector("exponential")
+
+
+def with_selector(path: "Path", sel: Selector) -> "Path":
+    """A private selection ``path`` with its choice made by ``sel`` instead: the view, grid, utility and Δu are
+    the selector's inputs, not its outputs, so one path serves every method (the same as running the path
+    function with ``selector=sel``)."""
+    if path.utility is None:
+        raise ValueError(f"{path.kind}: a public choice has no selector to replace")
+    return replace(path, selector=sel)
 
 
 # ------------------------------------------------------------------------- utilities and their bounds

@@ -13,10 +13,14 @@ records (rule ``prepare_raw``): every fitted preprocessing step is fitted on the
   does: the scope columns say so).
 * ``private_selection`` - the candidate grid is public (paper B: config ``paper_b.tuning.r_grid``; paper A:
   the (β, fraction) grid read off the public part), the choice is made on the private part by a private
-  selection method (:class:`privanomaly.price.released_path.Selector`; the exponential mechanism,
-  :mod:`privanomaly.privacy.private_selection`, by default) with ε_sel = share · ε, the release spends
-  ε - ε_sel; the accountant (:mod:`privanomaly.privacy.accountant`) composes the two. Its numbers are exact expectations over the
-  selection's law (no sampling).
+  selection method (:class:`privanomaly.price.released_path.Selector`) with ε_sel = share · ε, the release spends
+  ε - ε_sel; the accountant (:mod:`privanomaly.privacy.accountant`) composes the two. One row per method of
+  config ``privacy.selection_methods`` (column ``selection_method``, :mod:`privanomaly.privacy.selection_methods`:
+  the exponential mechanism and permute-and-flip), same ε_sel, Δu, utility and candidate metrics - only the law
+  of the choice differs. Its numbers are exact expectations over the selection's law (no sampling).
+  ``cheapest_selection`` names, per ε, the method whose row loses least against the paper's tuning (paper B:
+  ``accuracy_loss``; paper A: ``f1_loss``, the F1 of the expected precision and recall - the objective of paper
+  A's tuning), ``cheapest_margin`` by how much.
 
 Paper B (Scenario 1's query, Theorem 1 with the GS upper bound - the proven global release): eq. (53)
 accuracy of the distance-outlier status at the chosen r, the outlier count q_count (the released query)
@@ -37,7 +41,8 @@ Columns (one row per dataset, ε and tuning): ``n_public`` / ``n_private`` (pape
 ``n_private`` empty: under add/remove the private part's size is not public, so publishing it beside a proven
 row would be outside the claim; paper B's relation, substitution, keeps N public), ``eps_selection`` (the rational
 rate the selection spends; 0 without one) and ``eps_release``, the chosen ``r`` (and ``beta``; for
-``private_selection`` their expectations under the selection's law), the accuracy measures above, and the
+``private_selection`` their expectations under the selection's law), the accuracy measures above (paper B's
+σ followed by its own flag ``sigma_global_upper_proven``: every premise of Theorem 1 holds), and the
 composed claim (``claim_eps``, ``claim_delta``, ``neighbours``) with its scope (``public_inputs``,
 ``data_dependent``, ``proven_end_to_end``). Paper A's ``skipped`` says why a private selection could not be
 made (empty unless a metric has no packing bound). The accuracy measures are the experimenter's evaluation of
@@ -46,7 +51,7 @@ the release against the labels of the private part (what the price is), not outp
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -56,7 +61,7 @@ from privanomaly.price import released_path
 from privanomaly.paper_a import selection
 from privanomaly.paper_a.detection import expected_pr
 from privanomaly.paper_b import tuning
-from privanomaly.privacy import scope
+from privanomaly.privacy import scope, selection_methods
 from privanomaly.price.released_path import (  # noqa: F401 - the utilities' bounds, named here as before
     Counts, packing_upper, paper_a_sensitivity, paper_a_utility, paper_b_sensitivity)
 from privanomaly.sp.dlap import MAX_DENOMINATOR_BITS
@@ -65,6 +70,7 @@ __all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "pack
            "paper_a_sensitivity", "price_table"]
 
 TUNINGS = ("paper", "public_split", "private_selection")
+PUBLIC_B = "ε, δ, k, N, d (bounded DP)"  # paper B's public inputs (substitution: N is public)
 
 
 def _scope_cols(claim) -> dict:
@@ -84,15 +90,16 @@ def _aligned(X: np.ndarray, raw: released_path.RawRecords) -> None:
 def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_path.RawRecords, seed: int,
                   fraction: float, k: int, delta: float, eps_grid, radii, selection_share: float,
                   tie_break: str = "smallest",
-                  selector: released_path.Selector = released_path.EXPONENTIAL) -> pd.DataFrame:
-    """One row per (ε, tuning) for paper B's Scenario-1 count (module docstring). ``X, y, prov``: rule prepare's
-    table (the ``paper`` row); ``raw``: the same records at raw scale (the end-to-end rows' released path)."""
+                  selectors: Sequence[released_path.Selector] = (released_path.EXPONENTIAL,)) -> pd.DataFrame:
+    """One row per (ε, tuning) - per selector of ``selectors`` for private_selection - for paper B's Scenario-1
+    count (module docstring). ``X, y, prov``: rule prepare's table (the ``paper`` row); ``raw``: the same records
+    at raw scale (the end-to-end rows' released path)."""
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     _aligned(X, raw)
     radii = np.asarray(radii, float)
     v = released_path.view(raw, seed, fraction)
     ps = released_path.paper_b_public_split(v, k=k, radii=radii, tie_break=tie_break)
-    sel = released_path.paper_b_private_selection(v, k=k, radii=radii, selector=selector)
+    sel = released_path.paper_b_private_selection(v, k=k, radii=radii, selector=selectors[0])
     priv = v.split.private
     n_priv, d = len(priv), v.Xpriv.shape[1]
     gauss = mechanisms.get("gaussian_gs_upper")
@@ -100,10 +107,8 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_
     # the paper's r: tuned on every record's label, features z-scored on every record
     r_paper = tuning.select_r(tuning.accuracy_curve(X, y, k, radii, "full"), tie_break).r
     at_paper = tuning.accuracy_curve(X[priv], y[priv], k, np.array([r_paper]), "full").iloc[0]
-    curve = sel.private["curve"]  # every candidate, on the private part
-    at_pub = curve.iloc[ps.chosen]
+    at_pub = sel.private["curve"].iloc[ps.chosen]  # every candidate, on the private part, once for every method
     r_pub = ps.candidates[ps.chosen]
-    public_b = "ε, δ, k, N, d (bounded DP)"
     base = {"paper": "B", "k": int(k), "delta": float(delta), "n_public": len(v.split.public), "n_private": n_priv,
             "d": d, "gs_upper": int(gs)}
     rows = []
@@ -112,26 +117,56 @@ def paper_b_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_
         sigma_paper = ol.sigma_global(gs, eps, delta)
         release = gauss.claim(eps=eps, delta=delta)
         sc = scope.paper_b_r({"r": r_paper}) + scope.preprocessing(prov)
-        rows.append({**base, "eps": eps, "tuning": "paper", "eps_selection": 0.0, "eps_release": eps, "r": r_paper,
-                     "accuracy": float(at_paper["accuracy"]), "outlier_count": float(at_paper["tp"] + at_paper["fp"]),
-                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0, "accuracy_loss": 0.0,
-                     **_scope_cols(release.scoped((public_b, "r grid (config)"), sc.data_dependent))})
-        claim_pub, _, _ = released_path.composed_claim(ps, gauss, eps, selection_share, (public_b,), delta=delta)
-        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
-                     "r": r_pub, "accuracy": float(at_pub["accuracy"]), "outlier_count": float(at_pub["tp"] + at_pub["fp"]),
-                     "sigma_global_upper": sigma_paper, "sigma_ratio": 1.0,
+        sigma = {"sigma_global_upper": sigma_paper, "sigma_global_upper_proven": bool(release.proven),
+                 "sigma_ratio": 1.0}
+        rows.append({**base, "eps": eps, "tuning": "paper", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "r": r_paper, "accuracy": float(at_paper["accuracy"]),
+                     "outlier_count": float(at_paper["tp"] + at_paper["fp"]), **sigma, "accuracy_loss": 0.0,
+                     **_scope_cols(release.scoped((PUBLIC_B, "r grid (config)"), sc.data_dependent))})
+        claim_pub, _, _ = released_path.composed_claim(ps, gauss, eps, selection_share, (PUBLIC_B,), delta=delta)
+        rows.append({**base, "eps": eps, "tuning": "public_split", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "r": r_pub, "accuracy": float(at_pub["accuracy"]),
+                     "outlier_count": float(at_pub["tp"] + at_pub["fp"]), **sigma,
                      "accuracy_loss": float(at_paper["accuracy"] - at_pub["accuracy"]), **_scope_cols(claim_pub)})
-        total, eps_sel, rel_eps = released_path.composed_claim(sel, gauss, eps, selection_share, (public_b,),
-                                                               delta=delta)
-        p = sel.law(selection_share * eps)
-        sigma = ol.sigma_global(gs, rel_eps, delta)
-        exp_acc = float(p @ curve["accuracy"].to_numpy())
-        rows.append({**base, "eps": eps, "tuning": "private_selection", "eps_selection": eps_sel,
-                     "eps_release": rel_eps, "r": float(p @ radii), "accuracy": exp_acc,
-                     "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
-                     "sigma_global_upper": sigma, "sigma_ratio": sigma / sigma_paper,
-                     "accuracy_loss": float(at_paper["accuracy"]) - exp_acc, **_scope_cols(total)})
-    return pd.DataFrame(rows)
+        for s in selectors:
+            rows.append({**base, "eps": eps, "tuning": "private_selection", "selection_method": s.name,
+                         **_paper_b_selected(released_path.with_selector(sel, s), eps, selection_share, delta, gs,
+                                             float(at_paper["accuracy"]))})
+    return _with_cheapest(pd.DataFrame(rows), "accuracy_loss")
+
+
+def _paper_b_selected(sel: released_path.Path, eps: float, share: float, delta: float, gs: int,
+                      paper_accuracy: float) -> dict:
+    """A private_selection row of paper B (without its keys): r by the path's selector at ε_sel = share · ε on the
+    private part's eq. (53) correct counts (the path's curve, shared by every method), then the Gaussian of
+    q_count with the rest of ε, composed; its measures are expectations over the selector's law."""
+    gauss = mechanisms.get("gaussian_gs_upper")
+    total, eps_sel, rel_eps = released_path.composed_claim(sel, gauss, eps, share, (PUBLIC_B,), delta=delta)
+    curve = sel.private["curve"]
+    p = sel.law(share * eps)
+    sigma = ol.sigma_global(gs, rel_eps, delta)
+    exp_acc = float(p @ curve["accuracy"].to_numpy())
+    return {"eps_selection": eps_sel, "eps_release": rel_eps, "r": float(p @ np.asarray(sel.candidates)),
+            "accuracy": exp_acc, "outlier_count": float(p @ (curve["tp"] + curve["fp"]).to_numpy()),
+            "sigma_global_upper": sigma,
+            "sigma_global_upper_proven": bool(gauss.claim(eps=rel_eps, delta=delta).proven),
+            "sigma_ratio": sigma / ol.sigma_global(gs, eps, delta), "accuracy_loss": paper_accuracy - exp_acc,
+            **_scope_cols(total)}
+
+
+def _with_cheapest(t: pd.DataFrame, loss: str) -> pd.DataFrame:
+    """Columns on every row: ``cheapest_selection``, per ε the selection method(s) of the private_selection rows
+    with the smallest ``loss`` (ties within 1e-12 joined by " = "; "" when no such row has a loss), and
+    ``cheapest_margin``, how much less it loses than the next method (NaN with fewer than two methods)."""
+    sel = t[(t["tuning"] == "private_selection") & t[loss].notna()]
+    best, margin = {}, {}
+    for eps, g in sel.groupby("eps", sort=False):
+        losses = np.sort(g[loss].to_numpy(float))
+        best[eps] = " = ".join(g.loc[g[loss] <= losses[0] + 1e-12, "selection_method"])
+        margin[eps] = float(losses[1] - losses[0]) if len(losses) > 1 else np.nan
+    t["cheapest_selection"] = [best.get(e, "") for e in t["eps"]]
+    t["cheapest_margin"] = [margin.get(e, np.nan) for e in t["eps"]]
+    return t
 
 
 # --------------------------------------------------------------------------------------------------- paper A
@@ -156,9 +191,9 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_
                   fraction: float, betas, fractions, eps_grid, k: int, selection_share: float,
                   rng: np.random.Generator, mechanism: str = "sp", metric: str = "euclidean",
                   max_query_rows: int | None = None,
-                  selector: released_path.Selector = released_path.EXPONENTIAL) -> pd.DataFrame:
-    """One row per (ε, tuning) for paper A's SP mechanism (module docstring); ``X, y, prov`` and ``raw`` as in
-    :func:`paper_b_price`."""
+                  selectors: Sequence[released_path.Selector] = (released_path.EXPONENTIAL,)) -> pd.DataFrame:
+    """One row per (ε, tuning) - per selector of ``selectors`` for private_selection - for paper A's SP mechanism
+    (module docstring); ``X, y, prov`` and ``raw`` as in :func:`paper_b_price`."""
     X, y = np.asarray(X, float), np.asarray(y).astype(int)
     _aligned(X, raw)
     m = mechanisms.get(mechanism)
@@ -177,7 +212,7 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_
     paper_counts = released_path.Counts(X[priv], metric, cap)
     try:
         sel, why = released_path.paper_a_private_selection(v, betas=betas, fractions=fractions, metric=metric, cap=cap,
-                                                           selector=selector), ""
+                                                           selector=selectors[0]), ""
         honest_counts = sel.private["counts"]
     except ValueError as exc:  # a metric without a packing bound: no Δu, no private selection
         sel, why, honest_counts = None, str(exc), released_path.Counts(v.Xpriv, metric, cap)
@@ -188,38 +223,59 @@ def paper_a_price(X: np.ndarray, y: np.ndarray, prov: Mapping, *, raw: released_
         eps = float(eps)
         release = m.claim(eps=eps, beta=ch.beta, k=k)
         paper = _sp_metrics(m, paper_counts, y[priv], ch.beta, ch.r, k, eps)
-        rows.append({**base, "n_private": len(priv), "eps": eps, "tuning": "paper", "eps_selection": 0.0,
-                     "eps_release": eps, "beta": ch.beta, "r": ch.r, **paper, "precision_loss": 0.0,
+        rows.append({**base, "n_private": len(priv), "eps": eps, "tuning": "paper", "selection_method": "",
+                     "eps_selection": 0.0, "eps_release": eps, "beta": ch.beta, "r": ch.r, **paper,
+                     "precision_loss": 0.0,
                      "recall_loss": 0.0, "skipped": "",
                      **_scope_cols(release.scoped((scope.PAPER_A_PUBLIC, "β and fraction grids (config)"),
                                                   (scope.paper_a_beta_r({"beta": ch.beta, "r": ch.r}) + prep).data_dependent))})
         honest = _sp_metrics(m, honest_counts, v.ypriv, beta_pub, r_pub, k, eps)
-        rows.append({**base, "eps": eps, "tuning": "public_split", "eps_selection": 0.0, "eps_release": eps,
-                     "beta": beta_pub, "r": r_pub, **honest,
+        rows.append({**base, "eps": eps, "tuning": "public_split", "selection_method": "", "eps_selection": 0.0,
+                     "eps_release": eps, "beta": beta_pub, "r": r_pub, **honest,
                      "precision_loss": paper["precision_labels"] - honest["precision_labels"],
                      "recall_loss": paper["recall_labels"] - honest["recall_labels"], "skipped": "",
                      **_scope_cols(released_path.composed_claim(ps, m, eps, selection_share, (scope.PAPER_A_PUBLIC,),
                                                                 beta=beta_pub, k=k)[0])})
-        rows.append(_paper_a_selection_row(m, sel, why, base, paper, honest_counts, eps, k, selection_share))
-    return pd.DataFrame(rows)
+        rows += _paper_a_selection_rows(m, sel, why, selectors, base, paper, honest_counts, eps, k, selection_share)
+    return _with_cheapest(_with_f1(pd.DataFrame(rows)), "f1_loss")
 
 
-def _paper_a_selection_row(m, sel, why: str, base: dict, paper: dict, counts: released_path.Counts, eps: float,
-                           k: int, share: float) -> dict:
-    """The private_selection row of paper A at ``eps``: the selector at ε_sel = share · ε, SP with the rest."""
-    row = {**base, "eps": eps, "tuning": "private_selection"}
-    if sel is None:
-        return {**row, "skipped": why}
-    cands = sel.candidates
-    total, eps_sel, rel_eps = released_path.composed_claim(
-        sel, m, eps, share, (scope.PAPER_A_PUBLIC, scope.CANDIDATES_RELATION), beta=max(b for b, _ in cands), k=k)
-    p = sel.law(share * eps)
-    per = [_sp_metrics(m, counts, sel.view.ypriv, b, r, k, rel_eps) for b, r in cands]
-    expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
-    return {**row, "eps_selection": eps_sel, "eps_release": rel_eps,
-            "beta": float(p @ np.array([b for b, _ in cands])), "r": float(p @ np.array([r for _, r in cands])),
-            **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],
-            "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "", **_scope_cols(total)}
+def _paper_a_selection_rows(m, sel, why: str, selectors, base: dict, paper: dict, counts: released_path.Counts,
+                            eps: float, k: int, share: float) -> list[dict]:
+    """The private_selection rows of paper A at ``eps``, one per selector: (β, r) by the selector at
+    ε_sel = share · ε on the private part's utility, SP with the rest; every candidate's SP metrics are computed
+    once per release ε and shared by the methods (only the law over them differs)."""
+    rows, per_eps = [], {}
+    for s in selectors:
+        row = {**base, "eps": eps, "tuning": "private_selection", "selection_method": s.name}
+        if sel is None:
+            rows.append({**row, "skipped": why})
+            continue
+        path, cands = released_path.with_selector(sel, s), sel.candidates
+        total, eps_sel, rel_eps = released_path.composed_claim(
+            path, m, eps, share, (scope.PAPER_A_PUBLIC, scope.CANDIDATES_RELATION), beta=max(b for b, _ in cands), k=k)
+        if rel_eps not in per_eps:
+            per_eps[rel_eps] = [_sp_metrics(m, counts, sel.view.ypriv, b, r, k, rel_eps) for b, r in cands]
+        per, p = per_eps[rel_eps], path.law(share * eps)
+        expect = {key: _expect(p, np.array([c[key] for c in per], dtype=float)) for key in per[0]}
+        rows.append({**row, "eps_selection": eps_sel, "eps_release": rel_eps,
+                     "beta": float(p @ np.array([b for b, _ in cands])),
+                     "r": float(p @ np.array([r for _, r in cands])),
+                     **expect, "precision_loss": paper["precision_labels"] - expect["precision_labels"],
+                     "recall_loss": paper["recall_labels"] - expect["recall_labels"], "skipped": "",
+                     **_scope_cols(total)})
+    return rows
+
+
+def _with_f1(t: pd.DataFrame) -> pd.DataFrame:
+    """``f1_labels`` (F1 of the row's expected precision and recall, paper A's tuning objective) after
+    ``recall_labels`` and ``f1_loss`` (the paper row's F1 at the same ε minus this row's) after ``recall_loss``."""
+    prec, rec = t["precision_labels"].astype(float), t["recall_labels"].astype(float)
+    f1 = (2 * prec * rec / (prec + rec)).where(prec + rec > 0, 0.0).where(prec.notna() & rec.notna())
+    paper = dict(zip(t.loc[t["tuning"] == "paper", "eps"], f1[t["tuning"] == "paper"]))
+    t.insert(t.columns.get_loc("recall_labels") + 1, "f1_labels", f1)
+    t.insert(t.columns.get_loc("recall_loss") + 1, "f1_loss", t["eps"].map(paper) - f1)
+    return t
 
 
 # ------------------------------------------------------------------------------------------------ the table
@@ -228,7 +284,8 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
                 progress=lambda it: it) -> pd.DataFrame:
     """The tidy price-of-honest-tuning table of ``paper`` ("A" or "B") over ``datasets`` (rule privacy_price).
 
-    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share); ``cfg`` the
+    ``privacy`` is config ``privacy`` (eps, public_split {fraction, seed}, selection_share, selection_methods:
+    one private_selection row per method); ``cfg`` the
     paper's section (paper A: selection.{betas, fractions, max_query_rows}, k_main, metric; paper B: k, delta,
     tuning.{r_grid, tie_break}; paper A also the master ``seed``). ``data_paths`` / ``provenance_paths``: rule
     prepare's tables (the ``paper`` rows); ``raw_paths`` / ``raw_provenance_paths``: rule prepare_raw's (the
@@ -246,6 +303,10 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
         raise ValueError("privacy_price: paper A's settings need the master 'seed' (config 'seed': the selection "
                          "protocol's subsample is rule paper_a_select's; privanomaly.price.plan.paper_settings)")
     _check_rates(privacy, paper)
+    if "selection_methods" not in privacy:
+        raise ValueError("privacy_price: config privacy.selection_methods is missing (expected a list of "
+                         f"{', '.join(selection_methods.METHODS)})")
+    selectors = tuple(released_path.selector(n) for n in selection_methods.check_names(privacy["selection_methods"]))
     ps = privacy["public_split"]
     parts = []
     for name, data, prov_path, raw_path, raw_prov in progress(list(zip(datasets, data_paths, provenance_paths,
@@ -254,7 +315,7 @@ def price_table(paper: str, datasets: list[str], data_paths: list[str], provenan
         prov = scope.read_provenance(prov_path)
         raw = released_path.read_raw(raw_path, raw_prov)
         common = dict(raw=raw, seed=int(ps["seed"]), fraction=float(ps["fraction"]), eps_grid=list(privacy["eps"]),
-                      selection_share=float(privacy["selection_share"]))
+                      selection_share=float(privacy["selection_share"]), selectors=selectors)
         if paper == "B":
             t = paper_b_price(X, y, prov, k=int(cfg["k"]), delta=float(cfg["delta"]),
                               radii=tuning.r_grid(cfg["tuning"]["r_grid"]),

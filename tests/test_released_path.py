@@ -21,7 +21,7 @@ from privanomaly.price import tuning as price
 from privanomaly.price import released_path as rp
 from privanomaly.audit import harness
 from privanomaly.audit import released_path as audit_rp
-from privanomaly.privacy import membership, public_fit, scope
+from privanomaly.privacy import membership, public_fit, scope, selection_methods
 
 SEED, FRAC = audit_rp.SEED, audit_rp.FRACTION  # the key and fraction run_path uses
 
@@ -154,7 +154,7 @@ def test_a_table_fitted_on_all_records_never_reaches_the_released_path():
 
 
 # ------------------------------------------------------------------------------------------------- scope
-def _rows(raw_steps, prep_steps=(), paper="B"):
+def _rows(raw_steps, prep_steps=(), paper="B", selectors=(rp.EXPONENTIAL,)):
     rng = np.random.default_rng(2)
     X = np.vstack([rng.normal(size=(150, 3)), rng.normal(4.0, 1.0, size=(10, 3))])
     y = np.r_[np.zeros(150, int), np.ones(10, int)]
@@ -162,10 +162,10 @@ def _rows(raw_steps, prep_steps=(), paper="B"):
     prov = {"steps": list(prep_steps)}
     if paper == "B":
         t = price.paper_b_price(X, y, prov, k=2, delta=0.01, eps_grid=[1.0], radii=np.geomspace(0.1, 3, 12), **s,
-                                selection_share=0.2)
+                                selection_share=0.2, selectors=selectors)
     else:
         t = price.paper_a_price(X, y, prov, betas=[1, 2], fractions=[0.05, 0.1], eps_grid=[1.0], k=1, **s,
-                                selection_share=0.2, rng=np.random.default_rng(1))
+                                selection_share=0.2, rng=np.random.default_rng(1), selectors=selectors)
     return t.set_index("tuning")
 
 
@@ -212,18 +212,24 @@ def test_the_split_and_its_relation_are_named_and_the_private_size_hidden_under_
 
 # ------------------------------------------------------------------------------------------------- audit
 def test_every_row_kind_that_can_say_proven_has_an_audit_row():
-    kinds = {f().kind for f in harness.RELEASED_PATHS.values()}
-    assert kinds == set(rp.KINDS)
-    t = _rows([{"step": "standardize", "deferred": True}], paper="A")
-    proven = {f"A/{tuning}" for tuning, ok in t["proven_end_to_end"].items() if ok}
-    proven |= {f"B/{tuning}" for tuning, ok in _rows([{"step": "standardize", "deferred": True}])
-               ["proven_end_to_end"].items() if ok}
+    """Each (row kind, selection method) a table can mark proven - one private_selection row per method of
+    privacy.selection_methods - has a released-path audit row running that kind with that method's selector."""
+    audited = {(m.kind, m.method) for m in (f() for f in harness.RELEASED_PATHS.values())}
+    assert {kind for kind, _ in audited} == set(rp.KINDS)
+    every = tuple(rp.selector(name) for name in selection_methods.METHODS)
+    proven = set()
+    for paper in ("A", "B"):
+        t = _rows([{"step": "standardize", "deferred": True}], paper=paper, selectors=every)
+        proven |= {(f"{paper}/{tuning}", method) for tuning, method, ok
+                   in zip(t.index, t["selection_method"], t["proven_end_to_end"]) if ok}
     # the sweeps: a config r on a table with nothing fitted is a plain release, proven
     for paper, kind, row in (("A", "paper_a", {"claim_proven": True}), ("B", "paper_b", {"claim_proven": True})):
         df = scope.add_sweep_columns(pd.DataFrame([row]), kind, "value", 0.5, {"steps": []})
         if df["proven_end_to_end"].all():
-            proven.add(f"{paper}/plain")
-    assert proven == set(rp.KINDS)
+            proven.add((f"{paper}/plain", ""))
+    assert {kind for kind, _ in proven} == set(rp.KINDS)
+    assert {("A/private_selection", "permute_and_flip"), ("B/private_selection", "permute_and_flip")} <= proven
+    assert proven == audited
     labels = [label for label, _ in harness._tasks(harness.LEVELS["fast"], None, False)]
     assert all(any(name in label for label in labels) for name in harness.RELEASED_PATHS)
 
@@ -269,7 +275,7 @@ def test_a_selection_method_plugs_into_the_released_path_as_a_parameter():
     y = np.r_[np.zeros(150, int), np.ones(10, int)]
     radii = np.geomspace(0.1, 3, 12)
     t = price.paper_b_price(X, y, {"steps": []}, k=2, delta=0.01, eps_grid=[1.0], radii=radii,
-                            **price_inputs.split_args(X, y, 0.3, 7), selection_share=0.2, selector=last)
+                            **price_inputs.split_args(X, y, 0.3, 7), selection_share=0.2, selectors=(last,))
     assert t.set_index("tuning").loc["private_selection", "r"] == radii[-1]
     row = audit_rp.ReleasedPathAudit("B/private_selection", audit_rp.Stages(selector=last))
     assert row.stages.selector is last and row.kind in rp.KINDS

@@ -21,6 +21,10 @@ On every edge the audit checks, exactly:
 * paper B: the selection's exact law within e^ε_sel, the utility within Δu, and q_count at every candidate r
   within GS^UB (Theorem 1's premise: the Gaussian release itself is audited on its own, ``gaussian_gs_upper``).
 
+A private selection kind is audited once per method of :mod:`privanomaly.privacy.selection_methods` (the
+exponential mechanism as ``released_<kind>``, every other method as ``released_<kind>_<method>``: the same
+worlds and edges with the method's exact law), as the price tables carry one row per method.
+
 Negative controls (:data:`CONTROLS`), each the same path with one stage broken, must be caught: the refit
 of a table z-scored on all records (the path before the per-record public fit), a split by a permutation of
 n, paper A's candidate grid read from all rows, a label-stratified subsample of all records called public.
@@ -28,6 +32,7 @@ n, paper A's candidate grid read from all rows, a label-stratified subsample of 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,7 +43,7 @@ from privanomaly.datasets.prepare import constant_columns, standardize, stratifi
 from privanomaly.datasets.validation import DataError
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Claim, Mechanism
-from privanomaly.privacy import membership, public_fit
+from privanomaly.privacy import membership, public_fit, selection_methods
 from privanomaly.privacy.end_to_end import compose
 from privanomaly.privacy.scope import Scope
 
@@ -262,10 +267,12 @@ class ReleasedPathAudit(Mechanism):
     def __init__(self, kind: str, stages: Stages = Stages(), label: str = "", reference: str = ""):
         self.kind, self.stages = kind, stages
         self.paper = kind[0]
+        self.method = stages.selector.name if kind.endswith("private_selection") else ""  # the row's selection_method
         self.neighbours = "sensitive_k" if self.paper == "A" else "substitution"
-        self.label = label or f"released path {kind} (raw records -> release)"
+        by = f" by {selection_methods.LABELS.get(self.method, self.method)}" if self.method else ""
+        self.label = label or f"released path {kind}{by} (raw records -> release)"
         self.reference = reference or ("per-record keyed split, preprocessing fitted on the public part, "
-                                       f"{kind.split('/')[1].replace('_', ' ')}, then the release")
+                                       f"{kind.split('/')[1].replace('_', ' ')}{by}, then the release")
 
     def claim(self, *, eps=EPS, delta=DELTA, **_) -> Claim:
         w = worlds(True)[0]
@@ -332,6 +339,10 @@ CONTROLS = {
 
 for _kind in rp.KINDS:
     RELEASED_PATHS[f"released_{_kind.replace('/', '_')}"] = lambda kind=_kind: ReleasedPathAudit(kind)
+for _kind, _method in itertools.product(("A/private_selection", "B/private_selection"), selection_methods.METHODS):
+    if _method != rp.EXPONENTIAL.name:  # every other method of the price tables: its own row, same worlds and edges
+        RELEASED_PATHS[f"released_{_kind.replace('/', '_')}_{_method}"] = (
+            lambda kind=_kind, method=_method: ReleasedPathAudit(kind, Stages(selector=rp.selector(method))))
 for _name, (_kind, _stages, _what) in CONTROLS.items():
     negative_control(_name, f"released path {_kind}: {_what}; must fail")(
         lambda kind=_kind, stages=_stages, what=_what: ReleasedPathAudit(

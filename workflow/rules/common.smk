@@ -21,7 +21,10 @@ from privanomaly.run.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
 from privanomaly.report import latex
-from privanomaly.config.effective import RECORD_NAME as RUN_CONFIG_RECORD, finished_message
+from privanomaly.config.effective import (
+    RECORD_NAME as RUN_CONFIG_RECORD,
+    finished_message,
+)
 from privanomaly.run.log import skip_collection_at_exit
 from privanomaly.sweeps.plan import SweepPlan
 

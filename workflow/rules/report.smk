@@ -25,6 +25,7 @@ ITEM_GROUPS = {"paper_a": "paper_a", "paper_b": "paper_b", "privacy": "data"}
 for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
 
     rule:
+        """A figure or table of workflow/report/catalogue.yaml: the item whose `rule:` is this rule's name."""
         name:
             _item.rule
         input:
@@ -51,10 +52,6 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
             stand_in=ITEM_STAND_IN.get(_item.paper) if _item.plot.stand_in else None,
         script:
             "../../scripts/render.py"
-
-    workflow.get_rule(_item.rule).docstring = (
-        f"{_item.item} (paper {_item.paper}): {_item.title}"
-    )
 
 
 rule report_index:

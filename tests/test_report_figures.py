@@ -40,7 +40,7 @@ def test_every_plot_item_names_a_registered_function_an_existing_caption_and_con
 
 
 def _params(config: dict, item: catalogue.Item, sets: dict) -> dict:
-    """The params of an item's generic rule as workflow/rules/report.smk gives them (common.smk item_params)."""
+    """The params of an item's generic rule as workflow/rules/report.smk gives them (report.smk item_params)."""
     stand_in = {"A": {"syn": "stand-in"}}.get(item.paper) if item.plot.stand_in else None
     plot_params = (lambda wc: catalogue.plot_params(config, item.plot, sets, wc)) if catalogue.per_job(item.plot) \
         else catalogue.plot_params(config, item.plot, sets)

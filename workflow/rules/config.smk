@@ -10,7 +10,9 @@
 # workflow/schemas/config.schema.yaml with the key path (and file:line) first, runs the checks a schema
 # cannot express, and fills schema defaults (snakemake.utils.validate). YAML syntax errors and empty
 # --configfile files stop Snakemake before this runs: `python -m privanomaly.config.check --configfile F`
-# names their file and line (make reproduce/test run it first; docs/troubleshooting.md).
+# names their file and line (make reproduce/test run it first; docs/troubleshooting.md). Then the plan's
+# cross-key checks (privanomaly.preflight.check_workflow); the run's notices print once when it starts
+# (data.smk's onstart: never in a dry run or a cluster job's step).
 import sys
 from pathlib import Path
 
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from privanomaly.config import effective as run_config
 from privanomaly.config.check import check_config
+from privanomaly.preflight import check_workflow
 
 run_config.use_recorded_for_report(config)
 
@@ -30,3 +33,5 @@ check_config(
     Path(workflow.basedir) / "workflow" / "schemas" / "config.schema.yaml",
     [str(f) for f in workflow.configfiles if str(f) not in _OVERLAYS] + _OVERLAYS,
 )
+# the plan's cross-key checks (privanomaly.preflight, as make's config check), with what the mirror leaves out
+check_workflow(config, Path(workflow.basedir) / "workflow" / "report")

@@ -83,7 +83,8 @@ def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> P
         missing={n: unavailable.get(n, "unavailable") for n in pa["datasets"] if n not in tables},
         paper_datasets=paper,
         yours=yours,
-        growth=[n for n in pa["growth"]["datasets"] if n in tables] + [n for n in yours if n not in pa["growth"]["datasets"]],
+        growth=[n for n in pa["growth"]["datasets"] if n in tables]
+        + [n for n in yours if n not in pa["growth"]["datasets"]],
         compiler_sets=list(dict.fromkeys([compiler, *tables])),
         compiler=[compiler],
         selected=list(dict.fromkeys([*tables, fig2, compiler])),

@@ -130,6 +130,31 @@ def _first_non_numeric(col: pd.Series) -> int | None:
     return int(bad[0]) if len(bad) else None
 
 
+def _check_column_lists(cols: list[str], keep: Sequence[str] | None, drop: Sequence[str], where: str) -> None:
+    """``keep_columns`` and ``drop_columns`` name existing columns, each once."""
+    for key, names in (("keep_columns", keep or []), ("drop_columns", drop or [])):
+        unknown = [c for c in names if c not in cols]
+        if unknown:
+            raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
+        twice = sorted({c for c in names if list(names).count(c) > 1})
+        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
+            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
+
+
+def _check_numeric(df: pd.DataFrame, where: str, rows: np.ndarray | None, source: str) -> None:
+    """Every cell of every column is a number (or missing): the first that is not is named with its file, column,
+    data row and value."""
+    for c in df.columns:
+        i = _first_non_numeric(df[c])
+        if i is not None:
+            row = int(rows[i]) if rows is not None else i
+            raise DataError(
+                f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
+                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
+                f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
+            )
+
+
 def select_columns(
     df: pd.DataFrame,
     keep: Sequence[str] | None,
@@ -148,13 +173,7 @@ def select_columns(
     cols = [str(c) for c in df.columns]
     df = df.copy()
     df.columns = cols
-    for key, names in (("keep_columns", keep or []), ("drop_columns", drop or [])):
-        unknown = [c for c in names if c not in cols]
-        if unknown:
-            raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
-        twice = sorted({c for c in names if list(names).count(c) > 1})
-        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
-            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
+    _check_column_lists(cols, keep, drop, where)
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
@@ -169,15 +188,7 @@ def select_columns(
             f"header field 'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
             f"drop it with {where}preprocess.drop_columns: {unnamed}, or name it in the header to keep it"
         )
-    for c in df.columns:
-        i = _first_non_numeric(df[c])
-        if i is not None:
-            row = int(rows[i]) if rows is not None else i
-            raise DataError(
-                f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
-                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
-                f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
-            )
+    _check_numeric(df, where, rows, source)
     step = {
         "step": "select_columns",
         "keep_columns": list(keep) if keep else None,

@@ -385,6 +385,89 @@ def _as_given(B, cap):
     return B if cap is None else np.minimum(B, cap)
 
 
+@dataclass
+class _AiqTally:
+    """What :func:`audit_aiq` gathers over its settings: counts, the worst excess over e^ε, the worst δ and law
+    deviation, the first failure of each kind."""
+
+    n_pairs: int = 0
+    n_edges: int = 0
+    worst_excess: float = -math.inf
+    worst_delta: float = 0.0
+    exhaustive_ok: bool = True
+    worst_law: float = 0.0
+    first_failure: str = ""
+    law_failure: str = ""
+    relation_failure: str = ""
+
+
+def _exact_laws(m: Mechanism, sigs: np.ndarray, beta: int, k: int, eps: float, cap: int | None):
+    """(dist_id: {signature: law id}, the distinct exact laws, their log-probabilities) at signatures ``sigs``."""
+    dist_id, dists, logs = {}, [], []
+    key_id: dict = {}
+    for s in sigs.tolist():
+        x, b = decode_sig(s)
+        d = m.exact_distribution(int(x), int(_as_given(b, cap)), beta=beta, k=k, eps=eps, cap=cap)
+        key = d.key()
+        if key not in key_id:
+            key_id[key] = len(dists)
+            dists.append(d)
+            logs.append(tuple(exact.log_value(f, d.theta) for f in d.probs))
+        dist_id[s] = key_id[key]
+    return dist_id, dists, logs
+
+
+def _check_law(m: Mechanism, t: _AiqTally, sigs: np.ndarray, dist_id: dict, logs: list, beta: int, k: int,
+               eps: float, cap: int | None) -> None:
+    """The mechanism's float law ``probs`` against its exact law at every signature (within :data:`LAW_TOL`)."""
+    xs, bs = decode_sig(sigs)
+    floats = np.stack(m.probs(xs, _as_given(bs, cap), beta=beta, k=k, eps=eps, cap=cap), axis=1)
+    dev = law_deviation(floats, np.array([logs[dist_id[s]] for s in sigs.tolist()]))
+    if dev.size and float(dev.max()) > t.worst_law:
+        t.worst_law = float(dev.max())
+        if t.worst_law > LAW_TOL and not t.law_failure:
+            i = int(np.argmax(dev.max(axis=1)))
+            t.law_failure = (f"probs is not the exact law: P(output) {floats[i].tolist()} vs exact "
+                             f"{np.exp(logs[dist_id[int(sigs[i])]]).tolist()} at (x_i, B) = "
+                             f"({int(xs[i])}, {int(bs[i])}), beta={beta} k={k} cap={cap} eps={eps:g}")
+
+
+def _check_edges(t: _AiqTally, su: np.ndarray, sv: np.ndarray, dist_id: dict, dists: list, logs: list,
+                 eps_c: Fraction, where: str) -> None:
+    """Every pair of distinct laws on a world edge holds ε (exact arithmetic); the worst ratio and δ kept."""
+    id_pairs = {tuple(sorted((dist_id[a], dist_id[b]))) for a, b in zip(su.tolist(), sv.tolist())}
+    id_pairs = {p for p in id_pairs if p[0] != p[1]}
+    t.n_pairs += len(id_pairs)
+    for a, b in sorted(id_pairs):
+        la, lb = logs[a], logs[b]
+        lr = max((abs(p - q) for p, q in zip(la, lb) if not (p == q == -math.inf)), default=0.0)
+        t.worst_excess = max(t.worst_excess, lr - float(eps_c))
+        if not exact.edge_holds(dists[a], dists[b], eps_c):
+            t.exhaustive_ok = False
+            t.worst_delta = max(t.worst_delta, _hockey(la, lb, float(eps_c)))
+            if not t.first_failure:
+                t.first_failure = f"first violation: {where}"
+
+
+def _check_setting(m: Mechanism, t: _AiqTally, worlds, cache: dict, beta: int, k: int, cap: int | None,
+                   eps: float) -> None:
+    """One (β, k, cap, ε): the claim's relation, the float law and every edge of the worlds."""
+    c = m.claim(eps=eps, beta=beta, k=k, cap=cap)
+    if c.neighbours != m.neighbours and not t.relation_failure:  # the table shows m.neighbours
+        t.exhaustive_ok = False
+        t.relation_failure = (f"the class declares neighbours = {m.neighbours!r} but its claim is on "
+                              f"{c.neighbours!r} (beta={beta} k={k} eps={eps:g}): only the claim's "
+                              "relation is checked, so the declared one is not")
+    eps_c = c.epsilon_exact if c.epsilon_exact is not None else Fraction(c.epsilon)
+    codes, edges = _pairs_union(worlds, c.neighbours, beta, k, cache)
+    t.n_edges += edges
+    su, sv = decode_pair(codes)
+    sigs = np.unique(np.concatenate([su, sv]))
+    dist_id, dists, logs = _exact_laws(m, sigs, beta, k, eps, cap)
+    _check_law(m, t, sigs, dist_id, logs, beta, k, eps, cap)
+    _check_edges(t, su, sv, dist_id, dists, logs, eps_c, f"beta={beta} k={k} cap={cap} eps={eps:g}")
+
+
 @auditor("aiq")
 def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
     """Exhaustive exact check on every world edge of the mechanism's own relation, then a sampled CP audit.
@@ -394,65 +477,18 @@ def audit_aiq(m: Mechanism, level: Level) -> AuditRow:
     ``exact_distribution`` says nothing about numbers computed from a ``probs`` that differs from it."""
     worlds = make_worlds(level.domains, level.metrics, level.radii)
     cache: dict = {}
-    n_pairs = n_edges = 0
-    worst_excess, worst_delta, first_failure = -math.inf, 0.0, ""
-    exhaustive_ok = True
-    worst_law, law_failure, relation_failure = 0.0, "", ""
+    t = _AiqTally()
     for beta in level.betas:
         for k in level.ks:
             for off in level.cap_offsets:
-                cap = None if off is None else beta + off
                 for eps in level.eps:
-                    c = m.claim(eps=eps, beta=beta, k=k, cap=cap)
-                    if c.neighbours != m.neighbours and not relation_failure:  # the table shows m.neighbours
-                        exhaustive_ok = False
-                        relation_failure = (f"the class declares neighbours = {m.neighbours!r} but its claim is on "
-                                            f"{c.neighbours!r} (beta={beta} k={k} eps={eps:g}): only the claim's "
-                                            "relation is checked, so the declared one is not")
-                    eps_c = c.epsilon_exact if c.epsilon_exact is not None else Fraction(c.epsilon)
-                    codes, edges = _pairs_union(worlds, c.neighbours, beta, k, cache)
-                    n_edges += edges
-                    su, sv = decode_pair(codes)
-                    sigs = np.unique(np.concatenate([su, sv]))
-                    dist_id, dists, logs = {}, [], []
-                    key_id: dict = {}
-                    for s in sigs.tolist():
-                        x, b = decode_sig(s)
-                        d = m.exact_distribution(int(x), int(_as_given(b, cap)), beta=beta, k=k, eps=eps, cap=cap)
-                        key = d.key()
-                        if key not in key_id:
-                            key_id[key] = len(dists)
-                            dists.append(d)
-                            logs.append(tuple(exact.log_value(f, d.theta) for f in d.probs))
-                        dist_id[s] = key_id[key]
-                    xs, bs = decode_sig(sigs)
-                    floats = np.stack(m.probs(xs, _as_given(bs, cap), beta=beta, k=k, eps=eps, cap=cap), axis=1)
-                    dev = law_deviation(floats, np.array([logs[dist_id[s]] for s in sigs.tolist()]))
-                    if dev.size and float(dev.max()) > worst_law:
-                        worst_law = float(dev.max())
-                        if worst_law > LAW_TOL and not law_failure:
-                            i = int(np.argmax(dev.max(axis=1)))
-                            law_failure = (f"probs is not the exact law: P(output) {floats[i].tolist()} vs exact "
-                                           f"{np.exp(logs[dist_id[int(sigs[i])]]).tolist()} at (x_i, B) = "
-                                           f"({int(xs[i])}, {int(bs[i])}), beta={beta} k={k} cap={cap} eps={eps:g}")
-                    id_pairs = {tuple(sorted((dist_id[a], dist_id[b]))) for a, b in zip(su.tolist(), sv.tolist())}
-                    id_pairs = {p for p in id_pairs if p[0] != p[1]}
-                    n_pairs += len(id_pairs)
-                    for a, b in sorted(id_pairs):
-                        la, lb = logs[a], logs[b]
-                        lr = max((abs(p - q) for p, q in zip(la, lb) if not (p == q == -math.inf)), default=0.0)
-                        worst_excess = max(worst_excess, lr - float(eps_c))
-                        if not exact.edge_holds(dists[a], dists[b], eps_c):
-                            exhaustive_ok = False
-                            worst_delta = max(worst_delta, _hockey(la, lb, float(eps_c)))
-                            if not first_failure:
-                                first_failure = f"first violation: beta={beta} k={k} cap={cap} eps={eps:g}"
+                    _check_setting(m, t, worlds, cache, beta, k, None if off is None else beta + off, eps)
     n_worlds = sum(len(DOMAINS[w.domain][0]) for w in worlds)  # (world, queried record) combinations
     row = AuditRow("mechanism", m.name, m.paper, m.reference, claim_text(m), m.neighbours,
-                   worlds=n_worlds, edges=n_edges, pairs=n_pairs,
-                   worst_ratio_over_e_eps=math.exp(worst_excess) if worst_excess > -math.inf else float("nan"),
-                   worst_delta=worst_delta, exhaustive_pass=exhaustive_ok, law_pass=worst_law <= LAW_TOL,
-                   note="; ".join(x for x in (relation_failure, first_failure, law_failure) if x))
+                   worlds=n_worlds, edges=t.n_edges, pairs=t.n_pairs,
+                   worst_ratio_over_e_eps=math.exp(t.worst_excess) if t.worst_excess > -math.inf else float("nan"),
+                   worst_delta=t.worst_delta, exhaustive_pass=t.exhaustive_ok, law_pass=t.worst_law <= LAW_TOL,
+                   note="; ".join(x for x in (t.relation_failure, t.first_failure, t.law_failure) if x))
     with sampled_check(m, row):
         _cp_aiq(m, level, row)
     return row

@@ -8,6 +8,7 @@ configfile: "config.yaml"
 
 include: "workflow/rules/config.smk"
 include: "workflow/rules/common.smk"
+include: "workflow/rules/inputs.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/paper_a.smk"
 include: "workflow/rules/paper_b.smk"

@@ -6,7 +6,7 @@ from privanomaly.sweeps import collect
 
 with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
-    table = collect.collect(list(snakemake.input.points), p.sweep, p.kind)
+    table = collect.collect(list(snakemake.input.points), p.sweep, p.settings["kind"])
     log.info("sweep %s: %d rows from %d point files", p.sweep, len(table), len(snakemake.input.points))
     io.write_table(table, snakemake.output.parquet)
     io.write_table(table, snakemake.output.csv)

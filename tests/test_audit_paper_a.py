@@ -97,7 +97,7 @@ def test_every_paper_a_mechanism_reports_its_exact_law(fast_table):
 
 
 def test_law_deviation_handles_zero_and_underflow():
-    from privanomaly.audit.harness import law_deviation
+    from privanomaly.audit.paper_a import law_deviation
 
     le = np.array([math.log(0.25), -np.inf, -np.inf, -800.0, -800.0, math.log(0.5)])
     p = np.array([0.25 * (1 + 1e-12), 0.0, 1e-30, 0.0, 1e-200, 0.0])
@@ -195,6 +195,7 @@ def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
     check (on the exact law) untouched; the sampler's goodness of fit at eps = 4 (gamma = 2 at delta = 2) must
     see it - at eps = 1 alone (gamma <= 1 in the CP world) it cannot."""
     from privanomaly.audit import harness
+    from privanomaly.audit import paper_a as audit_a
     from privanomaly.sp import dlap
 
     real = dlap.exp_minus_whole
@@ -202,7 +203,7 @@ def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
     row = harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"])
     assert row.exhaustive_pass and not row.statistical_pass and row.as_dict()["result"] != "pass"
     assert "eps = 4" in row.cp_detail
-    monkeypatch.setattr(harness, "GOF_EPS", (1.0,))
+    monkeypatch.setattr(audit_a, "GOF_EPS", (1.0,))
     assert harness.audit_mechanism(M.get("compiler"), harness.LEVELS["fast"]).statistical_pass
 
 

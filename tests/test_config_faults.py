@@ -147,6 +147,9 @@ def test_claim_sweep_naming_a_paper_b_sweep_is_an_error_and_deletes_nothing(tmp_
     # was: unbounded, unlike paper_b.scenario2.max_subspaces - the guard of the enumeration guarded nothing
     ("sweeps:\n  paperBkR:\n    max_subspaces: 100000000\n", "sweeps.paperBkR.max_subspaces",
      "greater than the maximum of 1000000"),
+    # a sweep's fraction in (0, 1) is the schema's check alone (sweeps.spec.parse no longer repeats it)
+    ("sweeps:\n  paperAbetaR:\n    r: {fraction: [0.01, 1.5]}\n", "sweeps.paperAbetaR.r.fraction[1]",
+     "greater than or equal to the maximum of 1"),
 ])
 def test_out_of_range_value_is_rejected_naming_the_key(tmp_path, text, key, words):
     msg = _error(tmp_path, text)

@@ -117,6 +117,8 @@ def test_dataset_sets_of_paper_a_follow_the_config_and_availability():
     pa = {"datasets": ["thyroid", "aps", "mine"], "claims": {"paper_datasets": ["thyroid", "aps"]},
           "growth": {"datasets": ["thyroid", "aps"]}, "fig2": {"dataset": "toy"}, "compiler": {"dataset": "thyroid"}}
     s = workflow_checks.sets(pa, ["thyroid", "mine", "toy"], {"aps": "not in mirror"})
-    assert s["paper_a.tables"] == ["thyroid", "mine"] and s["paper_a.missing"] == {"aps": "not in mirror"}
-    assert s["paper_a.yours"] == ["mine"] and s["paper_a.growth"] == ["thyroid", "mine"]
-    assert s["paper_a.compiler_sets"] == ["thyroid", "mine"] and s["paper_a.selected"] == ["thyroid", "mine", "toy"]
+    assert s.tables == ["thyroid", "mine"] and s.missing == {"aps": "not in mirror"}
+    assert s.yours == ["mine"] and s.growth == ["thyroid", "mine"]
+    assert s.compiler_sets == ["thyroid", "mine"] and s.selected == ["thyroid", "mine", "toy"]
+    # the catalogue's names for them (its `datasets`/`sets`): the missing datasets' names only
+    assert s.named()["paper_a.growth"] == ["thyroid", "mine"] and s.named()["paper_a.missing"] == ["aps"]

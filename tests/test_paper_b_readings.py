@@ -141,8 +141,8 @@ def test_targets_add_variants_beside_ours_only_for_datasets_with_a_printed_r():
 
     items = catalogue.load(Path(__file__).resolve().parents[1] / "workflow" / "report" / "catalogue.yaml")
     available = ["s1", "s2", "mine"]
-    base = catalogue.paper_files(items, "B", workflow.sets(_pb([]), available))
-    full = catalogue.paper_files(items, "B", workflow.sets(_pb(["paper_r", "paper_r_printed_exponent"]), available))
+    base = catalogue.paper_files(items, "B", workflow.sets(_pb([]), available).named())
+    full = catalogue.paper_files(items, "B", workflow.sets(_pb(["paper_r", "paper_r_printed_exponent"]), available).named())
     assert set(base) < set(full) and not any(f.startswith(("paper_b/paper_r", "paper_b/paper_r_")) for f in base)
     assert "paper_b/figures/scenario1_s1_paper.png" in base and "paper_b/tables/table2.csv" in base
     assert not any("gone" in f for f in full)  # not available in this run
@@ -156,8 +156,8 @@ def test_targets_add_variants_beside_ours_only_for_datasets_with_a_printed_r():
                    for f in added)
     # no dataset of Tables 1-2 with a printed r: no Tables 1-2 at the paper's r
     sets = workflow.sets(_pb(["paper_r"]), ["mine", "s2"])
-    assert sets["paper_b.tables@paper_r"] == ["s2"] and workflow.sets(_pb(["paper_r"]), ["mine"])[
-        "paper_b.tables@paper_r"] == []
+    assert sets.readings["paper_r"].tables == ["s2"] and workflow.sets(_pb(["paper_r"]), ["mine"]).readings[
+        "paper_r"].tables == []
 
 
 def test_reading_inputs_share_tables_and_figs_3_4_with_the_same_r():

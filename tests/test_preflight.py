@@ -3,6 +3,7 @@ otherwise only meet when it builds the DAG, naming the key."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +84,29 @@ def test_help_names_its_own_command(capsys):
         assert out.startswith(f"usage: python -m privanomaly.{mod} "), out
         assert ("then the workflow plan's checks" in out) == (mod == "preflight"), out
         assert ":class:" not in out
+
+
+def test_the_workflow_hub_runs_no_check_and_prints_no_notice():
+    """The config check (workflow/rules/config.smk -> privanomaly.preflight.check_workflow) is the one place the
+    workflow checks its config; the run's notices print from the one onstart (preflight.notices). common.smk and
+    inputs.smk only wire: they used to loop over check_dataset_entry, call check_papers and print the notices at
+    every parse."""
+    rules = ROOT / "workflow" / "rules"
+    for name in ("common.smk", "inputs.smk"):
+        text = (rules / name).read_text(encoding="utf-8")
+        for word in ("check_dataset_entry", "check_papers", "check_sections", "check_known", r"\bprint\("):
+            assert not re.search(word, text), (name, word)
+    assert "check_workflow(config" in (rules / "config.smk").read_text(encoding="utf-8")
+    assert "notices(config)" in (rules / "data.smk").read_text(encoding="utf-8")
+
+
+def test_notices_name_the_datasets_a_run_leaves_out(tmp_path):
+    """preflight.notices: the mirror line, each unavailable dataset with its reason, paper A's tables without
+    it (a mirror without credit card and APS, as on CI)."""
+    files = [str(ROOT / "config.yaml"), str(ROOT / ".test" / "config.yaml")]
+    config = check_config(merged_config(files), DEFAULT_SCHEMA, files)
+    config = {**config, "data_mirror": str(tmp_path), "resources_dir": str(tmp_path / "resources")}
+    lines = configplan.notices(config)
+    assert lines[0] == f"data_mirror: raw files are copied from {tmp_path} (sha256 checked)"
+    assert any(line.startswith("creditcard: ") and "not in mirror" in line for line in lines), lines
+    assert any(line.startswith("paper_a: creditcard left out of the tables (") for line in lines), lines

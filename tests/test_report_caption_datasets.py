@@ -50,7 +50,7 @@ def test_plot_datasets_is_the_items_set_in_this_runs_plan():
 def test_the_catalogue_rules_carry_their_datasets():
     smk = (ROOT / "workflow" / "rules" / "report.smk").read_text(encoding="utf-8")
     block = re.search(r"for _item in .*?script:", smk, re.S).group(0)
-    assert "datasets=catalogue.plot_datasets(_item.plot, PLAN_SETS)" in block
+    assert "datasets=catalogue.plot_datasets(_item.plot, CATALOGUE_SETS)" in block
 
 
 @pytest.mark.parametrize("item", WITH_DATASETS, ids=lambda it: it.rule)

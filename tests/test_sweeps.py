@@ -50,7 +50,6 @@ def test_ball_counts_shared_across_beta_only_for_absolute_r():
     [
         ({"kind": "paper_c"}, "kind"),
         ({"r": {"fraction": [0.1], "value": [1]}}, "exactly one"),
-        ({"r": {"fraction": [1.5]}}, r"\(0, 1\)"),
         ({"eps": [0.5, 0.50]}, "duplicate"),
         ({"beta": []}, "beta"),
         ({"mechanisms": []}, "mechanisms"),

@@ -61,11 +61,11 @@ def test_the_sweep_report_rules_know_the_datasets_their_table_has():
     cfg = {"a": {"kind": "paper_a", "datasets": ["gone", "thyroid"], "mechanisms": ["sp"], "eps": [1.0], "k": [1],
                  "beta": [5], "r": {"fraction": [0.05]}}}
     plan = SweepPlan(cfg, lambda names, key: names, lambda names: [n for n in names if n != "gone"])
-    assert plan.setting("a", "run_datasets", {}) == ["thyroid"]
+    assert plan.run_datasets("a") == ["thyroid"]
     smk = (Path(__file__).resolve().parents[1] / "workflow" / "rules" / "sweeps.smk").read_text()
     for rule in ("sweep_collect", "sweep_plot"):
         block = re.search(rf"rule {rule}:(.*?)(?=\nrule |\Z)", smk, re.S).group(1)
-        assert 'datasets=sweep_setting("run_datasets")' in block, rule
+        assert "datasets=get_sweep_datasets," in block, rule
 
 
 def test_a_paper_b_radius_of_zero_is_refused_before_the_dag():

@@ -27,7 +27,8 @@ def test_data_plan_rows_of_unavailable_datasets(tmp_path):
 def test_paper_a_settings_select_fig2s_betas_and_list_the_datasets_without_growth():
     pa = {"fig2": {"dataset": "mix", "betas": [1, 2], "eps": 0.25}, "selection": {"betas": [5]},
           "eps_grid": [0.5, 1.0], "compiler": {"eps": 0.1}, "k_grid": [1, 7], "fig3": {"k_values": [14, 1]}}
-    sets = {"paper_a.tables": ["t1", "t2"], "paper_a.growth": ["t1"]}
+    sets = pa_plan.PaperASets(tables=["t1", "t2"], missing={}, paper_datasets=["t1", "t2"], yours=[], growth=["t1"],
+                              compiler_sets=[], compiler=[], selected=[])
     assert pa_plan.betas(pa, "mix") == [1, 2] and pa_plan.betas(pa, "t1") == [5]
     assert (pa_plan.eps_min(pa), pa_plan.k_sensitive(pa)) == (0.1, [1, 7, 14])
     assert list(pa_plan.not_evaluated(sets)["A4"]) == ["t2"] and "A3" not in pa_plan.not_evaluated(sets)
@@ -44,8 +45,8 @@ def test_paper_b_reading_decides_where_r_lives_and_which_datasets_it_computes():
     sets = pb_plan.sets(pb, ["s1", "s2", "mine"])
     assert pb_plan.choice_file("res/paper_b", "", "s2") == "res/paper_b/tuning/s2.json"
     assert pb_plan.choice_file("res/paper_b", "paper_r/", "s2") == "res/paper_b/paper_r/tuning/s2.json"
-    assert pb_plan.reading_datasets(pb, sets, "paper_b.table2", "") == ["s2", "mine"]
-    assert pb_plan.reading_datasets(pb, sets, "paper_b.table2", "paper_r/") == ["s2"]  # mine: no printed r
+    assert pb_plan.reading_datasets(pb, sets.table2, "") == ["s2", "mine"]
+    assert pb_plan.reading_datasets(pb, sets.table2, "paper_r/") == ["s2"]  # mine: no printed r
     assert pb_plan.tables_subcategory("paper_r/") == "Tables 1-2 at the paper's r"
     assert pb_plan.r_readings_regex(pb) == "|paper_r/"
     files = pb_plan.readings_files(pb_plan.readings_plan("res/paper_b", pb, sets))
@@ -62,9 +63,11 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
            "b": {"kind": "paper_b", "datasets": ["t"], "k": [3], "r": {"fraction": [0.1]}, "eps": [0.5, 1.0], "h": [1],
                  "subspace_dims": [1], "methods": ["fast"], "conventions": ["printed"]}}
     plan = SweepPlan(cfg, lambda names, key: names, lambda names: list(names))
-    assert plan.setting("a", "mechanisms", {}) == ["sp", "optimal_dp"]
-    assert plan.setting("b", "eps", {}) == [0.5, 1.0] and plan.setting("b", "kind", {}) == "paper_b"
-    assert plan.setting("a", "cap", {}) == plan.cap("a") and plan.setting("b", "max_work", {"max_work": 99}) == 99
+    assert plan.chunk_settings("a") == {"mechanisms": ["sp", "optimal_dp"], "cap": plan.cap("a")}
+    assert plan.counts_settings("a")["cap"] == plan.cap("a")
+    b = plan.b_settings("b", {"max_work": 99})
+    assert b["eps"] == [0.5, 1.0] and b["r_tokens"] == ["f0.1"] and b["max_work"] == 99
+    assert plan.table_settings("b") == {"kind": "paper_b", "r_kind": "fraction"}
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
     assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
     assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]

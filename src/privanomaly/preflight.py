@@ -1,11 +1,13 @@
 """The config check with the workflow's plan: ``python -m privanomaly.preflight [--configfile F ...]``.
 
 :mod:`privanomaly.config.check` checks the files and the schema; it sits at the bottom of the library and
-cannot import the planners. This module runs it, then the cross-key checks that ``workflow/rules/common.smk``
-runs when Snakemake builds the DAG - the same functions, on the merged config - so ``make reproduce`` stops
-on them before Snakemake starts, with the key named first. Checks that depend on files (which datasets the
-data mirror makes available - ``make`` passes the mirror to Snakemake only -, the Scenario-1 outlooks that
-read prepared tables) stay at DAG time.
+cannot import the planners. This module runs it, then the cross-key checks, so ``make reproduce`` stops on them
+before Snakemake starts, with the key named first. ``workflow/rules/config.smk`` (the workflow's config check)
+runs the same checks once at DAG build with :func:`check_workflow`, which adds what depends on files (which
+datasets the data mirror makes available - ``make`` passes the mirror to Snakemake only -, the catalogue's
+captions, the gallery's figures); the run's notices (:func:`notices`: the mirror, the datasets left out, the
+Scenario-1 outlooks, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
+or a cluster job.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from privanomaly.sweeps.plan import SweepPlan
 
 def check_papers(config: Mapping[str, Any], plan: DataPlan, unavailable: Mapping[str, str]) -> None:
     """The papers' cross-key checks (dataset names in their lists, paper A's and paper B's grids and options):
-    what ``common.smk`` runs when Snakemake builds the DAG, with the datasets the data mirror leaves
+    :func:`check_workflow` runs them when Snakemake builds the DAG, with the datasets the data mirror leaves
     ``unavailable``, and :func:`check_plan` before it (none: that depends on the mirror). Each raises
     ``ValueError`` naming the key."""
     pa, pb = config["paper_a"], config["paper_b"]
@@ -39,14 +41,22 @@ def check_papers(config: Mapping[str, Any], plan: DataPlan, unavailable: Mapping
     plan.check_names(list(pb["datasets"]), "paper_b.datasets")
 
 
+def _check_plan(config: Mapping[str, Any], unavailable: Mapping[str, str] | None) -> DataPlan:
+    """Each dataset entry, then the papers' cross-key checks with the datasets left ``unavailable`` (None: those
+    of the run's data mirror); the run's :class:`DataPlan`."""
+    for name, entry in config["datasets"].items():
+        check_dataset_entry(name, entry)
+    plan = DataPlan(config)
+    check_papers(config, plan, plan.unavailable() if unavailable is None else unavailable)
+    return plan
+
+
 def check_plan(config: Mapping[str, Any]) -> None:
-    """Run the DAG-time checks of ``common.smk`` on the merged, schema-checked ``config``; a failing one
-    raises :class:`ConfigError` with its message (which names the key)."""
+    """The plan's checks of :func:`check_workflow` on the merged, schema-checked ``config`` (make's, before
+    Snakemake: no mirror), with the sweeps' and the catalogue's; a failing one raises :class:`ConfigError`
+    with its message (which names the key)."""
     try:
-        for name, entry in config["datasets"].items():
-            check_dataset_entry(name, entry)
-        plan = DataPlan(config)
-        check_papers(config, plan, {})  # which datasets are unavailable depends on the mirror: DAG time
+        plan = _check_plan(config, {})  # which datasets are unavailable depends on the mirror: DAG time
         sweeps = SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
                            config.get("sweep_points_per_job"))
         sweeps.claims_sweep((config["paper_a"].get("claims") or {}).get("sweep"))  # a name that is no sweep
@@ -56,6 +66,38 @@ def check_plan(config: Mapping[str, Any]) -> None:
     except (ValueError, KeyError) as exc:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         raise ConfigError(f"invalid configuration:\n  {text}") from None
+
+
+def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> None:
+    """The DAG-time checks (``workflow/rules/config.smk``, after the schema): the dataset entries, the papers'
+    cross-key checks with what the data mirror leaves unavailable, the ``report`` section, the catalogue's
+    captions (``report_dir``: workflow/report) and the gallery's figures. Each raises ``ValueError`` naming
+    the key."""
+    from privanomaly.report import catalogue, gallery
+
+    _check_plan(config, None)
+    if "report" not in config:
+        raise ValueError("config: missing section 'report' (gallery_width, gallery); see config.yaml")
+    items = catalogue.load(Path(report_dir) / "catalogue.yaml")
+    catalogue.check_sections(items, report_dir)
+    figures = [f for it in items for f in it.files if f.endswith(".png")] + ["sweeps/{sweep}/figures/{figure}.png"]
+    gallery.check_known(config["report"]["gallery"], figures)
+
+
+def notices(config: Mapping[str, Any]) -> list[str]:
+    """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
+    out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work
+    guard, the sweeps none of whose datasets is available."""
+    plan = DataPlan(config)
+    pa, pb = config["paper_a"], config["paper_b"]
+    out = [plan.mirror_notice(), *(f"{n}: {why}" for n, why in plan.unavailable().items())]
+    pa_sets = pa_plan.sets(pa, plan.available(pa["datasets"]), plan.unavailable())
+    out += [f"paper_a: {n} left out of the tables ({why})" for n, why in pa_sets.missing.items()]
+    pb_sets = pb_plan.sets(pb, plan.available(list(pb["datasets"])))
+    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, pb_sets.scenario1, plan.parquet)]
+    sweeps = SweepPlan(config.get("sweeps"), plan.check_names, plan.available, config.get("sweep_max_points"),
+                       config.get("sweep_points_per_job"))
+    return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in sweeps.skipped]
 
 
 def check_catalogue(report_dir: str | Path = Path("workflow") / "report") -> None:

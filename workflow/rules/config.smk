@@ -10,7 +10,9 @@
 # workflow/schemas/config.schema.yaml with the key path (and file:line) first, runs the checks a schema
 # cannot express, and fills schema defaults (snakemake.utils.validate). YAML syntax errors and empty
 # --configfile files stop Snakemake before this runs: `python -m privanomaly.config.check --configfile F`
-# names their file and line (make reproduce/test run it first; docs/troubleshooting.md).
+# names their file and line (make reproduce/test run it first; docs/troubleshooting.md). Then the plan's
+# cross-key checks (privanomaly.preflight.check_workflow); the run's notices print once when it starts
+# (data.smk's onstart: never in a dry run or a cluster job's step).
 import sys
 from pathlib import Path
 
@@ -25,6 +27,7 @@ sys.path.insert(0, str(WORKFLOW_ROOT / "src"))
 
 from privanomaly.config import effective as run_config
 from privanomaly.config.check import check_config, under_defaults
+from privanomaly.preflight import check_workflow
 
 # workflow.configfiles lists the --configfile files before config.yaml; they override it, so they go last.
 # As a module (`config: config`) the user's config is put over this workflow's config.yaml (under_defaults).
@@ -40,3 +43,5 @@ check_config(
     WORKFLOW_ROOT / "workflow" / "schemas" / "config.schema.yaml",
     _CONFIG_FILES,
 )
+# the plan's cross-key checks (privanomaly.preflight, as make's config check), with what the mirror leaves out
+check_workflow(config, WORKFLOW_ROOT / "workflow" / "report")

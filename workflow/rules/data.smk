@@ -2,12 +2,17 @@
 # are configured and available, and where their files live, is privanomaly.datasets.plan.DataPlan (PLAN, common.smk).
 
 
-# A run killed mid-write (SIGKILL, power loss) leaves hidden temporary files (privanomaly.io.atomic_path:
-# `.<name>.<host>-<pid>.*.tmp*`), e.g. a mirror copy as large as the file. The next run removes those of dead
-# processes on this machine - never those of a live concurrent run sharing resources_dir.
+# When a run starts (Snakemake keeps one onstart: this is the workflow's): its notices (privanomaly.preflight.
+# notices: where raw files come from, the datasets left out, the Scenario-1 outlooks, the sweeps skipped), then
+# the stale temporaries. A run killed mid-write (SIGKILL, power loss) leaves hidden temporary files
+# (privanomaly.io.atomic_path: `.<name>.<host>-<pid>.*.tmp*`), e.g. a mirror copy as large as the file. The
+# next run removes those of dead processes on this machine - never those of a live concurrent run sharing
+# resources_dir.
 onstart:
     from privanomaly.io import remove_stale_temporaries
+    from privanomaly.preflight import notices
 
+    print("\n".join(notices(config)), file=sys.stderr)
     for _root in (RESULTS, f"{RESOURCES}/raw"):
         for _p in remove_stale_temporaries(_root):
             print(f"removed {_p} (left by a killed run)", file=sys.stderr)

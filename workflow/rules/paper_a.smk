@@ -283,29 +283,23 @@ rule paper_a_compiler_data:
 rule paper_a_claims:
     """claims.md: each claim of paper A with this run's evidence and PASS/FAIL."""
     input:
-        summaries=expand(
-            rules.paper_a_errors.output.summary, pa_dataset=PA_SETS["paper_a.tables"]
-        ),
-        trials=expand(
-            rules.paper_a_errors.output.trials, pa_dataset=PA_SETS["paper_a.tables"]
-        ),
+        summaries=expand(rules.paper_a_errors.output.summary, pa_dataset=PA_SETS.tables),
+        trials=expand(rules.paper_a_errors.output.trials, pa_dataset=PA_SETS.tables),
         sensitive=[
             *expand(
                 rules.paper_a_errors.output.sensitive,
-                pa_dataset=PA_SETS["paper_a.tables"],
+                pa_dataset=PA_SETS.tables,
             ),
             rules.paper_a_fig23_data.output.sensitive,
         ],
-        detection=expand(
-            rules.paper_a_detection.output.csv, pa_dataset=PA_SETS["paper_a.tables"]
-        ),
+        detection=expand(rules.paper_a_detection.output.csv, pa_dataset=PA_SETS.tables),
         growth=f"{RESULTS}/paper_a/tables/growth.csv",
         growth_grid=expand(
-            rules.paper_a_growth.output.grid, pa_dataset=PA_SETS["paper_a.growth"]
+            rules.paper_a_growth.output.grid, pa_dataset=PA_SETS.growth
         ),
         compiler=expand(
             rules.paper_a_compiler_data.output.csv,
-            pa_dataset=PA_SETS["paper_a.compiler_sets"],
+            pa_dataset=PA_SETS.compiler_sets,
         ),
         sweep=get_claims_sweep_table,
     output:
@@ -329,9 +323,9 @@ rule paper_a_claims:
         library=library_code("paper_a_claims"),
         stand_in=PA_STAND_IN,
         cfg=pa_plan.claims_settings(PA),
-        datasets=PA_SETS["paper_a.tables"],
-        paper_datasets=PA_SETS["paper_a.paper_datasets"],
-        missing=PA_SETS["paper_a.missing"],
+        datasets=PA_SETS.tables,
+        paper_datasets=PA_SETS.paper_datasets,
+        missing=PA_SETS.missing,
         not_evaluated=pa_plan.not_evaluated(
             PA_SETS,
             SW.claims_sweep(SW_CLAIMS),

@@ -106,9 +106,9 @@ rule paper_b_tables:
         "../../envs/privanomaly.yaml"
     params:
         library=library_code("paper_b_tables"),
-        datasets=reading_datasets("paper_b.table_sets"),
-        table1=reading_datasets("paper_b.table1"),
-        table2=reading_datasets("paper_b.table2"),
+        datasets=reading_datasets(PB_SETS.table_sets),
+        table1=reading_datasets(PB_SETS.table1),
+        table2=reading_datasets(PB_SETS.table2),
         names=PB["datasets"],
         k=PB["k"],
         paper=PB["paper_reported"],
@@ -276,17 +276,17 @@ rule paper_b_comparison:
                 pb_dataset=d,
                 pb_method=m,
             )
-            for d, m in PB_SETS["paper_b.scenario1_jobs"]
+            for d, m in PB_SETS.scenario1_jobs
         ],
         scenario2=expand(
             rules.paper_b_scenario2.output.sweep,
             pb_reading="",
-            pb_dataset=PB_SETS["paper_b.scenario2"],
+            pb_dataset=PB_SETS.scenario2,
         ),
         subspaces=expand(
             rules.paper_b_scenario2.output.subspaces,
             pb_reading="",
-            pb_dataset=PB_SETS["paper_b.scenario2"],
+            pb_dataset=PB_SETS.scenario2,
         ),
         timing=f"{PB_OUT}/tables/smooth_timing.csv",
         # every table of every reading (ours: its tuning JSONs)
@@ -319,8 +319,8 @@ rule paper_b_comparison:
         library=library_code("paper_b_comparison"),
         k=PB["k"],
         names=PB["datasets"],
-        scenario1=PB_SETS["paper_b.scenario1"],
-        scenario2=PB_SETS["paper_b.scenario2"],
+        scenario1=PB_SETS.scenario1,
+        scenario2=PB_SETS.scenario2,
         paper=PB["paper_reported"],
         delta=PB["delta"],
         readings=PB_READINGS_PLAN,

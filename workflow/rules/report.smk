@@ -25,10 +25,11 @@ ITEM_GROUPS = {"paper_a": "paper_a", "paper_b": "paper_b", "privacy": "data"}
 for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
 
     rule:
+        """A figure or table of workflow/report/catalogue.yaml: the item whose `rule:` is this rule's name."""
         name:
             _item.rule
         input:
-            **catalogue.plot_inputs(_item.plot, RESULTS, PLAN_SETS),
+            **catalogue.plot_inputs(_item.plot, RESULTS, CATALOGUE_SETS),
         output:
             **item_outputs(_item),
         log:
@@ -47,14 +48,10 @@ for _item in (it for it in CATALOGUE_ITEMS if it.plot is not None):
             function=_item.plot.function,
             plot_params=item_params(_item),
             # the datasets it shows (its `datasets` set in this run): its caption names them
-            datasets=catalogue.plot_datasets(_item.plot, PLAN_SETS),
+            datasets=catalogue.plot_datasets(_item.plot, CATALOGUE_SETS),
             stand_in=ITEM_STAND_IN.get(_item.paper) if _item.plot.stand_in else None,
         script:
             "../../scripts/render.py"
-
-    getattr(rules, _item.rule).rule.docstring = (
-        f"{_item.item} (paper {_item.paper}): {_item.title}"
-    )
 
 
 rule report_index:
@@ -86,7 +83,7 @@ rule report_index:
         sources={p: relpath(f, RESULTS) for p, f in REPORT_CLAIMS.items()},
         dataset_names=PB.get("datasets", {}),
         unavailable=PLAN.unavailable(),
-        your_datasets={"A": PA_SETS["paper_a.yours"]} if "A" in REPORT_CLAIMS else {},
+        your_datasets={"A": PA_SETS.yours} if "A" in REPORT_CLAIMS else {},
         sweeps=SW.index_entries(),
     script:
         "../../scripts/report_index.py"

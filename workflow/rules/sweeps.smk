@@ -48,9 +48,7 @@ rule sweep_counts:
         library=library_code("sweep_counts"),
         datasets=get_batch_datasets,
         ballkeys=get_sweep_ball_keys,
-        metric=sweep_setting("metric"),
-        n_absent=sweep_setting("n_absent"),
-        cap=sweep_setting("cap"),
+        settings=get_sweep_counts_settings,
         seed=config["seed"],
     script:
         "../../scripts/sweep_counts.py"
@@ -82,8 +80,7 @@ rule sweep_chunk:
         library=library_code("sweep_chunk"),
         datasets=get_batch_datasets,
         points=get_chunk_points,
-        mechanisms=sweep_setting("mechanisms"),
-        cap=sweep_setting("cap"),
+        settings=get_sweep_chunk_settings,
     script:
         "../../scripts/sweep_chunk.py"
 
@@ -113,17 +110,7 @@ rule sweep_b_dataset:
         runtime=60,
     params:
         library=library_code("sweep_b_dataset"),
-        k=sweep_setting("k"),
-        r_tokens=sweep_setting("r_tokens"),
-        eps=sweep_setting("eps"),
-        delta=sweep_setting("delta"),
-        conventions=sweep_setting("conventions"),
-        methods=sweep_setting("methods"),
-        mechanisms=sweep_setting("mechanisms"),
-        h=sweep_setting("h"),
-        subspace_dims=sweep_setting("subspace_dims"),
-        max_subspaces=sweep_setting("max_subspaces"),
-        max_work=sweep_setting("max_work"),
+        settings=get_sweep_b_settings,
         fast_exact_max=PB["fast_exact_max"],
         true_subspace=PB["scenario2"]["true_subspace"],
         sensitivity=PB["scenario2"]["utility_sensitivity"],
@@ -157,10 +144,9 @@ rule sweep_collect:
     params:
         library=library_code("sweep_collect"),
         sweep=lambda wc: wc.sweep,
-        kind=sweep_setting("kind"),
-        r_kind=sweep_setting("r_kind"),
+        settings=get_sweep_table_settings,
         # the datasets of its rows (the configured ones less the unavailable): for the caption
-        datasets=sweep_setting("run_datasets"),
+        datasets=get_sweep_datasets,
     script:
         "../../scripts/sweep_collect.py"
 
@@ -192,7 +178,7 @@ rule sweep_plot:
         library=library_code("sweep_plot"),
         figure=lambda wc: wc.figure,
         # the datasets of its table (the configured ones less the unavailable): for the caption
-        datasets=sweep_setting("run_datasets"),
+        datasets=get_sweep_datasets,
     script:
         "../../scripts/sweep_plot.py"
 

@@ -6,6 +6,7 @@
 * :mod:`.worlds` — exhaustive small worlds (1-D and 2-D grids, l1/l2/l_inf, several r) and their edges.
 * :mod:`.harness` — :func:`run`: every registered mechanism through its family's auditor, plus the
   negative controls (:mod:`.controls`), into the "Privacy audit" table. ``python -m privanomaly.audit``.
+* :mod:`.paper_a` — the auditor of paper A's family ("aiq"), registered here (importing this package).
 * :mod:`.paper_b` — the auditors of paper B's families, registered here (importing this package).
 * :mod:`.end_to_end` — the end-to-end private mechanisms (:mod:`privanomaly.privacy.end_to_end`) and their
   negative controls, registered here.
@@ -29,6 +30,7 @@ from .harness import (  # noqa: F401
     negative_control,
     run,
 )
+from . import paper_a as _paper_a  # noqa: F401 - registers paper A's auditor
 from . import paper_b as _paper_b  # noqa: F401 - registers paper B's auditors
 from . import float_boundary_worlds as _float_boundary_worlds  # noqa: F401 - its negative controls
 from . import end_to_end as _end_to_end  # noqa: F401 - registers the end-to-end mechanisms and their controls

@@ -285,18 +285,6 @@ def smooth_fn(method: str, exact_max: int | None = None) -> SmoothFn:
     return lambda X, k, r, beta: smooth.smooth_sensitivity(X, k, r, beta, method, **kw).value
 
 
-def variant_bounds(method: str, exact_max: int | None, fast: bool) -> dict[str, SmoothFn]:
-    """The bounds a smooth mechanism is checked with: its own; at the full level, for the fast bound, also
-    every ``exact_max`` of :data:`BOUND_VARIANTS` (a library user may release any of them)."""
-    own = f"{method}" + ("" if exact_max is None else f" exact_max={exact_max}")
-    out = {own: smooth_fn(method, exact_max)}
-    if method == "fast" and not fast:
-        for m, em in BOUND_VARIANTS:
-            if m == "fast" and em != exact_max:
-                out[f"fast exact_max={em}"] = smooth_fn("fast", em)
-    return out
-
-
 def negative_controls() -> dict:
     """Algorithm 2 run by the code before the float-boundary fixes (never registered as mechanisms; importing
     this module registers them as the harness's negative controls): degrees in units of r only, and that plus

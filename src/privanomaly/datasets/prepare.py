@@ -130,6 +130,31 @@ def _first_non_numeric(col: pd.Series) -> int | None:
     return int(bad[0]) if len(bad) else None
 
 
+def _check_column_lists(cols: list[str], keep: Sequence[str] | None, drop: Sequence[str], where: str) -> None:
+    """``keep_columns`` and ``drop_columns`` name existing columns, each once."""
+    for key, names in (("keep_columns", keep or []), ("drop_columns", drop or [])):
+        unknown = [c for c in names if c not in cols]
+        if unknown:
+            raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
+        twice = sorted({c for c in names if list(names).count(c) > 1})
+        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
+            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
+
+
+def _check_numeric(df: pd.DataFrame, where: str, rows: np.ndarray | None, source: str) -> None:
+    """Every cell of every column is a number (or missing): the first that is not is named with its file, column,
+    data row and value."""
+    for c in df.columns:
+        i = _first_non_numeric(df[c])
+        if i is not None:
+            row = int(rows[i]) if rows is not None else i
+            raise DataError(
+                f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
+                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
+                f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
+            )
+
+
 def select_columns(
     df: pd.DataFrame,
     keep: Sequence[str] | None,
@@ -148,13 +173,7 @@ def select_columns(
     cols = [str(c) for c in df.columns]
     df = df.copy()
     df.columns = cols
-    for key, names in (("keep_columns", keep or []), ("drop_columns", drop or [])):
-        unknown = [c for c in names if c not in cols]
-        if unknown:
-            raise DataError(f"{where}preprocess.{key}: no column(s) {unknown} (columns: {', '.join(cols)})")
-        twice = sorted({c for c in names if list(names).count(c) > 1})
-        if twice:  # keep_columns [a, a] would make column a two features (double weight in every distance)
-            raise DataError(f"{where}preprocess.{key}: column(s) {twice} listed more than once; list each column once")
+    _check_column_lists(cols, keep, drop, where)
     if keep:
         df = df[list(keep)]
     df = df.drop(columns=[c for c in drop if c in df.columns])
@@ -169,15 +188,7 @@ def select_columns(
             f"header field 'Unnamed: <position>'); such a column is often the row index written by pandas' to_csv: "
             f"drop it with {where}preprocess.drop_columns: {unnamed}, or name it in the header to keep it"
         )
-    for c in df.columns:
-        i = _first_non_numeric(df[c])
-        if i is not None:
-            row = int(rows[i]) if rows is not None else i
-            raise DataError(
-                f"{source + ': ' if source else ''}column {c!r}, data row {row + 1} (1-based, header not counted): "
-                f"{str(df[c].iloc[i])!r} is not a number; fix the cell, mark it missing (see {where}preprocess.missing, "
-                f"read.na_values), or drop the whole column with {where}preprocess.drop_columns: [{c}]"
-            )
+    _check_numeric(df, where, rows, source)
     step = {
         "step": "select_columns",
         "keep_columns": list(keep) if keep else None,
@@ -340,64 +351,12 @@ def build(
     where = f"datasets.{name}."
     if draws_randomness(entry) and seed is None:
         raise ValueError(f"{where[:-1]}: a generator or a subsample draws random numbers: a seed is needed")
-    prov: dict[str, Any] = {"dataset": name}
     if "generator" in entry:
-        gen = dict(entry["generator"])
-        try:
-            X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
-        except OverflowError as exc:
-            raise DataError(f"{where}generator: its numbers are too large for float64 ({exc}); use smaller means, "
-                            "variances or ranges") from exc
-        if not np.isfinite(X).all():
-            raise DataError(f"{where}generator: drew non-finite values (a mean plus its spread overflows float64); "
-                            "use smaller means, variances or ranges")
-        features = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
-        prov["source"] = {"generator": gen, "seed_keys": [seed, "synthetic", name]}
+        features, y, source_prov = _generated(name, entry, seed)
         raw_rows = len(features)
     else:
-        if len(raw_files) != len(entry["files"]):
-            raise DataError(f"{where}files: {len(entry['files'])} configured, {len(raw_files)} given")
-        spec, path = entry["files"][0], raw_files[0]
-        # Downloaded files were verified by the download rule, local files were not: check both here, so
-        # that provenance records the hash of the bytes actually read.
-        if not sources.file_present(path, f"{where}files[0]"):
-            raise DataError(f"{where}files[0]: {path} not found")
-        if is_local_file(spec):
-            sha_hint = (
-                f"the local file is not the one pinned: put the right file at {path}, or, if the file changed on "
-                f"purpose, set {where}files[0].sha256 to its new sha256 (or remove the key)"
-            )
-            fix = f"the local file is damaged: replace {path} with a good copy (and update {where}files[0].sha256)"
-        else:
-            sha_hint = (
-                f"delete {path} so that it is fetched again (if a fresh download differs too, the source changed: "
-                f"check {where}files[0].sha256)"
-            )
-            fix = f"delete {path} so that it is fetched again, and check {where}files[0].sha256"
-        got = sources.verify_sha256(path, spec.get("sha256"), what=f"{where}files[0] {path}", hint=sha_hint)
-        table = loaders.load_table(
-            path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix
-        )
-        raw_rows = len(table)
-        if raw_rows == 0:  # the label check would say only that no row matches anomaly_values
-            raise DataError(f"{where}files[0]: {path} has no data rows (a header, or nothing but blank or skipped "
-                            "lines); put the data in the file")
-        features, y = labels.split_label(table, entry["label"], where, str(path))
-        label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
-        for key in ("keep_columns", "drop_columns"):
-            if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):
-                raise DataError(f"{where}preprocess.{key}: {label_name!r} is the label column ({where}label.column), "
-                                f"never a feature; remove it from {key}")
-        prov["source"] = {
-            "path": spec["path"],
-            "url": spec.get("url"),
-            "sha256": got,
-            "format": entry["format"],
-            "read": dict(entry.get("read") or {}),
-            "label": dict(entry["label"]),
-        }
-        if "preamble_lines" in table.attrs:
-            prov["source"]["preamble_lines"] = table.attrs["preamble_lines"]
+        features, y, source_prov, raw_rows = _read_raw(name, entry, raw_files)
+    prov: dict[str, Any] = {"dataset": name, "source": source_prov}
     raw_dims = features.shape[1]
     source = "" if "generator" in entry else str(raw_files[0])
     out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source, fit=fit)
@@ -413,6 +372,64 @@ def build(
         seed=seed,
     )
     return out, prov
+
+
+def _generated(name: str, entry: Mapping[str, Any], seed: int | None) -> tuple[pd.DataFrame, np.ndarray, dict]:
+    """(features, labels, provenance source) of a synthetic dataset drawn by its ``generator``."""
+    where = f"datasets.{name}."
+    gen = dict(entry["generator"])
+    try:
+        X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
+    except OverflowError as exc:
+        raise DataError(f"{where}generator: its numbers are too large for float64 ({exc}); use smaller means, "
+                        "variances or ranges") from exc
+    if not np.isfinite(X).all():
+        raise DataError(f"{where}generator: drew non-finite values (a mean plus its spread overflows float64); "
+                        "use smaller means, variances or ranges")
+    features = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    return features, y, {"generator": gen, "seed_keys": [seed, "synthetic", name]}
+
+
+def _damage_hints(name: str, spec: Mapping[str, Any], path: str) -> tuple[str, str]:
+    """(what to do on a sha256 mismatch, what to do on a file that cannot be read) for raw file ``path``."""
+    where = f"datasets.{name}."
+    if is_local_file(spec):
+        return (f"the local file is not the one pinned: put the right file at {path}, or, if the file changed on "
+                f"purpose, set {where}files[0].sha256 to its new sha256 (or remove the key)",
+                f"the local file is damaged: replace {path} with a good copy (and update {where}files[0].sha256)")
+    return (f"delete {path} so that it is fetched again (if a fresh download differs too, the source changed: "
+            f"check {where}files[0].sha256)",
+            f"delete {path} so that it is fetched again, and check {where}files[0].sha256")
+
+
+def _read_raw(name: str, entry: Mapping[str, Any], raw_files: Sequence[str]
+              ) -> tuple[pd.DataFrame, np.ndarray, dict, int]:
+    """(features, labels, provenance source, raw rows) of a dataset read from its first raw file, its sha256
+    checked (downloaded files were verified by the download rule, local files were not: both are checked
+    here, so that provenance records the hash of the bytes actually read)."""
+    where = f"datasets.{name}."
+    if len(raw_files) != len(entry["files"]):
+        raise DataError(f"{where}files: {len(entry['files'])} configured, {len(raw_files)} given")
+    spec, path = entry["files"][0], raw_files[0]
+    if not sources.file_present(path, f"{where}files[0]"):
+        raise DataError(f"{where}files[0]: {path} not found")
+    sha_hint, fix = _damage_hints(name, spec, path)
+    got = sources.verify_sha256(path, spec.get("sha256"), what=f"{where}files[0] {path}", hint=sha_hint)
+    table = loaders.load_table(path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix)
+    if len(table) == 0:  # the label check would say only that no row matches anomaly_values
+        raise DataError(f"{where}files[0]: {path} has no data rows (a header, or nothing but blank or skipped "
+                        "lines); put the data in the file")
+    features, y = labels.split_label(table, entry["label"], where, str(path))
+    label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
+    for key in ("keep_columns", "drop_columns"):
+        if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):
+            raise DataError(f"{where}preprocess.{key}: {label_name!r} is the label column ({where}label.column), "
+                            f"never a feature; remove it from {key}")
+    source = {"path": spec["path"], "url": spec.get("url"), "sha256": got, "format": entry["format"],
+              "read": dict(entry.get("read") or {}), "label": dict(entry["label"])}
+    if "preamble_lines" in table.attrs:
+        source["preamble_lines"] = table.attrs["preamble_lines"]
+    return features, y, source, len(table)
 
 
 @dataclass(frozen=True)

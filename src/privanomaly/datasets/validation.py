@@ -77,70 +77,81 @@ def check_dataset_entry(name: str, entry: Mapping[str, Any]) -> None:
     if has_files == has_gen:
         raise DataError(f"{key}: give exactly one of 'files' (a real dataset) or 'generator' (synthetic)")
     if has_files:
-        fmt = entry.get("format")
-        if fmt not in FORMATS:
-            raise DataError(f"{key}.format: {fmt!r} is not one of {', '.join(FORMATS)}")
-        if "label" not in entry or "column" not in entry["label"]:
-            raise DataError(f"{key}.label.column: required for a dataset read from files")
-        if len(entry["files"]) != 1:
-            raise DataError(f"{key}.files: exactly one file is read per dataset, got {len(entry['files'])}")
-        for i, spec in enumerate(entry["files"]):
-            path = str(spec.get("path", ""))
-            if not path:
-                raise DataError(f"{key}.files[{i}].path: required")
-            sha = spec.get("sha256")
-            if isinstance(sha, (int, float)) and not isinstance(sha, bool):
-                # unquoted in YAML, a sha256 of only digits (or e.g. 1e5...) is read as a number
-                raise DataError(
-                    f"{key}.files[{i}].sha256: {sha!r} is a number, not a sha256 text; YAML reads an unquoted "
-                    "sha256 of digits as a number: write it in quotes, sha256: \"<the 64 hex digits>\""
-                )
-            if spec.get("url") and (path.startswith("/") or ".." in path.split("/")):
-                raise DataError(
-                    f"{key}.files[{i}].path: a downloaded file needs a relative path inside the mirror layout "
-                    f"(e.g. 'thyroid/38_thyroid.npz'), got {path!r}"
-                )
-        if fmt == "zip_csv" and not entry.get("read", {}).get("member"):
-            raise DataError(f"{key}.read.member: format zip_csv needs the name of the CSV inside the zip")
-        encoding = (entry.get("read") or {}).get("encoding")
-        if encoding is not None:
-            import codecs
-
-            try:
-                codecs.lookup(encoding)
-            except LookupError:
-                raise DataError(f"{key}.read.encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, "
-                                "cp1252)") from None
+        _check_files_entry(key, entry)
     else:
-        gen = entry["generator"]
-        gname = gen.get("name")
-        if gname not in GENERATORS:
-            raise DataError(f"{key}.generator.name: {gname!r} is not one of {', '.join(GENERATORS)}")
-        if gname == "gaussian_outliers":
-            dim = gen["dim"]
-            for part in ("normal", "anomaly"):
-                for field in ("mean", "var"):
-                    vec = gen[part][field]
-                    if len(vec) != dim:
-                        raise DataError(f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}")
-        if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
-            raise DataError(f"{key}.generator: mean_low must be < mean_high")
-        if gname == "gaussian_mixture":
-            margin = float(gen.get("background_margin", 0.0))
-            span = (float(gen["mean_high"]) + margin) - (float(gen["mean_low"]) - margin)
-            if not math.isfinite(span):  # numpy's uniform draw raises OverflowError naming nothing
-                raise DataError(f"{key}.generator: the box [mean_low - background_margin, mean_high + "
-                                f"background_margin] = [{gen['mean_low']:g} - {margin:g}, {gen['mean_high']:g} + "
-                                f"{margin:g}] is wider than float64 can hold; use a smaller range")
-        if gname == "gaussian_mixture" and gen["n_components"] > gen["n_normal"]:
-            raise DataError(f"{key}.generator.n_components: {gen['n_components']} components for n_normal = "
-                            f"{gen['n_normal']} points (each component needs points; at most n_normal)")
+        _check_generator(key, entry["generator"])
     pre = entry.get("preprocess", {}) or {}
     pca = pre.get("pca")
     if pca is not None and pca < 1:
         raise DataError(f"{key}.preprocess.pca: must be a positive integer or null, got {pca!r}")
     if pre.get("missing", "error") not in MISSING_MODES:
         raise DataError(f"{key}.preprocess.missing: {pre.get('missing')!r} is not one of {', '.join(MISSING_MODES)}")
+
+
+def _check_files_entry(key: str, entry: Mapping[str, Any]) -> None:
+    """A dataset read from a file: its format, label column, one file with a path (relative for a download) and
+    a text sha256, a zip member, a known text encoding."""
+    fmt = entry.get("format")
+    if fmt not in FORMATS:
+        raise DataError(f"{key}.format: {fmt!r} is not one of {', '.join(FORMATS)}")
+    if "label" not in entry or "column" not in entry["label"]:
+        raise DataError(f"{key}.label.column: required for a dataset read from files")
+    if len(entry["files"]) != 1:
+        raise DataError(f"{key}.files: exactly one file is read per dataset, got {len(entry['files'])}")
+    for i, spec in enumerate(entry["files"]):
+        path = str(spec.get("path", ""))
+        if not path:
+            raise DataError(f"{key}.files[{i}].path: required")
+        sha = spec.get("sha256")
+        if isinstance(sha, (int, float)) and not isinstance(sha, bool):
+            # unquoted in YAML, a sha256 of only digits (or e.g. 1e5...) is read as a number
+            raise DataError(
+                f"{key}.files[{i}].sha256: {sha!r} is a number, not a sha256 text; YAML reads an unquoted "
+                "sha256 of digits as a number: write it in quotes, sha256: \"<the 64 hex digits>\""
+            )
+        if spec.get("url") and (path.startswith("/") or ".." in path.split("/")):
+            raise DataError(
+                f"{key}.files[{i}].path: a downloaded file needs a relative path inside the mirror layout "
+                f"(e.g. 'thyroid/38_thyroid.npz'), got {path!r}"
+            )
+    if fmt == "zip_csv" and not entry.get("read", {}).get("member"):
+        raise DataError(f"{key}.read.member: format zip_csv needs the name of the CSV inside the zip")
+    encoding = (entry.get("read") or {}).get("encoding")
+    if encoding is not None:
+        import codecs
+
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise DataError(f"{key}.read.encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, "
+                            "cp1252)") from None
+
+
+def _check_generator(key: str, gen: Mapping[str, Any]) -> None:
+    """A synthetic dataset: a known generator whose vectors have ``dim`` entries, whose box fits float64 and
+    whose components each get points."""
+    gname = gen.get("name")
+    if gname not in GENERATORS:
+        raise DataError(f"{key}.generator.name: {gname!r} is not one of {', '.join(GENERATORS)}")
+    if gname == "gaussian_outliers":
+        dim = gen["dim"]
+        for part in ("normal", "anomaly"):
+            for field in ("mean", "var"):
+                vec = gen[part][field]
+                if len(vec) != dim:
+                    raise DataError(f"{key}.generator.{part}.{field}: length {len(vec)} differs from dim = {dim}")
+    if gname == "gaussian_mixture" and gen["mean_low"] >= gen["mean_high"]:
+        raise DataError(f"{key}.generator: mean_low must be < mean_high")
+    if gname == "gaussian_mixture":
+        margin = float(gen.get("background_margin", 0.0))
+        span = (float(gen["mean_high"]) + margin) - (float(gen["mean_low"]) - margin)
+        if not math.isfinite(span):  # numpy's uniform draw raises OverflowError naming nothing
+            raise DataError(f"{key}.generator: the box [mean_low - background_margin, mean_high + "
+                            f"background_margin] = [{gen['mean_low']:g} - {margin:g}, {gen['mean_high']:g} + "
+                            f"{margin:g}] is wider than float64 can hold; use a smaller range")
+    if gname == "gaussian_mixture" and gen["n_components"] > gen["n_normal"]:
+        raise DataError(f"{key}.generator.n_components: {gen['n_components']} components for n_normal = "
+                        f"{gen['n_normal']} points (each component needs points; at most n_normal)")
 
 
 def download_specs(datasets: Mapping[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:

@@ -140,30 +140,40 @@ def top_h_draws(
     for j in range(int(h)):
         # reference = a remaining candidate of largest utility (floats compare exactly), so every gamma >= 0
         ref = perm[rows, j + np.argmax(u_float[perm[:, j:]], axis=1)] if n_trials else rows
-        pending = rows
-        # each proposal is accepted with probability >= 1 / (n - j) (the reference candidate surely): a trial
-        # still pending after P proposals has probability <= (1 - 1/(n - j))^P
-        proposals = Rounds(f"Algorithm 3, draw {j + 1} of {int(h)} among {n - j} candidates",
-                           geometric_budget(n_trials, 1.0 - 1.0 / (n - j)),
-                           f"a proposal is accepted with probability at least 1/{n - j}")
-        while pending.size:
-            # b iid proposals per pending trial (the first accepted one is the draw; later ones are ignored,
-            # which leaves the law unchanged): b grows as trials finish, keeping each round ~n_trials proposals
-            b = min(n - j, max(1, n_trials // pending.size))
-            pos = j + rng.integers(0, n - j, size=(pending.size, b), dtype=np.int64)
-            cand = perm[pending[:, None], pos]
-            ref_p = np.broadcast_to(ref[pending][:, None], cand.shape)
-            ti = np.empty(cand.shape, dtype=np.int64)
-            for r in np.unique(ref_p).tolist():
-                here = ref_p == r
-                ti[here] = row(r)[cand[here]]
-            acc = table.draw(rng, ti)
-            done = acc.any(axis=1)
-            t, p = pending[done], pos[done, acc[done].argmax(axis=1)]
-            perm[t, p], perm[t, j] = perm[t, j], perm[t, p]
-            pending = pending[~done]
-            proposals.tick(pending.size, step=b)
+        _draw_position(perm, j, int(h), ref, rng, table, row)
     return perm[:, : int(h)].copy()
+
+
+def _draw_position(perm: np.ndarray, j: int, h: int, ref: np.ndarray, rng: np.random.Generator,
+                   table: ExpBernoulliTable, row) -> None:
+    """Draw ``j`` of Algorithm 3 in every trial (a row of ``perm``, its first ``j`` entries already chosen): the
+    remaining candidates are proposed uniformly and accepted with probability exp(-gamma(ref, i)) (``row(ref)``:
+    the table indices of gamma against the trial's reference ``ref``); the first accepted one is swapped to
+    position ``j``."""
+    n_trials, n = perm.shape
+    pending = np.arange(n_trials)
+    # each proposal is accepted with probability >= 1 / (n - j) (the reference candidate surely): a trial
+    # still pending after P proposals has probability <= (1 - 1/(n - j))^P
+    proposals = Rounds(f"Algorithm 3, draw {j + 1} of {h} among {n - j} candidates",
+                       geometric_budget(n_trials, 1.0 - 1.0 / (n - j)),
+                       f"a proposal is accepted with probability at least 1/{n - j}")
+    while pending.size:
+        # b iid proposals per pending trial (the first accepted one is the draw; later ones are ignored,
+        # which leaves the law unchanged): b grows as trials finish, keeping each round ~n_trials proposals
+        b = min(n - j, max(1, n_trials // pending.size))
+        pos = j + rng.integers(0, n - j, size=(pending.size, b), dtype=np.int64)
+        cand = perm[pending[:, None], pos]
+        ref_p = np.broadcast_to(ref[pending][:, None], cand.shape)
+        ti = np.empty(cand.shape, dtype=np.int64)
+        for r in np.unique(ref_p).tolist():
+            here = ref_p == r
+            ti[here] = row(r)[cand[here]]
+        acc = table.draw(rng, ti)
+        done = acc.any(axis=1)
+        t, p = pending[done], pos[done, acc[done].argmax(axis=1)]
+        perm[t, p], perm[t, j] = perm[t, j], perm[t, p]
+        pending = pending[~done]
+        proposals.tick(pending.size, step=b)
 
 
 def top_h_subspaces(

@@ -4,6 +4,7 @@ and the get_* functions of workflow/rules/common.smk). Paper A's targets are the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 def check_config(pa: Mapping, unavailable: Mapping[str, str]) -> None:
     """Cross-key checks of ``config['paper_a']`` that the JSON schema cannot express; errors name the key."""
@@ -42,31 +43,52 @@ def check_mechanisms(mech: Mapping) -> None:
                              f"compare SP with the optimal DP mechanism); got {list(mech['errors'])}")
 
 
-def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> dict[str, object]:
-    """The dataset sets of paper A (``workflow/rules/paper_a.smk`` and the catalogue's ``datasets``/``sets``),
-    from config ``paper_a``, the datasets ``available`` in this run and the reasons of the ``unavailable``.
+@dataclass(frozen=True)
+class PaperASets:
+    """The dataset sets of paper A in this run (:func:`sets`); the catalogue names them ``paper_a.<field>``
+    (:meth:`named`).
 
-    ``paper_a.tables``: the table datasets built in this run; ``paper_a.missing``: {left out: why};
-    ``paper_a.yours``: tables datasets that are not the paper's (claims give numbers, no verdict);
-    ``paper_a.growth``: the listed growth datasets and every one of the user's (claim A4 must reach it);
-    ``paper_a.compiler_sets``: Construction 2 (claim A8) on the compiler figure's dataset and every table one;
-    ``paper_a.selected``: every dataset whose (β, r) is selected (tables, Figure 2, the compiler figure).
+    ``tables``: the table datasets built in this run; ``missing``: {left out: why}; ``paper_datasets``: the
+    paper's own; ``yours``: table datasets that are not the paper's (claims give numbers, no verdict);
+    ``growth``: the listed growth datasets and every one of the user's (claim A4 must reach it);
+    ``compiler_sets``: Construction 2 (claim A8) on the compiler figure's dataset and every table one;
+    ``compiler``: the compiler figure's dataset; ``selected``: every dataset whose (β, r) is selected (tables,
+    Figure 2, the compiler figure).
     """
+
+    tables: list[str]
+    missing: dict[str, str]
+    paper_datasets: list[str]
+    yours: list[str]
+    growth: list[str]
+    compiler_sets: list[str]
+    compiler: list[str]
+    selected: list[str]
+
+    def named(self) -> dict[str, list[str]]:
+        """{``paper_a.<field>``: datasets}: the names the catalogue's ``datasets``/``sets`` use (``missing``: its
+        names)."""
+        return {f"paper_a.{f.name}": list(getattr(self, f.name)) for f in fields(self)}
+
+
+def sets(pa: Mapping, available: list[str], unavailable: Mapping[str, str]) -> PaperASets:
+    """The dataset sets of paper A (:class:`PaperASets`) from config ``paper_a``, the datasets ``available`` in
+    this run and the reasons of the ``unavailable``."""
     tables = [n for n in pa["datasets"] if n in available]
     paper = pa["claims"].get("paper_datasets", pa["datasets"])
     yours = [n for n in tables if n not in paper]
     fig2, compiler = pa["fig2"]["dataset"], pa["compiler"]["dataset"]
-    return {
-        "paper_a.tables": tables,
-        "paper_a.missing": {n: unavailable.get(n, "unavailable") for n in pa["datasets"] if n not in tables},
-        "paper_a.paper_datasets": paper,
-        "paper_a.yours": yours,
-        "paper_a.growth": [n for n in pa["growth"]["datasets"] if n in tables]
+    return PaperASets(
+        tables=tables,
+        missing={n: unavailable.get(n, "unavailable") for n in pa["datasets"] if n not in tables},
+        paper_datasets=paper,
+        yours=yours,
+        growth=[n for n in pa["growth"]["datasets"] if n in tables]
         + [n for n in yours if n not in pa["growth"]["datasets"]],
-        "paper_a.compiler_sets": list(dict.fromkeys([compiler, *tables])),
-        "paper_a.compiler": [compiler],
-        "paper_a.selected": list(dict.fromkeys([*tables, fig2, compiler])),
-    }
+        compiler_sets=list(dict.fromkeys([compiler, *tables])),
+        compiler=[compiler],
+        selected=list(dict.fromkeys([*tables, fig2, compiler])),
+    )
 
 
 def betas(pa: Mapping, dataset: str) -> list:
@@ -108,14 +130,14 @@ def k_sensitive(pa: Mapping) -> list[int]:
     return sorted(set(pa["k_grid"]) | set(pa["fig3"]["k_values"]))
 
 
-def not_evaluated(sets: Mapping[str, object], sweep: str = "", sweep_datasets: list[str] | None = None
+def not_evaluated(sets: PaperASets, sweep: str = "", sweep_datasets: list[str] | None = None
                   ) -> dict[str, dict[str, str]]:
     """{claim: {dataset: why}} of the claims a table dataset is not evaluated for: A4 without a growth curve;
     A3, A6, A8, A10 (read off the claim sweep ``sweep``) for a dataset the sweep does not run on."""
     why = "not in paper_a.growth.datasets (no growth curve in this run)"
-    out = {"A4": {n: why for n in sets["paper_a.tables"] if n not in sets["paper_a.growth"]}}
+    out = {"A4": {n: why for n in sets.tables if n not in sets.growth}}
     if sweep and sweep_datasets is not None:
         off = f"not in the claim sweep {sweep!r} (it runs on the datasets of paper_a.datasets it lists)"
         for claim in ("A3", "A6", "A8", "A10"):
-            out[claim] = {n: off for n in sets["paper_a.tables"] if n not in sweep_datasets}
+            out[claim] = {n: off for n in sets.tables if n not in sweep_datasets}
     return out

@@ -57,6 +57,12 @@ def knn_radius_table(
     return dist[:, betas] / s
 
 
+def _check_fraction(fraction: float) -> None:
+    """A flagged fraction of the selection protocol lies in (0, 1) (the config's are bounded by its schema)."""
+    if not 0 < fraction < 1:
+        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+
+
 def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
     """Radius flagging about ``fraction`` of records: midpoint between consecutive distinct sorted d_β values.
 
@@ -65,8 +71,7 @@ def radius_for_fraction(d_beta: np.ndarray, fraction: float) -> float:
     """
     s = np.sort(np.asarray(d_beta, dtype=float))[::-1]
     n = len(s)
-    if not 0 < fraction < 1:
-        raise ValueError(f"fraction must be in (0, 1), got {fraction}")
+    _check_fraction(fraction)
     m = min(max(1, int(round(fraction * n))), n - 1)
     return gap_midpoint(s, m, n)
 
@@ -158,8 +163,7 @@ def radii_at_fractions(X: np.ndarray, beta: int, fractions, *, p: float = 2.0) -
     :func:`largest_knn_radii` search for the largest m + 1 of them."""
     n = len(X)
     for f in fractions:
-        if not 0 < f < 1:
-            raise ValueError(f"fraction must be in (0, 1), got {f}")
+        _check_fraction(f)
     if n < 2:
         raise ValueError(f"a radius at a fraction needs at least 2 records, dataset has {n}")
     ms = [min(max(1, int(round(f * n))), n - 1) for f in fractions]

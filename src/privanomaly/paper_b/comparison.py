@@ -235,28 +235,44 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
     out = []
     known = paper_datasets(paper)
     for ds, sw in sweeps.items():
-        name = names.get(ds, ds)
-        n_true = int(subspaces[ds]["is_true"].sum())
-        note = "" if n_true else (
-            "no true subspace at the tuned r (eq. 53 accuracy is maximised by flagging nothing)" if r_text is None
-            else no_truth_note(subspaces[ds], r_text[ds]))
-        other_figure = ds in known and ds != FIG5  # Figs. 6-7: the paper states no h claim for them
-        for col, claim in (("precision", "precision decreases as h grows"),
-                           ("recall", "smaller h achieved larger recall")):
-            ok, holds, n = non_increasing_in_h(sw, col)
-            if not n_true:  # precision is 0 in every cell, recall undefined: nothing to decide, not a MATCH
-                ok = None
-            reason = note if ok is None else ("" if ok else f"non-increasing in h at {holds} of {n} eps values")
-            if col == "recall" and ok is False and n_true > int(sw["h"].min()):
-                reason += (f"; with {n_true} true subspaces, recall <= h/{n_true}, so h < {n_true} caps recall - "
-                           "recall can only fall with h once h >= #true and composition noise dominates")
-            expected = "yes (Fig. 5)"
-            if other_figure:
-                expected, ok = "no claim (stated for Fig. 5 only)", None
-                reason = ("the paper states this for Fig. 5 (Synthetic 2) only, not for this dataset's figure"
-                          + (f"; {reason}" if reason else ""))
-            out.append(Verdict.compare(f"s2.{ds}.{col}", f"{name}: {claim}", expected, f"holds at {holds}/{n} eps",
-                                       ok, reason, AGAINST))
+        out += _h_claims(ds, sw, subspaces[ds], names.get(ds, ds), ds in known and ds != FIG5, r_text)
+    out += _n_true_row(subspaces, paper)
+    if "synthetic_b2" in sweeps:
+        out += _practical_row(sweeps["synthetic_b2"], r_text, exponent)
+    return out
+
+
+def _h_claims(ds: str, sw: pd.DataFrame, subspaces: pd.DataFrame, name: str, other_figure: bool,
+              r_text: dict[str, str] | None) -> list[Verdict]:
+    """Fig. 5's claims on one dataset: precision falls and recall is larger at smaller h (``other_figure``:
+    Figs. 6-7, for which the paper states no h claim); ``r_text``: the r of a reading other than ours."""
+    out = []
+    n_true = int(subspaces["is_true"].sum())
+    note = "" if n_true else (
+        "no true subspace at the tuned r (eq. 53 accuracy is maximised by flagging nothing)" if r_text is None
+        else no_truth_note(subspaces, r_text[ds]))
+    for col, claim in (("precision", "precision decreases as h grows"),
+                       ("recall", "smaller h achieved larger recall")):
+        ok, holds, n = non_increasing_in_h(sw, col)
+        if not n_true:  # precision is 0 in every cell, recall undefined: nothing to decide, not a MATCH
+            ok = None
+        reason = note if ok is None else ("" if ok else f"non-increasing in h at {holds} of {n} eps values")
+        if col == "recall" and ok is False and n_true > int(sw["h"].min()):
+            reason += (f"; with {n_true} true subspaces, recall <= h/{n_true}, so h < {n_true} caps recall - "
+                       "recall can only fall with h once h >= #true and composition noise dominates")
+        expected = "yes (Fig. 5)"
+        if other_figure:
+            expected, ok = "no claim (stated for Fig. 5 only)", None
+            reason = ("the paper states this for Fig. 5 (Synthetic 2) only, not for this dataset's figure"
+                      + (f"; {reason}" if reason else ""))
+        out.append(Verdict.compare(f"s2.{ds}.{col}", f"{name}: {claim}", expected, f"holds at {holds}/{n} eps",
+                                   ok, reason, AGAINST))
+    return out
+
+
+def _n_true_row(subspaces: dict[str, pd.DataFrame], paper: dict) -> list[Verdict]:
+    """Synthetic 2's number of true 1-D subspaces against the paper's (none without it or the dataset)."""
+    out = []
     want = paper.get("true_subspaces_synthetic_b2")
     if want is not None and "synthetic_b2" in subspaces:
         s = subspaces["synthetic_b2"]
@@ -266,32 +282,36 @@ def scenario2_rows(sweeps: dict[str, pd.DataFrame], subspaces: dict[str, pd.Data
         out.append(Verdict.compare("s2.synthetic_b2.n_true", "Synthetic 2: true subspaces among the 1-D ones",
                                    f"{want} of 10", f"{got} of {len(s)}: " + ", ".join(s.loc[s["is_true"], "subspace"]),
                                    got == want, "" if got == want else why, UNSTATED))
-    if "synthetic_b2" in sweeps:
-        sw = sweeps["synthetic_b2"]
-        band = sw[(sw["eps"] >= 0.8 - 1e-9) & (sw["eps"] <= 1.6 + 1e-9) & (sw["h"] == 2)]
-        if len(band):
-            p, rc = _value(band, "precision"), _value(band, "recall")
-            ok = bool((p > 0.5).all() and (rc > 0.5).all())
-            why = ("the exponential mechanism here uses exp(eps u / 2) (eps-DP); the printed exp(eps u) is twice as "
-                   "sharp" if exponent == "standard" else
-                   "even with the printed exponent exp(eps u) (2 eps-DP), precision/recall stay <= 1/2 somewhere")
-            cause = CHOICE if exponent == "standard" else AGAINST
-            if not ok and exponent == "standard":
-                # the printed weights at eps are ours at 2 eps: read them off our own grid where it has 2 eps
-                twice = sw[(sw["h"] == 2) & sw["eps"].apply(lambda e: bool(np.isclose(band["eps"] * 2, e).any()))]
-                if len(twice) == len(band):
-                    p2, rc2 = _value(twice, "precision"), _value(twice, "recall")
-                    cause = CHOICE if (p2 > 0.5).all() and (rc2 > 0.5).all() else AGAINST
-                    why += (f"; measured: with the printed weights (= ours at 2 eps, eps {twice['eps'].min():g}-"
-                            f"{twice['eps'].max():g}) precision {p2.min():.2f}-{p2.max():.2f}, recall {rc2.min():.2f}-"
-                            f"{rc2.max():.2f}" + (" - still not > 1/2" if not ((p2 > 0.5).all() and (rc2 > 0.5).all())
-                                                 else " - above 1/2"))
-            if not ok and r_text is not None:
-                why += f" (at {r_text['synthetic_b2']})"
-            out.append(Verdict.compare("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
-                                       "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
-                                       f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
-                                       "" if ok else why, cause))
+    return out
+
+
+def _practical_row(sw: pd.DataFrame, r_text: dict[str, str] | None, exponent: str) -> list[Verdict]:
+    """Synthetic 2's 'practical' ε band 0.8-1.6 at h = 2: precision and recall above 1/2."""
+    out = []
+    band = sw[(sw["eps"] >= 0.8 - 1e-9) & (sw["eps"] <= 1.6 + 1e-9) & (sw["h"] == 2)]
+    if len(band):
+        p, rc = _value(band, "precision"), _value(band, "recall")
+        ok = bool((p > 0.5).all() and (rc > 0.5).all())
+        why = ("the exponential mechanism here uses exp(eps u / 2) (eps-DP); the printed exp(eps u) is twice as "
+               "sharp" if exponent == "standard" else
+               "even with the printed exponent exp(eps u) (2 eps-DP), precision/recall stay <= 1/2 somewhere")
+        cause = CHOICE if exponent == "standard" else AGAINST
+        if not ok and exponent == "standard":
+            # the printed weights at eps are ours at 2 eps: read them off our own grid where it has 2 eps
+            twice = sw[(sw["h"] == 2) & sw["eps"].apply(lambda e: bool(np.isclose(band["eps"] * 2, e).any()))]
+            if len(twice) == len(band):
+                p2, rc2 = _value(twice, "precision"), _value(twice, "recall")
+                cause = CHOICE if (p2 > 0.5).all() and (rc2 > 0.5).all() else AGAINST
+                why += (f"; measured: with the printed weights (= ours at 2 eps, eps {twice['eps'].min():g}-"
+                        f"{twice['eps'].max():g}) precision {p2.min():.2f}-{p2.max():.2f}, recall {rc2.min():.2f}-"
+                        f"{rc2.max():.2f}" + (" - still not > 1/2" if not ((p2 > 0.5).all() and (rc2 > 0.5).all())
+                                             else " - above 1/2"))
+        if not ok and r_text is not None:
+            why += f" (at {r_text['synthetic_b2']})"
+        out.append(Verdict.compare("s2.synthetic_b2.practical", "0.8 <= eps <= 1.6 'might be allowed' (precision and "
+                                   "recall well above 1/2), h = 2, Synthetic 2", "> 1/2",
+                                   f"precision {p.min():.2f}-{p.max():.2f}, recall {rc.min():.2f}-{rc.max():.2f}", ok,
+                                   "" if ok else why, cause))
     return out
 
 

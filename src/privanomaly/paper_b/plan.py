@@ -4,6 +4,8 @@ here)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+
 from privanomaly.outliers import CONVENTIONS
 from privanomaly.paper_b import readings as _readings
 
@@ -114,41 +116,63 @@ def check_methods_by_dataset(pb: dict) -> None:
                                  f"({', '.join(s1['datasets'])})")
 
 
-def sets(pb: dict, available: list[str]) -> dict[str, list]:
-    """The dataset and method sets of paper B that the catalogue's ``expand``/``when`` name (its targets are
-    :func:`privanomaly.report.catalogue.paper_files` over these), from config ``paper_b`` and the datasets
-    ``available`` in this run.
+@dataclass(frozen=True)
+class ReadingSets:
+    """The sets of a variant reading (:mod:`privanomaly.paper_b.readings`), written under ``paper_b/<reading>/``
+    for the datasets with a printed r (``paper_reported.r``): Tables 1-2 and Figs. 3-4 only for readings that
+    compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds ``readings_methods``. A reading that
+    is not configured has empty sets."""
 
-    ``paper_b.<set>`` are ours; ``paper_b.<set>@<reading>`` those of a variant reading, written
-    under ``paper_b/<reading>/`` for the datasets with a printed r (``paper_reported.r``): Tables 1-2 and
-    Figs. 3-4 only for readings that compute them (:attr:`Reading.r_only`), Figs. 3-4 with the smooth bounds
-    ``readings_methods``. A reading that is not configured has empty sets.
-    """
+    scenario1: list[str]
+    scenario2: list[str]
+    tables: list[str]
+    methods: list[str]
+
+
+@dataclass(frozen=True)
+class PaperBSets:
+    """The dataset and method sets of paper B in this run (:func:`sets`); the catalogue's ``expand``/``when``
+    name them ``paper_b.<field>`` and ``paper_b.<field>@<reading>`` (:meth:`named`)."""
+
+    datasets: list[str]
+    scenario1: list[str]
+    scenario2: list[str]
+    timing: list[str]
+    table1: list[str]
+    table2: list[str]
+    table_sets: list[str]  # Tables 1-2's datasets, each once
+    methods: list[str]
+    scenario1_jobs: list[tuple[str, str]]  # (dataset, method) of every Scenario-1 table, expanded jointly
+    readings: dict[str, ReadingSets]  # every variant reading by name
+
+    def named(self) -> dict[str, list]:
+        """{``paper_b.<field>``: values, ``paper_b.<field>@<reading>``: values}: the names the catalogue uses (its
+        targets are :func:`privanomaly.report.catalogue.paper_files` over these)."""
+        out = {f"paper_b.{f.name}": list(getattr(self, f.name)) for f in fields(self) if f.name != "readings"}
+        for name, rs in self.readings.items():
+            out.update({f"paper_b.{f.name}@{name}": list(getattr(rs, f.name)) for f in fields(rs)})
+        return out
+
+
+def sets(pb: dict, available: list[str]) -> PaperBSets:
+    """The sets of paper B (:class:`PaperBSets`) from config ``paper_b`` and the datasets ``available`` in this
+    run."""
     ds = [n for n in pb["datasets"] if n in available]
     keep = lambda names: [n for n in names if n in ds]  # noqa: E731
-    table1, table2 = keep(pb["tables"]["table1"]), keep(pb["tables"]["table2"])
-    out = {
-        "paper_b.datasets": ds,
-        "paper_b.scenario1": keep(pb["scenario1"]["datasets"]),
-        "paper_b.scenario2": keep(pb["scenario2"]["datasets"]),
-        "paper_b.timing": keep(pb["timing"]["datasets"]),
-        "paper_b.table1": table1,
-        "paper_b.table2": table2,
-        "paper_b.table_sets": list(dict.fromkeys(table1 + table2)),
-        "paper_b.methods": list(pb["scenario1"]["methods"]),
-    }
-    # (dataset, method) of every Scenario-1 table: the per-dataset methods (a set of pairs, expanded jointly)
-    out["paper_b.scenario1_jobs"] = scenario1_jobs(pb, out["paper_b.scenario1"])
+    table1, table2, s1 = keep(pb["tables"]["table1"]), keep(pb["tables"]["table2"]), keep(pb["scenario1"]["datasets"])
+    s2, table_sets = keep(pb["scenario2"]["datasets"]), list(dict.fromkeys(table1 + table2))
+    methods = list(pb["scenario1"]["methods"])
     configured = _readings.variants(list(pb.get("readings", [])))
     paper_r = pb["paper_reported"].get("r", {})
+    readings = {}
     for rd in (r for r in _readings.READINGS.values() if r is not _readings.OURS):
-        on = rd in configured
-        with_r = lambda key: _readings.with_r(rd, out[key], paper_r) if on else []  # noqa: E731
-        out[f"paper_b.scenario1@{rd.name}"] = with_r("paper_b.scenario1") if rd.r_only else []
-        out[f"paper_b.scenario2@{rd.name}"] = with_r("paper_b.scenario2")
-        out[f"paper_b.tables@{rd.name}"] = with_r("paper_b.table_sets") if rd.r_only else []
-        out[f"paper_b.methods@{rd.name}"] = list(pb.get("readings_methods", out["paper_b.methods"]))
-    return out
+        with_r = lambda names: _readings.with_r(rd, names, paper_r) if rd in configured else []  # noqa: E731
+        readings[rd.name] = ReadingSets(scenario1=with_r(s1) if rd.r_only else [], scenario2=with_r(s2),
+                                        tables=with_r(table_sets) if rd.r_only else [],
+                                        methods=list(pb.get("readings_methods", methods)))
+    return PaperBSets(datasets=ds, scenario1=s1, scenario2=s2, timing=keep(pb["timing"]["datasets"]), table1=table1,
+                      table2=table2, table_sets=table_sets, methods=methods, scenario1_jobs=scenario1_jobs(pb, s1),
+                      readings=readings)
 
 
 def reading_inputs(
@@ -185,11 +209,11 @@ def flat_files(inputs: dict) -> list[str]:
     return out
 
 
-def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
+def readings_plan(out: str, pb: dict, sets: PaperBSets) -> dict[str, dict]:
     """``params.readings`` of rule ``paper_b_comparison``: per reading (ours first, then config
     ``paper_b.readings``) what it is and the tables it reads (:func:`reading_inputs`, under ``out``), over the
     dataset sets of :func:`sets`. Figs. 3-4 of the other readings use the smooth bounds ``readings_methods``."""
-    methods, paper_r = sets["paper_b.methods"], pb["paper_reported"].get("r", {})
+    methods, paper_r = sets.methods, pb["paper_reported"].get("r", {})
     plan = {}
     for rd in [_readings.OURS, *_readings.variants(list(pb.get("readings", [])))]:
         plan[rd.name or "ours"] = {
@@ -200,16 +224,15 @@ def readings_plan(out: str, pb: dict, sets: dict[str, list]) -> dict[str, dict]:
             "short": rd.short,
             "shares": _readings.r_source_reading(rd).name if not rd.r_only else None,
             "inputs": reading_inputs(out, rd,
-                                     sets["paper_b.scenario1_jobs"] if rd is _readings.OURS else
-                                     [(d, m) for d in sets["paper_b.scenario1"]
-                                      for m in pb.get("readings_methods", methods)],
-                                     sets["paper_b.scenario2"], sets["paper_b.table_sets"], paper_r),
+                                     sets.scenario1_jobs if rd is _readings.OURS else
+                                     [(d, m) for d in sets.scenario1 for m in pb.get("readings_methods", methods)],
+                                     sets.scenario2, sets.table_sets, paper_r),
         }
     # our accuracy at the paper's printed r (the comparison's note on Tables 1-2) comes from the paper's-r record
     # (rule paper_b_paper_r), not from our tuning's: a printed r reruns none of the tables of our tuned r
     plan["ours"]["inputs"]["at_paper_r"] = {
         d: f"{out}/{_readings.R_PREFIX['paper']}tuning/{d}.json"
-        for d in sets["paper_b.table_sets"] if paper_r.get(d) is not None}
+        for d in sets.table_sets if paper_r.get(d) is not None}
     return plan
 
 
@@ -223,10 +246,10 @@ def r_readings_regex(pb: dict) -> str:
     return _readings.regex([rd for rd in readings(pb) if rd.r_only])
 
 
-def reading_datasets(pb: dict, sets: dict[str, list], name: str, prefix: str) -> list[str]:
-    """The datasets of set ``name`` (:func:`sets`) that the reading with ``prefix`` computes: all of them for
+def reading_datasets(pb: dict, datasets: list[str], prefix: str) -> list[str]:
+    """The ``datasets`` (a set of :class:`PaperBSets`) that the reading with ``prefix`` computes: all of them for
     our r, those with a printed r (``paper_reported.r``) for the paper's."""
-    return _readings.with_r(_readings.by_prefix(prefix), sets[name], pb["paper_reported"].get("r", {}))
+    return _readings.with_r(_readings.by_prefix(prefix), datasets, pb["paper_reported"].get("r", {}))
 
 
 def choice_file(out: str, prefix: str, dataset: str) -> str:

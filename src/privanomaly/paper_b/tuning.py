@@ -135,11 +135,6 @@ def select_r(curve: pd.DataFrame, tie_break: str = "smallest") -> Selection:
     )
 
 
-def accuracy_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> float:
-    """Eq. (53) accuracy at one radius (used to report our accuracy at the paper's r)."""
-    return float(accuracy_curve(X, y, k, np.array([r]), space)["accuracy"].iloc[0])
-
-
 def choice_at(X: np.ndarray, y: np.ndarray, k: int, r: float, space: str) -> dict:
     """The tuning record of a *given* r (the paper's printed one): eq. (53) accuracy and confusion
     counts there, in the same ``space`` as our tuning; same keys as the tuned record where they apply."""

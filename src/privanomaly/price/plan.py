@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from privanomaly.paper_a.plan import PaperASets
+from privanomaly.paper_b.plan import PaperBSets
+
 
 def paper_settings(paper: str, config: Mapping) -> dict:
     """The keys of the paper's config section that :func:`privanomaly.price.tuning.price_table` reads (the
@@ -22,6 +25,6 @@ def paper_settings(paper: str, config: Mapping) -> dict:
             "tuning": {"r_grid": pb["tuning"]["r_grid"], "tie_break": pb["tuning"].get("tie_break", "smallest")}}
 
 
-def datasets_of(paper: str, plan_sets: Mapping[str, list]) -> list[str]:
+def datasets_of(paper: str, pa_sets: PaperASets, pb_sets: PaperBSets) -> list[str]:
     """The datasets of the price table: paper A's table datasets, paper B's Tables 1-2 datasets (this run)."""
-    return list(plan_sets["paper_a.tables" if paper == "A" else "paper_b.table_sets"])
+    return list(pa_sets.tables if paper == "A" else pb_sets.table_sets)

@@ -39,7 +39,7 @@ class Plot:
     subcategory  report subcategory
     inputs       {name: tidy table path relative to results_dir}; a path containing ``{d}`` becomes the list
                  of one file per dataset of ``datasets``, read and concatenated into one table
-    datasets     name of a dataset set the workflow defines (``PLAN_SETS``, workflow/rules/common.smk), for ``{d}``
+    datasets     name of a dataset set the workflow defines (``CATALOGUE_SETS``, workflow/rules/common.smk), for ``{d}``
     params       {name: dotted config key} passed to the plot function (``paper_a.fig3.k_values``); a key may
                  hold the item's wildcards (``paper_b.datasets.{dataset}``), filled per job
     sets         {name: set name} passed as well: a set of the workflow's plan (``missing: paper_a.missing``)

@@ -79,6 +79,29 @@ def audit_summary(results: list[str], kinds: list[str], names: list[str]) -> str
     return "; ".join(parts) or "—"
 
 
+def _summary_lines(entries: list[dict], verdicts: dict[str, list[Verdict]], sources: dict[str, str],
+                   unavailable: dict[str, str] | None, your_datasets: dict[str, list[str]] | None,
+                   outcomes: dict[str, str] | None) -> list[str]:
+    """The bullets above the table: each paper's verdicts and claims file, the user's datasets, the datasets
+    not in this run (the arguments of :func:`render`)."""
+    lines = []
+    for paper in sorted({e["paper"] for e in entries} | set(verdicts)):
+        v = verdicts.get(paper, [])
+        src = sources.get(paper)
+        where = f" in [`{src}`]({src})" if src else ""
+        said = _verdicts_cell(v, with_ids=False, outcome=(outcomes or {}).get(paper))
+        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {said}{where}")
+    for paper, yours in sorted((your_datasets or {}).items()):
+        if yours:
+            src = sources.get(paper)
+            where = f" (see [`{src}`]({src}))" if src else ""
+            lines.append(f"- Your datasets in paper {paper}'s figures and tables (our numbers, no paper verdict){where}: "
+                         + ", ".join(f"`{n}`" for n in yours))
+    if unavailable:
+        lines.append("- Not in this run (data unavailable): " + "; ".join(f"`{n}`: {w}" for n, w in unavailable.items()))
+    return lines
+
+
 def render(
     entries: list[dict],
     verdicts: dict[str, list[Verdict]],
@@ -111,20 +134,7 @@ def render(
         "checked on our numbers; MATCH/DIFFERS: paper B's printed numbers and claims against ours.",
         "",
     ]
-    for paper in sorted({e["paper"] for e in entries} | set(verdicts)):
-        v = verdicts.get(paper, [])
-        src = sources.get(paper)
-        where = f" in [`{src}`]({src})" if src else ""
-        said = _verdicts_cell(v, with_ids=False, outcome=(outcomes or {}).get(paper))
-        lines.append(f"- Paper {paper} ({PAPER_NAMES.get(paper, paper)}): {said}{where}")
-    for paper, yours in sorted((your_datasets or {}).items()):
-        if yours:
-            src = sources.get(paper)
-            where = f" (see [`{src}`]({src}))" if src else ""
-            lines.append(f"- Your datasets in paper {paper}'s figures and tables (our numbers, no paper verdict){where}: "
-                         + ", ".join(f"`{n}`" for n in yours))
-    if unavailable:
-        lines.append("- Not in this run (data unavailable): " + "; ".join(f"`{n}`: {w}" for n, w in unavailable.items()))
+    lines += _summary_lines(entries, verdicts, sources, unavailable, your_datasets, outcomes)
     words = sentences_mod.markdown(list(sentences or []))
     if words:
         lines += ["", words.rstrip("\n")]

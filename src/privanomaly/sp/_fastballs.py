@@ -49,6 +49,51 @@ def _numba_threads(workers: int) -> Iterator[None]:
 
 
 @njit(cache=True)
+def _fill_box(P, w, perm, s, e, lo, hi):
+    """The bounding box (``lo``, ``hi``, filled in place) and total weight of points ``perm[s:e]``."""
+    d = P.shape[1]
+    for k in range(d):
+        lo[k] = np.inf
+        hi[k] = -np.inf
+    tot = 0
+    for t in range(s, e):
+        p = perm[t]
+        tot += w[p]
+        for k in range(d):
+            v = P[p, k]
+            if v < lo[k]:
+                lo[k] = v
+            if v > hi[k]:
+                hi[k] = v
+    return tot
+
+
+@njit(cache=True)
+def _widest(lo, hi):
+    """(dimension, width) of the widest side of a box (the first on ties)."""
+    best = 0
+    bw = -1.0
+    for k in range(lo.shape[0]):
+        ww = hi[k] - lo[k]
+        if ww > bw:
+            bw = ww
+            best = k
+    return best, bw
+
+
+@njit(cache=True)
+def _sort_along(P, perm, s, e, dim):
+    """Reorder ``perm[s:e]`` by coordinate ``dim`` of its points (stable)."""
+    vals = np.empty(e - s)
+    for t in range(s, e):
+        vals[t - s] = P[perm[t], dim]
+    order = np.argsort(vals, kind="mergesort")
+    seg = perm[s:e].copy()
+    for t in range(e - s):
+        perm[s + t] = seg[order[t]]
+
+
+@njit(cache=True)
 def _build(P, w, leaf):
     n, d = P.shape
     max_nodes = 2 * (n // max(1, leaf // 2) + 1) + 1
@@ -72,39 +117,13 @@ def _build(P, w, leaf):
         node = stack[sp]
         s = start[node]
         e = end[node]
-        for k in range(d):
-            lo[node, k] = np.inf
-            hi[node, k] = -np.inf
-        tot = 0
-        for t in range(s, e):
-            p = perm[t]
-            tot += w[p]
-            for k in range(d):
-                v = P[p, k]
-                if v < lo[node, k]:
-                    lo[node, k] = v
-                if v > hi[node, k]:
-                    hi[node, k] = v
-        wt[node] = tot
+        wt[node] = _fill_box(P, w, perm, s, e, lo[node], hi[node])
         if e - s <= leaf:
             continue
-        # widest dimension
-        best = 0
-        bw = -1.0
-        for k in range(d):
-            ww = hi[node, k] - lo[node, k]
-            if ww > bw:
-                bw = ww
-                best = k
+        best, bw = _widest(lo[node], hi[node])
         if bw <= 0.0:
             continue  # all points identical (cannot happen after dedupe, but be safe)
-        vals = np.empty(e - s)
-        for t in range(s, e):
-            vals[t - s] = P[perm[t], best]
-        order = np.argsort(vals, kind="mergesort")
-        seg = perm[s:e].copy()
-        for t in range(e - s):
-            perm[s + t] = seg[order[t]]
+        _sort_along(P, perm, s, e, best)
         mid = s + (e - s) // 2
         c1 = nn
         c2 = nn + 1

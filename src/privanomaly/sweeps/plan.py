@@ -121,19 +121,33 @@ class SweepPlan:
         own = getattr(self.sweeps[sweep], key)
         return scenario1[key] if own is None else own
 
-    def setting(self, sweep: str, field: str, scenario1: Mapping[str, Any]) -> Any:
-        """A setting of ``sweep`` for its jobs: a field of its :class:`Sweep` (tuples as lists), ``cap``
-        (:meth:`cap`), ``max_work`` (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one) or
-        ``run_datasets`` (the datasets it runs on in this run - its table's - for the report's captions, which
-        otherwise see only the configured list, unavailable datasets included)."""
-        if field == "run_datasets":
-            return list(self.datasets[sweep])
-        if field == "cap":
-            return self.cap(sweep)
-        if field == "max_work":
-            return self.or_scenario1(sweep, "max_work", scenario1)
-        v = getattr(self.sweeps[sweep], field)
-        return list(v) if isinstance(v, tuple) else v
+    def run_datasets(self, sweep: str) -> list[str]:
+        """The datasets ``sweep`` runs on in this run - its table's -, for the report's captions (which otherwise
+        see only the configured list, unavailable datasets included)."""
+        return list(self.datasets[sweep])
+
+    def _fields(self, sweep: str, names: tuple[str, ...]) -> dict[str, Any]:
+        sw = self.sweeps[sweep]
+        return {n: list(v) if isinstance(v, tuple) else v for n in names for v in [getattr(sw, n)]}
+
+    def counts_settings(self, sweep: str) -> dict[str, Any]:
+        """Rule sweep_counts's settings of a paper-A sweep: its metric, absent points and ball-count cap."""
+        return {**self._fields(sweep, ("metric", "n_absent")), "cap": self.cap(sweep)}
+
+    def chunk_settings(self, sweep: str) -> dict[str, Any]:
+        """Rule sweep_chunk's settings of a paper-A sweep: its mechanisms and ball-count cap."""
+        return {**self._fields(sweep, ("mechanisms",)), "cap": self.cap(sweep)}
+
+    def b_settings(self, sweep: str, scenario1: Mapping[str, Any]) -> dict[str, Any]:
+        """Rule sweep_b_dataset's settings of a paper-B sweep: its grids, bounds, mechanisms and Algorithm 2's
+        guard (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one)."""
+        names = ("k", "r_tokens", "eps", "delta", "conventions", "methods", "mechanisms", "h", "subspace_dims",
+                 "max_subspaces")
+        return {**self._fields(sweep, names), "max_work": self.or_scenario1(sweep, "max_work", scenario1)}
+
+    def table_settings(self, sweep: str) -> dict[str, Any]:
+        """Rule sweep_collect's settings: the sweep's kind (its rows' columns) and the kind of its r."""
+        return self._fields(sweep, ("kind", "r_kind"))
 
     def growth_points(self, name: str | None, dataset: str) -> list[list]:
         """The [β, r token] points of the claim sweep ``name`` (:meth:`claims_sweep`) where claim A4 reads a growth

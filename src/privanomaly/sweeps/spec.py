@@ -156,12 +156,30 @@ def count_mechanisms() -> list[str]:
 
 
 def parse(name: str, entry: dict) -> Sweep:
-    """Validate one ``sweeps.<name>`` entry; errors name the key and what was expected."""
+    """Validate one ``sweeps.<name>`` entry (after the schema, which bounds its values); errors name the key and
+    what was expected."""
     where = f"sweeps.{name}"
     if not NAME.match(name):
         raise ValueError(f"{where}: sweep names must be letters and digits, starting with a letter (no '_')")
     if not isinstance(entry, dict):
         raise ValueError(f"{where}: expected a mapping, got {entry!r}")
+    sw = _build(name, entry, _kind(where, entry), *_radii(where, entry))
+    for key in ("datasets", "eps", "k", "r_values"):
+        if not getattr(sw, key):
+            raise ValueError(f"{where}.{key.replace('_values', '')}: must be a non-empty list")
+    if any(e <= 0 for e in sw.eps):
+        raise ValueError(f"{where}.eps: every ε must be > 0, got {list(sw.eps)}")
+    if any(k < 1 for k in sw.k):
+        raise ValueError(f"{where}.k: every k must be >= 1, got {list(sw.k)}")
+    (_check_paper_a if sw.kind == "paper_a" else _check_paper_b)(sw, where)
+    _distinct_tokens(sw.eps, num_token, f"{where}.eps")
+    _distinct_tokens(sw.k, str, f"{where}.k")
+    _distinct_tokens(sw.r_values, num_token, f"{where}.r.{sw.r_kind}")
+    return sw
+
+
+def _kind(where: str, entry: dict) -> str:
+    """The sweep's ``kind``; a key of the other kind (not null) is an error: it would be ignored."""
     kind = entry.get("kind")
     if kind not in KINDS:
         raise ValueError(f"{where}.kind: expected one of {KINDS}, got {kind!r}")
@@ -170,6 +188,12 @@ def parse(name: str, entry: dict) -> Sweep:
         if entry.get(key) is not None:  # null is how an overlay drops a key of config.yaml's entry
             raise ValueError(f"{where}.{key}: an option of {other} sweeps only, and this sweep is kind {kind} (it "
                              "would be ignored); remove the key")
+    return kind
+
+
+def _radii(where: str, entry: dict) -> tuple[str, tuple[float, ...]]:
+    """(kind of r, its values) of ``r``: exactly one non-null kind (the schema bounds fractions and quantiles to
+    (0, 1))."""
     r = entry.get("r")
     if isinstance(r, dict):  # an overlay over a sweep of config.yaml merges key by key: null drops a key
         r = {key: v for key, v in r.items() if v is not None}
@@ -179,10 +203,13 @@ def parse(name: str, entry: dict) -> Sweep:
             "kind of r of a sweep in config.yaml sets the other kind to null, e.g. r: {fraction: null, value: [1]})"
         )
     r_kind, r_vals = next(iter(r.items()))
-    r_values = _tuple(r_vals, float, f"{where}.r.{r_kind}")
-    if r_kind in ("fraction", "quantile") and not all(0 < v < 1 for v in r_values):
-        raise ValueError(f"{where}.r.{r_kind}: values must lie in (0, 1), got {list(r_values)}")
-    sw = Sweep(
+    return r_kind, _tuple(r_vals, float, f"{where}.r.{r_kind}")
+
+
+def _build(name: str, entry: dict, kind: str, r_kind: str, r_values: tuple[float, ...]) -> Sweep:
+    """The :class:`Sweep` of an entry: every key cast, the defaults of absent or null keys filled."""
+    where = f"sweeps.{name}"
+    return Sweep(
         name=name,
         kind=kind,
         description=" ".join(str(_opt(entry, "description", "")).split()),  # one line (index.md's table row)
@@ -204,64 +231,58 @@ def parse(name: str, entry: dict) -> Sweep:
         max_work=None if entry.get("max_work") is None else int(entry["max_work"]),
         batches=_batches(entry.get("batches"), f"{where}.batches"),
     )
-    for key in ("datasets", "eps", "k", "r_values"):
-        if not getattr(sw, key):
-            raise ValueError(f"{where}.{key.replace('_values', '')}: must be a non-empty list")
-    if any(e <= 0 for e in sw.eps):
-        raise ValueError(f"{where}.eps: every ε must be > 0, got {list(sw.eps)}")
-    if any(k < 1 for k in sw.k):
-        raise ValueError(f"{where}.k: every k must be >= 1, got {list(sw.k)}")
-    if kind == "paper_a":
-        if not sw.beta or any(b < 1 for b in sw.beta):
-            raise ValueError(f"{where}.beta: a non-empty list of integers >= 1 is required for kind paper_a")
-        if not sw.mechanisms:
-            raise ValueError(f"{where}.mechanisms: a non-empty list of mechanism names is required")
-        from privanomaly import mechanisms  # the registry (paper A's family "aiq")
 
-        known = mechanisms.names("aiq")
-        bad = [m for m in sw.mechanisms if m not in known]
-        if bad:
-            raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}"
-                             f"{mechanisms.not_loaded_hint()}")
-        if sw.n_absent < 0:
-            raise ValueError(f"{where}.n_absent: must be >= 0")
-        _distinct_tokens(sw.beta, str, f"{where}.beta")
-    else:
-        if sw.beta:
-            raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
-        if sw.mechanisms:
-            known = count_mechanisms()
-            bad = [m for m in sw.mechanisms if m not in known]
-            if bad:
-                from privanomaly import mechanisms
 
-                raise ValueError(f"{where}.mechanisms: {bad} are not paper-B count mechanisms (registered paper-B "
-                                 f"mechanisms with noise_sd, the noise their release adds to q_count): {known}"
-                                 f"{mechanisms.not_loaded_hint()}")
-        if r_kind == "value" and any(v <= 0 for v in r_values):
-            raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
-                             f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(r_values)}")
-        from privanomaly.outliers import CONVENTIONS  # the noise conventions' registry
+def _check_paper_a(sw: Sweep, where: str) -> None:
+    """A paper-A sweep: β and registered paper-A mechanisms (family ``aiq``) required."""
+    if not sw.beta or any(b < 1 for b in sw.beta):
+        raise ValueError(f"{where}.beta: a non-empty list of integers >= 1 is required for kind paper_a")
+    if not sw.mechanisms:
+        raise ValueError(f"{where}.mechanisms: a non-empty list of mechanism names is required")
+    from privanomaly import mechanisms  # the registry (paper A's family "aiq")
 
-        bad = [c for c in sw.conventions if c not in CONVENTIONS]
-        if bad:
-            raise ValueError(f"{where}.conventions: unknown {bad}; known: {', '.join(CONVENTIONS)}")
-        if any(m not in ("paper", "fast") for m in sw.methods):
-            raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
-        if not sw.delta or not all(0 < x < 1 for x in sw.delta):
-            raise ValueError(f"{where}.delta: a number or a non-empty list, each in (0, 1), got {list(sw.delta)}")
-        _distinct_tokens(sw.delta, num_token, f"{where}.delta")
-        if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
-            raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
-        if bool(sw.h) != bool(sw.subspace_dims):  # top-h runs over h x subspace dimension: one alone is no row
-            have, need = ("h", "subspace_dims") if sw.h else ("subspace_dims", "h")
-            raise ValueError(f"{where}.{need}: {where}.{have} is set, so top-h subspace discovery needs "
-                             f"{need} too (e.g. h: [1, 2, 3], subspace_dims: [1, 2]); without it the sweep "
-                             f"would have no top-h rows. Set both, or remove {have}")
-    _distinct_tokens(sw.eps, num_token, f"{where}.eps")
-    _distinct_tokens(sw.k, str, f"{where}.k")
-    _distinct_tokens(sw.r_values, num_token, f"{where}.r.{r_kind}")
-    return sw
+    known = mechanisms.names("aiq")
+    bad = [m for m in sw.mechanisms if m not in known]
+    if bad:
+        raise ValueError(f"{where}.mechanisms: unknown {bad}; registered paper-A mechanisms: {known}"
+                         f"{mechanisms.not_loaded_hint()}")
+    if sw.n_absent < 0:
+        raise ValueError(f"{where}.n_absent: must be >= 0")
+    _distinct_tokens(sw.beta, str, f"{where}.beta")
+
+
+def _check_paper_b(sw: Sweep, where: str) -> None:
+    """A paper-B sweep: no β, count mechanisms, r > 0 (Def. 8), known conventions and bounds, δ in (0, 1), top-h
+    with both h and subspace_dims."""
+    if sw.beta:
+        raise ValueError(f"{where}.beta: paper B has no β (its threshold is k); remove the key")
+    bad = [m for m in sw.mechanisms if m not in count_mechanisms()] if sw.mechanisms else []
+    if bad:
+        from privanomaly import mechanisms
+
+        raise ValueError(f"{where}.mechanisms: {bad} are not paper-B count mechanisms (registered paper-B "
+                         f"mechanisms with noise_sd, the noise their release adds to q_count): {count_mechanisms()}"
+                         f"{mechanisms.not_loaded_hint()}")
+    if sw.r_kind == "value" and any(v <= 0 for v in sw.r_values):
+        raise ValueError(f"{where}.r.value: paper B's radius must be > 0 (its outlier count, Def. 8, and the "
+                         f"sensitivity bounds of Theorems 4-6 are for r > 0), got {list(sw.r_values)}")
+    from privanomaly.outliers import CONVENTIONS  # the noise conventions' registry
+
+    bad = [c for c in sw.conventions if c not in CONVENTIONS]
+    if bad:
+        raise ValueError(f"{where}.conventions: unknown {bad}; known: {', '.join(CONVENTIONS)}")
+    if any(m not in ("paper", "fast") for m in sw.methods):
+        raise ValueError(f"{where}.methods: expected 'paper' and/or 'fast', got {list(sw.methods)}")
+    if not sw.delta or not all(0 < x < 1 for x in sw.delta):
+        raise ValueError(f"{where}.delta: a number or a non-empty list, each in (0, 1), got {list(sw.delta)}")
+    _distinct_tokens(sw.delta, num_token, f"{where}.delta")
+    if any(h < 1 for h in sw.h) or any(dm not in (1, 2) for dm in sw.subspace_dims):
+        raise ValueError(f"{where}: h must be >= 1 and subspace_dims within [1, 2]")
+    if bool(sw.h) != bool(sw.subspace_dims):  # top-h runs over h x subspace dimension: one alone is no row
+        have, need = ("h", "subspace_dims") if sw.h else ("subspace_dims", "h")
+        raise ValueError(f"{where}.{need}: {where}.{have} is set, so top-h subspace discovery needs "
+                         f"{need} too (e.g. h: [1, 2, 3], subspace_dims: [1, 2]); without it the sweep "
+                         f"would have no top-h rows. Set both, or remove {have}")
 
 
 def parse_all(block: dict | None) -> dict[str, Sweep]:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
 
 #: the work guard a skipped cell names when the settings do not say which sweep's (the script passes its key)
 GUARD_KEY = "the sweep's max_work (default paper_b.scenario1.max_work)"
@@ -49,7 +49,8 @@ def sigma_rows(
         try:
             df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
             df["skipped"] = ""
-        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept with why, and
+        except (AlgorithmTooCostly, SafetyTimeout) as exc:  # no other bound takes its place (and a wall-clock
+            # limit never fails the run): the cells are kept with why, and
             # with what does not depend on the bound (σ_Global, the count, GS): the columns of a computed cell
 
             def none(beta, exc=exc):
@@ -121,10 +122,9 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
     Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
     ``gaussian_smooth_paper``). An ε where a mechanism has no law (its ``noise_sd`` raises ``ValueError``, e.g.
     Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety
-    net per mechanism and (k, r) point, as for the σ rows (the job fails, naming the mechanism: a
-    machine-dependent limit never decides a row)."""
+    net per mechanism and (k, r) point, as for the σ rows: past it the mechanism's rows say ``skipped`` (naming
+    the mechanism and the key), never a failed job."""
     from privanomaly import mechanisms
-    from privanomaly.paper_b.released_bound import SafetyTimeout
     from privanomaly.paper_b.timing import run_with_time_limit
 
     N, d = X.shape
@@ -145,11 +145,11 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
         run = run_with_time_limit(noise, seconds=timeout)
         if run.error is not None:
             raise RuntimeError(f"mechanism {name}: noise_sd failed: {run.error}")
-        if not run.completed:
-            raise SafetyTimeout(f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety "
-                                f"timeout of {timeout} s (paper_b.scenario1.timeout_seconds): name a faster "
-                                "mechanism (e.g. gaussian_smooth_fast) for this dataset")
-        for e, sd in zip(eps_grid, run.value):
+        values = run.value if run.completed else [
+            f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety timeout of {timeout} s "
+            "(paper_b.scenario1.timeout_seconds; machine-dependent, so skipped): raise it (null = none), or list "
+            "another of the sweep's mechanisms"] * len(eps_grid)
+        for e, sd in zip(eps_grid, values):
             c = m.claim(eps=float(e), delta=delta)
             why = sd if isinstance(sd, str) else ""
             rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": np.nan if why else sd,

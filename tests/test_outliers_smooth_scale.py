@@ -115,3 +115,15 @@ def test_default_exact_refinement_is_bounded_by_the_shape():
     res = smooth.smooth_sensitivity(X, 3, 1.0, 0.05, "fast")  # library defaults
     L = smooth.auto_exact_max(3)
     assert res.work <= 2 * L * 2 ** (L + 1)
+
+
+def test_every_beta_at_once_equals_one_call_per_beta():
+    from privanomaly.paper_b import released_bound, scenario1
+
+    rng = np.random.default_rng(11)
+    X = np.round(rng.normal(size=(80, 3)), 1)
+    betas = scenario1.scenario1_betas(80, 3, 3, [0.1, 0.5, 0.9], 0.01, ["printed", "beta_equals_eps"])
+    assert betas == sorted(set(betas)) and len(betas) == 6
+    together = released_bound.fast_bounds(X, 3, 0.6, betas, fast_exact_max=8)
+    for b in betas:
+        assert together[b] == released_bound.smooth_bound(X, 3, 0.6, b, "fast", fast_exact_max=8)

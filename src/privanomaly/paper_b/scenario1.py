@@ -68,7 +68,7 @@ def scenario1_table(
     for name in conventions:
         if name not in known:
             raise ValueError(f"paper_b.scenario1.conventions: unknown {name!r}; known: {', '.join(known)}")
-    scales = {(name, eps): ol.noise_scales(known[name], gs, eps, delta) for name in conventions for eps in eps_grid}
+    scales = _scales(N, d, k, eps_grid, delta, conventions)
     betas = {key: float(sc.beta) for key, sc in scales.items()}
     cache: dict[float, dict] = {}
     skipped = ""
@@ -130,6 +130,17 @@ def scenario1_table(
             )
     df = pd.DataFrame(rows)
     return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
+
+
+def _scales(N: int, d: int, k: int, eps_grid: list[float], delta: float, conventions: list[str]) -> dict:
+    """(convention, eps) -> the noise scales of Theorems 1-2 under that reading (public: N, d, k, eps, delta)."""
+    gs = int(ol.gs_lower(N, d, k))
+    return {(name, eps): ol.noise_scales(ol.CONVENTIONS[name], gs, eps, delta) for name in conventions for eps in eps_grid}
+
+
+def scenario1_betas(N: int, d: int, k: int, eps_grid: list[float], delta: float, conventions: list[str]) -> list[float]:
+    """The distinct smoothing parameters beta of a Scenario-1 table, smallest first (public quantities only)."""
+    return sorted({float(sc.beta) for sc in _scales(N, d, k, eps_grid, delta, conventions).values()})
 
 
 # The answer first: the columns a reader wants (the two sigmas, their ratio, whether each is proven, why a

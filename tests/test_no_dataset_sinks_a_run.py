@@ -213,3 +213,21 @@ def test_skipped_rows_name_the_guard_key_that_set_the_guard(tmp_path):
                 log=tmp_path / "s1.log", config={"paper_b": {"scenario1": {"timeout_seconds": None}}})
     df = pd.read_csv(out["csv"])
     assert df["skipped"].str.contains("raise paper_b.scenario1.max_work_by_dataset.mine").all()
+
+
+def test_the_dag_time_outlook_estimates_every_scenario1_job_from_its_shape(tmp_path):
+    import yaml
+
+    pb = yaml.safe_load(open("config.yaml"))["paper_b"]
+    pb["scenario1"] = {**pb["scenario1"], "datasets": ["big", "later"], "methods_by_dataset": {"big": ["fast"]}}
+    data = pd.DataFrame(np.zeros((5000, 9)), columns=[f"x{i}" for i in range(9)])
+    data["label"] = np.zeros(5000, dtype=np.int8)
+    data.to_parquet(tmp_path / "big.parquet")
+    lines = workflow.scenario1_estimates(pb, ["big", "later"], lambda d: str(tmp_path / f"{d}.parquet"))
+    assert lines[0].startswith("scenario1 big (fast): about ") and "N = 5,000, d = 9" in lines[0]
+    assert [x.split(":")[0] for x in lines[1:]] == [f"scenario1 later ({m})" for m in pb["scenario1"]["methods"]]
+    assert all("once its table is prepared" in x for x in lines[1:])
+    # the estimate is a function of the shape (and config) only: the data's values never enter
+    data.iloc[:, :9] = np.random.default_rng(0).normal(size=(5000, 9))
+    data.to_parquet(tmp_path / "big.parquet")
+    assert workflow.scenario1_estimates(pb, ["big"], lambda d: str(tmp_path / f"{d}.parquet"))[0] == lines[0]

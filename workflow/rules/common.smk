@@ -166,6 +166,8 @@ PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or fig
 # before any job: a Scenario-1 dataset whose Algorithm 2 is predicted past its work guard
 for _msg in pb_plan.scenario1_outlooks(PB, PB_SETS["paper_b.scenario1"], PLAN.parquet):
     print(f"paper_b: {_msg}", file=sys.stderr)
+for _msg in pb_plan.scenario1_estimates(PB, PB_SETS["paper_b.scenario1"], PLAN.parquet):
+    print(f"paper_b: {_msg}", file=sys.stderr)
 PB_READINGS_PLAN = pb_plan.readings_plan(PB_OUT, PB, PB_SETS)
 PB_PAPER_R = PB["paper_reported"].get("r", {})
 

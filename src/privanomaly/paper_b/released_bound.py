@@ -195,10 +195,10 @@ def guard_scope(method: str, max_work: int | None, skip_infeasible: bool, N: int
     return scope.algorithm2_guard(method, max_work, skip_infeasible, fits)
 
 
-def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
-    """:func:`algorithm2_outlook` of a prepared dataset (``results/data/<name>.parquet``: features + ``label``)
-    from its Parquet metadata only (no data read); None while the file does not exist yet. A file that exists
-    but cannot be read (truncated, not Parquet) is a ``ValueError`` naming it and how to rebuild it."""
+def file_shape(parquet: str) -> tuple[int, int] | None:
+    """(N, d) of a prepared dataset (``results/data/<name>.parquet``: features + ``label``) from its Parquet
+    metadata only (no data read); None while the file does not exist yet. A file that exists but cannot be read
+    (truncated, not Parquet) is a ``ValueError`` naming it and how to rebuild it."""
     from pathlib import Path
 
     if not Path(parquet).is_file():
@@ -208,4 +208,40 @@ def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlo
     from privanomaly.experiment.inputs import read_output
 
     meta = read_output(parquet, pq.read_metadata, "a prepared dataset (Parquet)")
-    return algorithm2_outlook(int(meta.num_rows), int(k), int(meta.num_columns) - 1, max_work, name)
+    return int(meta.num_rows), int(meta.num_columns) - 1
+
+
+def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
+    """:func:`algorithm2_outlook` of a prepared dataset from its shape (:func:`file_shape`); None while the file
+    does not exist yet."""
+    shape = file_shape(parquet)
+    return None if shape is None else algorithm2_outlook(shape[0], int(k), shape[1], max_work, name)
+
+
+#: CPU seconds per record x neighbour searched (k + T) x coordinate, and per record x block row, of the fast
+#: bound: upper ends of what 50,000 x 9 and 284,807 x 6 took here (benchmarks/bench_smooth_fast.md)
+FAST_PAIR_SECONDS = 1.5e-8
+FAST_BLOCK_SECONDS = 2e-8
+#: Algorithm-1 work units (smallest-enclosing-ball evaluations) per CPU second, about (paper_b.scenario1.max_work)
+ALGORITHM1_UNITS_PER_SECOND = 700
+
+
+def fast_bound_seconds(N: int, d: int, k: int, beta: float, max_block_dims: int = 8) -> float:
+    """Estimated CPU seconds of the fast bound at its longest horizon (smallest ``beta``) from the shape only:
+    capped neighbour counts (N (k + T) d pair tests at most) and the block grids (N 2^m rows per grid)."""
+    from privanomaly.outliers.smooth import horizon
+
+    T = horizon(N, beta)
+    chunks = [min(max_block_dims, d - s) for s in range(0, d, max_block_dims)]
+    rows = 2 * 2 * sum(2**m for m in chunks)  # two centres x two shifted grids per axis chunk
+    return N * (k + T) * d * FAST_PAIR_SECONDS + N * rows * FAST_BLOCK_SECONDS
+
+
+def job_estimate(N: int, d: int, k: int, method: str, betas: list[float], max_work: int | None) -> str:
+    """One line for the DAG-time outlook: how long a Scenario-1 job of this shape may take (public quantities)."""
+    if method == "fast":
+        return f"about {fast_bound_seconds(N, d, k, min(betas)):.0f} s CPU or less (fast bound, N = {N:,}, d = {d})"
+    if max_work is None:
+        return f"unbounded (Algorithm 2 with no work guard, N = {N:,}, d = {d})"
+    return (f"at most about {len(betas) * max_work / ALGORITHM1_UNITS_PER_SECOND:.0f} s CPU (Algorithm 2: "
+            f"{len(betas)} betas x max_work {max_work:,} units, N = {N:,}, d = {d})")

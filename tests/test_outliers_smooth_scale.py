@@ -127,3 +127,12 @@ def test_every_beta_at_once_equals_one_call_per_beta():
     together = released_bound.fast_bounds(X, 3, 0.6, betas, fast_exact_max=8)
     for b in betas:
         assert together[b] == released_bound.smooth_bound(X, 3, 0.6, b, "fast", fast_exact_max=8)
+
+
+def test_the_work_a_dataset_needs_never_moves_the_horizon():
+    # a dense dataset (every degree far above k) and a sparse one of the same N: the same t's are computed
+    rng = np.random.default_rng(4)
+    dense, sparse = np.zeros((400, 3)) + rng.normal(scale=1e-3, size=(400, 3)), rng.normal(scale=50.0, size=(400, 3))
+    for beta in (0.004, 0.05, 0.9):
+        runs = [smooth.smooth_sensitivity(X, 3, 0.5, beta, "fast", exact_max=0) for X in (dense, sparse)]
+        assert [r.t_stop for r in runs] == [smooth.horizon(400, beta)] * 2

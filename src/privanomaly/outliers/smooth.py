@@ -188,7 +188,9 @@ def horizon(N: int, beta: float) -> int:
     maximiser with ``e^{-T beta} N <= L`` (one more for rounding), so no t >= T can raise the maximum: the value
     is the one over all t = 0..N, and only degrees below k + T are needed (capped neighbour counts).  Validity
     for any public T: ``B_t(X) <= B_{t+1}(X')`` holds below T by the window argument (module docstring) and at
-    or above it because ``B_{t+1}(X') = N``.  Never more than N + 1 (every t)."""
+    or above it because ``B_{t+1}(X') = N``.  Never more than N + 1 (every t).  T must never depend on the data
+    (e.g. on how many degrees lie near k): a horizon chosen by the data switches between bounds by the data, a
+    leak like the budget switch of :func:`privanomaly.audit.controls.budget_switch_bound` (tested)."""
     _check_beta(beta)
     N = int(N)
     tt = np.arange(min(N, int(math.ceil(1.0 / beta)) + 2))

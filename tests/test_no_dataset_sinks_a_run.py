@@ -154,9 +154,13 @@ def test_outlook_predicts_too_costly_from_shape(tmp_path):
 def test_algorithm2_writes_progress_lines(caplog, monkeypatch):
     monkeypatch.setattr(smooth, "PROGRESS_SECONDS", 0.0)
     with caplog.at_level(logging.INFO, logger="privanomaly"):
-        res = smooth.algorithm2(gaussian(30, 2, seed=4), 3, 0.4, 0.1)
+        res = smooth.algorithm2(gaussian(30, 2, seed=4), 3, 0.4, 0.1, max_work=1000)
+        smooth.block_smooth_bound(gaussian(30, 2, seed=4), 3, 0.4, 0.1)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Algorithm 2 (N = 30")]
-    assert len(lines) == res.work and "window t = 0 of at most 30" in lines[0] and "s elapsed" in lines[0]
+    assert len(lines) == res.work and f"window t = 0 of at most {smooth.horizon(30, 0.1) - 1}" in lines[0]
+    assert "s elapsed" in lines[0] and "of max_work 1000, at most about" in lines[0] and "s left" in lines[0]
+    fast = [r.getMessage() for r in caplog.records if r.getMessage().startswith("fast smooth bound (N = 30")]
+    assert fast and all("block grids" in x and "s left" in x for x in fast)  # time left, extrapolated
 
 
 def test_ticker_paces_by_the_clock():

@@ -397,10 +397,15 @@ def algorithm2(
     cache: dict[tuple[int, int], int] = {}
     tick = Ticker(f"Algorithm 2 (N = {N}, k = {k}, beta = {beta:.4g})", PROGRESS_SECONDS)
     at = {"t": 0}
-    limit = "" if max_work is None else f" of max_work {max_work}"
-    work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {N} (records with |deg - k| <= t: "
+    def left(used: int) -> str:  # at most the guard's remaining units at the rate so far (no guard: unknown)
+        if max_work is None:
+            return " (no work guard: time left unknown, Algorithm 1 is exponential)"
+        rate = used / max(tick.clock() - tick.start, 1e-9)
+        return f" of max_work {max_work}, at most about {(max_work - used) / max(rate, 1e-9):.0f} s left"
+
+    work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {n_t - 1} (records with |deg - k| <= t: "
                                           f"{int(sizes[k][min(at['t'], n_t - 1)])} of {N}), Algorithm-1 work "
-                                          f"{used}{limit}")
+                                          f"{used}{left(used)}")
 
     def M(c: int, t: int) -> int:
         if t < 0:

@@ -136,3 +136,18 @@ def test_the_work_a_dataset_needs_never_moves_the_horizon():
     for beta in (0.004, 0.05, 0.9):
         runs = [smooth.smooth_sensitivity(X, 3, 0.5, beta, "fast", exact_max=0) for X in (dense, sparse)]
         assert [r.t_stop for r in runs] == [smooth.horizon(400, beta)] * 2
+
+
+def test_a_job_can_fork_for_its_safety_timeout_after_counting():
+    # paper B's jobs count degrees (q_count) and then run the bound in a forked child (the safety timeout): the
+    # counts must not start numba's GNU OpenMP thread pool, which aborts a forked child ("fork() called from a
+    # process already using GNU OpenMP")
+    import subprocess
+    import sys
+
+    code = ("import numpy as np; from privanomaly.outliers import q_count; from privanomaly.paper_b import released_bound;"
+            "X = np.random.default_rng(0).normal(size=(6000, 3)); print(q_count(X, 3, 0.2));"
+            "print(released_bound.smooth_bound(X, 3, 0.2, 0.05, 'fast', timeout_seconds=600)['value'])")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "OpenMP" not in proc.stderr and len(proc.stdout.split()) == 2

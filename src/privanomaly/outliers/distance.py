@@ -28,10 +28,6 @@ from privanomaly.sp.balls import euclidean_scale
 #: relative tolerance of every "distance <= r" test (closed balls robust to rounding)
 RADIUS_RTOL = 1e-9
 
-#: below this many rows a ball query runs in the calling thread: starting worker threads costs more than
-#: the query (the audit's small worlds make ~10^5 queries of 4-7 rows); the counts do not depend on it
-PARALLEL_MIN_ROWS = 4096
-
 #: up to this many rows the degrees are counted pair by pair (:func:`_counts_brute`): building the tree costs
 #: more than the ~n^2 d comparisons; the counts are the same integers either way (tested)
 BRUTE_MAX_ROWS = 64
@@ -98,9 +94,10 @@ def _counts_scaled(Z: np.ndarray, r: float, cap: int | None = None) -> np.ndarra
     if len(Z) <= BRUTE_MAX_ROWS:  # the same test pair by pair, without building a tree
         return _counts_brute(np.asarray(Z) * s, (rho * s) ** 2, cap)
     U, inv, w = unique_rows(np.asarray(Z) * s)
-    workers = -1 if len(Z) >= PARALLEL_MIN_ROWS else 1
     with_self = None if cap is None else int(cap) + 1  # the row itself is in its ball
-    counts = capped_counts(U, U, w, rho * s, "euclidean", with_self, workers=workers)
+    # one thread: paper B's jobs fork a child for the safety timeout after counting, and a process that has
+    # started numba's (GNU OpenMP) thread pool cannot fork; the counts are capped, so one thread is quick
+    counts = capped_counts(U, U, w, rho * s, "euclidean", with_self, workers=1)
     return np.asarray(counts, dtype=np.int64)[inv] - 1
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from privanomaly.outliers import smooth
 from privanomaly.paper_b import comparison, plots, released_bound, scenario1, workflow
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout, algorithm2_outlook
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, algorithm2_outlook
 from privanomaly.runlog import Ticker
 from test_bad_inputs import _run_script
 

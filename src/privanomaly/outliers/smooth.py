@@ -397,15 +397,9 @@ def algorithm2(
     cache: dict[tuple[int, int], int] = {}
     tick = Ticker(f"Algorithm 2 (N = {N}, k = {k}, beta = {beta:.4g})", PROGRESS_SECONDS)
     at = {"t": 0}
-    def left(used: int) -> str:  # at most the guard's remaining units at the rate so far (no guard: unknown)
-        if max_work is None:
-            return " (no work guard: time left unknown, Algorithm 1 is exponential)"
-        rate = used / max(tick.clock() - tick.start, 1e-9)
-        return f" of max_work {max_work}, at most about {(max_work - used) / max(rate, 1e-9):.0f} s left"
-
     work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {n_t - 1} (records with |deg - k| <= t: "
                                           f"{int(sizes[k][min(at['t'], n_t - 1)])} of {N}), Algorithm-1 work "
-                                          f"{used}{left(used)}")
+                                          f"{used}{_time_left(tick, used, max_work)}")
 
     def M(c: int, t: int) -> int:
         if t < 0:
@@ -448,6 +442,14 @@ def algorithm2(
         s_max, t_max, t_stop, np.array(Bs, dtype=np.int64), "paper", float(beta), np.array(mk), np.array(mk1),
         work.used,
     )
+
+
+def _time_left(tick, used: int, max_work: int | None) -> str:
+    """Algorithm 2's time left: at most the guard's remaining work units at the rate so far (no guard: unknown)."""
+    if max_work is None:
+        return " (no work guard: time left unknown, Algorithm 1 is exponential)"
+    rate = used / max(tick.clock() - tick.start, 1e-9)
+    return f" of max_work {max_work}, at most about {(max_work - used) / max(rate, 1e-9):.0f} s left"
 
 
 def _progress(tick, part: int, parts: int):

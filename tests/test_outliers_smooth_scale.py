@@ -74,7 +74,7 @@ def test_the_horizon_is_public_and_cuts_the_degrees():
     assert smooth.horizon(284807, 0.1 / (4 * (1 + np.log(200)))) == 2024
     assert smooth.horizon(50, 0.05) == 39 and smooth.horizon(1, 0.3) == 1
     for N in (1, 2, 7, 100, 10**6):
-        for beta in (1e-4, 0.01, 0.3, 5.0):
+        for beta in (1e-9, 1e-4, 0.01, 0.3, 5.0):  # 1e-9: no array of 1 / beta entries
             T = smooth.horizon(N, beta)
             tt = np.arange(min(N, T))
             lower = (np.exp(-tt * beta) * np.minimum(N, tt + 1)).max()  # S >= this whatever the data

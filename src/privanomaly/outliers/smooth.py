@@ -193,10 +193,12 @@ def horizon(N: int, beta: float) -> int:
     leak like the budget switch of :func:`privanomaly.audit.controls.budget_switch_bound` (tested)."""
     _check_beta(beta)
     N = int(N)
-    tt = np.arange(min(N, int(math.ceil(1.0 / beta)) + 2))
-    vals = np.exp(-tt * beta) * np.minimum(N, tt + 1)
-    t_l = int(np.argmax(vals))
-    need = math.log(N / float(vals[t_l])) / beta  # e^{-T beta} N <= L  <=>  T >= ln(N / L) / beta
+    # e^{-t beta} (t + 1) is unimodal with its peak at t + 1 = 1 / beta, and min(N, .) only lowers t >= N - 1:
+    # the maximum is at one of these points (no array of 1 / beta entries for a tiny beta)
+    peak = 1.0 / beta - 1.0
+    cands = {0, N - 1, *(min(N - 1, max(0, int(f(peak)))) for f in (math.floor, math.ceil) if peak < N)}
+    t_l, low = max(((t, math.exp(-t * beta) * min(N, t + 1)) for t in cands), key=lambda tv: (tv[1], -tv[0]))
+    need = math.log(N / low) / beta  # e^{-T beta} N <= L  <=>  T >= ln(N / L) / beta
     return int(min(N + 1, max(t_l + 1, math.ceil(need) + 1)))
 
 

@@ -65,13 +65,17 @@ def test_grid_index_fast_path_equals_the_exact_integers(value, sigma):
     assert fast.dtype == object and (fast == exact).all()
 
 
-def test_ball_counts_do_not_depend_on_threading(monkeypatch):
+def test_ball_counts_do_not_depend_on_threading():
+    from privanomaly.sp._fastballs import capped_counts
+
     rng = seeding.rng(3, "counts")
     Z = np.round(rng.normal(size=(3000, 2)), 2)  # rounded: many pairs at exactly the radius
-    monkeypatch.setattr(distance, "PARALLEL_MIN_ROWS", 1)
-    threaded = distance._counts_scaled(Z, 0.2)
-    monkeypatch.setattr(distance, "PARALLEL_MIN_ROWS", 10**9)
-    assert (distance._counts_scaled(Z, 0.2) == threaded).all() and threaded.sum() > 0
+    one = capped_counts(Z, Z, np.ones(len(Z), dtype=np.int64), 0.2, "euclidean", None, workers=1)
+    threaded = capped_counts(Z, Z, np.ones(len(Z), dtype=np.int64), 0.2, "euclidean", None, workers=-1)
+    assert (one == threaded).all() and threaded.sum() > len(Z)
+    assert (distance._counts_scaled(Z, 0.2) + 1 == np.asarray(
+        capped_counts(Z * 4, Z * 4, np.ones(len(Z), dtype=np.int64), 0.8 * (1 + distance.RADIUS_RTOL), "euclidean",
+                      None))).all()
 
 
 @pytest.mark.parametrize("x_i, B, beta, k, cap", [

@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from privanomaly.outliers import smooth
-from privanomaly.paper_b import comparison, plots, scenario1
+from privanomaly.paper_b import comparison, plots, released_bound, scenario1
 from privanomaly.paper_b import plan as workflow
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout, algorithm2_outlook
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, algorithm2_outlook
 from privanomaly.run.log import Ticker
 from test_bad_inputs import _run_script
 
@@ -52,15 +52,31 @@ def test_infeasible_betas_become_skipped_rows_with_the_global_columns():
     assert (done["smooth_sensitivity"] == 4.0).all() and (done["work_paper"] == 12).all()
 
 
-def test_a_safety_timeout_fails_the_job_even_when_infeasible_betas_are_skipped():
-    # the wall clock must never decide the table: only the counted work guard becomes `skipped` rows
+@pytest.mark.parametrize("skip_infeasible", [True, False])
+def test_a_safety_timeout_makes_skipped_rows_never_a_failed_job(skip_infeasible):
+    # a wall-clock limit is machine-dependent: it may only make rows `skipped` (naming its key), the run goes on
     X = gaussian(60, 3)
+    calls = []
 
     def smooth_fn(beta):
-        raise SafetyTimeout("Algorithm 2 hit the safety timeout of 300 s")
+        calls.append(beta)
+        if len(calls) > 1:
+            raise released_bound._timed_out("fast smooth bound", 300)
+        return {"value": 4.0, "ls0": 4.0, "t_max": 0, "t_stop": 1, "method_used": "fast", "work_paper": 0}
 
-    with pytest.raises(SafetyTimeout, match="safety timeout"):
-        scenario1.scenario1_table(X, 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=True)
+    df = scenario1.scenario1_table(X, 3, 0.8, EPS, 0.01, CONVENTIONS, smooth_fn, skip_infeasible=skip_infeasible)
+    skipped = df[df["skipped"] != ""]
+    assert len(calls) == 2 and len(skipped) and len(skipped) < len(df)  # the first beta computed, then none
+    assert skipped["skipped"].str.contains("paper_b.scenario1.timeout_seconds").all()
+    assert not skipped["skipped"].str.contains("methods_by_dataset").any()  # never advises the bound that ran out
+    assert skipped["sigma_smooth"].isna().all() and not skipped["sigma_smooth_proven"].any()
+
+
+def test_timeout_messages_name_the_key_and_never_the_bound_that_ran_out():
+    slow_paper = str(released_bound._timed_out("Algorithm 2", 300))
+    slow_fast = str(released_bound._timed_out("fast smooth bound", 300))
+    assert "paper_b.scenario1.timeout_seconds" in slow_paper and "paper_b.scenario1.methods_by_dataset" in slow_paper
+    assert "[fast]" not in slow_fast and "paper_b.scenario1.timeout_seconds" in slow_fast
 
 
 def test_script_writes_skipped_rows_instead_of_failing(tmp_path):
@@ -139,9 +155,13 @@ def test_outlook_predicts_too_costly_from_shape(tmp_path):
 def test_algorithm2_writes_progress_lines(caplog, monkeypatch):
     monkeypatch.setattr(smooth, "PROGRESS_SECONDS", 0.0)
     with caplog.at_level(logging.INFO, logger="privanomaly"):
-        res = smooth.algorithm2(gaussian(30, 2, seed=4), 3, 0.4, 0.1)
+        res = smooth.algorithm2(gaussian(30, 2, seed=4), 3, 0.4, 0.1, max_work=1000)
+        smooth.block_smooth_bound(gaussian(30, 2, seed=4), 3, 0.4, 0.1)
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Algorithm 2 (N = 30")]
-    assert len(lines) == res.work and "window t = 0 of at most 30" in lines[0] and "s elapsed" in lines[0]
+    assert len(lines) == res.work and f"window t = 0 of at most {smooth.horizon(30, 0.1) - 1}" in lines[0]
+    assert "s elapsed" in lines[0] and "of max_work 1000, at most about" in lines[0] and "s left" in lines[0]
+    fast = [r.getMessage() for r in caplog.records if r.getMessage().startswith("fast smooth bound (N = 30")]
+    assert fast and all("block grids" in x and "s left" in x for x in fast)  # time left, extrapolated
 
 
 def test_ticker_paces_by_the_clock():
@@ -198,3 +218,21 @@ def test_skipped_rows_name_the_guard_key_that_set_the_guard(tmp_path):
                 log=tmp_path / "s1.log", config={"paper_b": {"scenario1": {"timeout_seconds": None}}})
     df = pd.read_csv(out["csv"])
     assert df["skipped"].str.contains("raise paper_b.scenario1.max_work_by_dataset.mine").all()
+
+
+def test_the_dag_time_outlook_estimates_every_scenario1_job_from_its_shape(tmp_path):
+    import yaml
+
+    pb = yaml.safe_load(open("config.yaml"))["paper_b"]
+    pb["scenario1"] = {**pb["scenario1"], "datasets": ["big", "later"], "methods_by_dataset": {"big": ["fast"]}}
+    data = pd.DataFrame(np.zeros((5000, 9)), columns=[f"x{i}" for i in range(9)])
+    data["label"] = np.zeros(5000, dtype=np.int8)
+    data.to_parquet(tmp_path / "big.parquet")
+    lines = workflow.scenario1_estimates(pb, ["big", "later"], lambda d: str(tmp_path / f"{d}.parquet"))
+    assert lines[0].startswith("scenario1 big (fast): about ") and "N = 5,000, d = 9" in lines[0]
+    assert [x.split(":")[0] for x in lines[1:]] == [f"scenario1 later ({m})" for m in pb["scenario1"]["methods"]]
+    assert all("once its table is prepared" in x for x in lines[1:])
+    # the estimate is a function of the shape (and config) only: the data's values never enter
+    data.iloc[:, :9] = np.random.default_rng(0).normal(size=(5000, 9))
+    data.to_parquet(tmp_path / "big.parquet")
+    assert workflow.scenario1_estimates(pb, ["big"], lambda d: str(tmp_path / f"{d}.parquet"))[0] == lines[0]

@@ -23,7 +23,8 @@ def test_reused_bounds_equal_fresh_ones_at_every_beta(S, exact_max):
     fresh = [_fields(smooth.block_smooth_bound(X, 2, 0.5, b, S, exact_max=exact_max)) for b in betas]
     with smooth.reuse_block_bounds():
         reused = [_fields(smooth.block_smooth_bound(X, 2, 0.5, b, S, exact_max=exact_max)) for b in betas]
-        assert len(smooth._BLOCK_MEMO) == 1  # one database: computed once
+        assert len({smooth.horizon(len(X), b) for b in betas}) == 3  # three horizons, the longest first
+        assert len(smooth._BLOCK_MEMO) == 1  # one database: computed once (smallest beta first: longest horizon)
         other = _fields(smooth.block_smooth_bound(X + 1e8, 2, 0.5, 0.3, S, exact_max=exact_max))
         assert len(smooth._BLOCK_MEMO) == 2
     assert reused == fresh

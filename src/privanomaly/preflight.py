@@ -95,6 +95,7 @@ def notices(config: Mapping[str, Any]) -> list[str]:
     out += [f"paper_a: {n} left out of the tables ({why})" for n, why in pa_sets.missing.items()]
     pb_sets = pb_plan.sets(pb, plan.available(list(pb["datasets"])))
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, pb_sets.scenario1, plan.parquet)]
+    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, pb_sets.scenario1, plan.parquet)]
     sweeps = SweepPlan(config.get("sweeps"), plan.check_names, plan.available, config.get("sweep_max_points"),
                        config.get("sweep_points_per_job"))
     return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in sweeps.skipped]

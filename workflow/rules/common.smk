@@ -143,6 +143,19 @@ def sweep_targets():
     return SW.targets(SW_OUT)
 
 
+def scale_paper_b_targets():
+    """Paper B at real size in a scale run: the Scenario-1 tables of the stand-in datasets (their configured
+    bound: the fast one in .scale/config.yaml) and the sweep `scaleB` when the overlay defines it.
+    """
+    stand_ins = set(PLAN.stand_in_notes())
+    tables = [
+        f"{PB_OUT}/tables/scenario1_{d}_{m}.csv"
+        for d, m in PB_SETS.scenario1_jobs
+        if d in stand_ins
+    ]
+    return tables + [t for t in sweep_targets() if "/scaleB/" in t]
+
+
 def paper_targets():
     """Every final file of both papers and of the privacy audit."""
     return [*paper_a_targets(), *paper_b_targets(), *audit_targets()]

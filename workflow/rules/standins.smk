@@ -4,7 +4,7 @@
 #   standin_mirror_link  {RESOURCES}/standin_mirror/<relpath>   symlink to the real data_mirror's file
 #   standin_mirror       all of the above: the mirror a scale run reads with data_mirror = that directory
 #   standin_readme       STAND-IN-DATA.md: which datasets of a scale run are stand-ins and why
-#   scale_all            the whole paper-A pipeline + data tables + STAND-IN-DATA.md of a scale run
+#   scale_all            the whole paper-A pipeline + paper B on the stand-ins + data tables + STAND-IN-DATA.md
 #
 # Datasets with `stand_in` in their entry get their file from rule standin; rule download then copies it from
 # the stand-in mirror and checks the sha256 pinned in the overlay, and prepare reads it with the real loader
@@ -87,9 +87,10 @@ rule standin_readme:
 
 
 rule scale_all:
-    """A scale run: data tables + the whole of paper A + STAND-IN-DATA.md (`make scale`)."""
+    """A scale run: data tables + the whole of paper A + paper B's Scenario 1 and sweep on the stand-ins + STAND-IN-DATA.md (`make scale`)."""
     input:
         data_targets(),
         paper_a_targets(),
+        scale_paper_b_targets(),
         rules.standin_readme.output.md,
     localrule: True

@@ -189,7 +189,7 @@ def old_degrees() -> Iterator[None]:
     instead of in the released query's own arithmetic (``dist <= r (1 + RADIUS_RTOL)``), so a record at the
     boundary can land in another window than q_count counts it (negative control; restored on exit)."""
     saved = smooth._counts_scaled
-    smooth._counts_scaled = lambda Z, r: distance._counts_scaled(np.asarray(Z) / r, 1.0)
+    smooth._counts_scaled = lambda Z, r, cap=None: distance._counts_scaled(np.asarray(Z) / r, 1.0, cap)
     try:
         yield
     finally:

@@ -22,16 +22,15 @@ import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from privanomaly.sp.balls import euclidean_scale
 
 #: relative tolerance of every "distance <= r" test (closed balls robust to rounding)
 RADIUS_RTOL = 1e-9
 
-#: below this many rows a ball query runs in the calling thread: starting worker threads costs more than
-#: the query (the audit's small worlds make ~10^5 queries of 4-7 rows); the counts do not depend on it
-PARALLEL_MIN_ROWS = 4096
+#: up to this many rows the degrees are counted pair by pair (:func:`_counts_brute`): building the tree costs
+#: more than the ~n^2 d comparisons; the counts are the same integers either way (tested)
+BRUTE_MAX_ROWS = 64
 
 __all__ = [
     "subspace_coords",
@@ -74,28 +73,50 @@ def subspace_coords(X: np.ndarray, S: Iterable[int] | None = None) -> np.ndarray
     return X[:, cols] / np.sqrt(len(cols))
 
 
-def _counts_scaled(Z: np.ndarray, r: float) -> np.ndarray:
-    """|N(Z, r, z)| for every row of already-scaled coordinates ``Z`` (closed ball, self excluded)."""
+def _counts_scaled(Z: np.ndarray, r: float, cap: int | None = None) -> np.ndarray:
+    """|N(Z, r, z)| for every row of already-scaled coordinates ``Z`` (closed ball, self excluded); with ``cap``,
+    ``min(|N|, cap)``: the search of a row stops at cap neighbours (paper B needs degrees only up to k, or up
+    to k + T for the smooth bound), so dense data or many duplicates cost O(cap) per row, not O(degree)."""
     if not r > 0:
         raise ValueError(f"radius r must be > 0, got {r}")
     if len(Z) == 0:
         return np.zeros(0, dtype=np.int64)
+    from privanomaly.sp._fastballs import capped_counts
+    from privanomaly.sp.balls import unique_rows
+
     rho = r * (1.0 + RADIUS_RTOL)
     # coordinates and radius times a power of two s with rho s in [1/2, 1) (sp.balls.euclidean_scale): exact, so
     # the same comparisons as unscaled wherever the squared distances neither underflow nor overflow, and the
-    # right ones where they would (r ~ 1e-200: every pair "within r"; r ~ 1e160: scipy's overflow error); s is
-    # lowered where a coordinate would pass 2^500 (its squares stay finite: scipy raises on an infinite distance)
+    # right ones where they would (r ~ 1e-200: every pair "within r"; r ~ 1e160: r*r = inf); s is lowered where a
+    # coordinate would pass 2^500 (its squares stay finite). One test for every pair, the compiled KD-tree's
+    # "sum_k (a_k - b_k)^2 <= (rho s)^2" (privanomaly.sp._fastballs), on the distinct rows weighted by their copies
     s = euclidean_scale(rho, Z, max_exponent=500)
-    Zs = Z * s
-    workers = -1 if len(Z) >= PARALLEL_MIN_ROWS else 1
-    counts = cKDTree(Zs).query_ball_point(Zs, rho * s, p=2.0, return_length=True, workers=workers)
-    return np.asarray(counts, dtype=np.int64) - 1
+    if len(Z) <= BRUTE_MAX_ROWS:  # the same test pair by pair, without building a tree
+        return _counts_brute(np.asarray(Z) * s, (rho * s) ** 2, cap)
+    U, inv, w = unique_rows(np.asarray(Z) * s)
+    with_self = None if cap is None else int(cap) + 1  # the row itself is in its ball
+    # one thread: paper B's jobs fork a child for the safety timeout after counting, and a process that has
+    # started numba's (GNU OpenMP) thread pool cannot fork; the counts are capped, so one thread is quick
+    counts = capped_counts(U, U, w, rho * s, "euclidean", with_self, workers=1)
+    return np.asarray(counts, dtype=np.int64)[inv] - 1
+
+
+def _counts_brute(V: np.ndarray, thr: float, cap: int | None) -> np.ndarray:
+    """:func:`_counts_scaled` by all pairs: ``sum_k (a_k - b_k)^2`` summed in order k = 0..d-1, ``<= thr``
+    (the compiled KD-tree's float operations, so both decide every pair alike)."""
+    acc = np.zeros((len(V), len(V)))
+    with np.errstate(over="ignore"):
+        for j in range(V.shape[1]):
+            diff = V[:, j][None, :] - V[:, j][:, None]
+            acc += diff * diff
+    counts = (acc <= thr).sum(axis=1) - 1
+    return counts if cap is None else np.minimum(counts, int(cap))
 
 
 def neighbour_counts(X: np.ndarray, r: float, S: Iterable[int] | None = None) -> np.ndarray:
     """``|N_S(X, r, x)|`` (Def. 7, eq. 12) for every record: other rows within ``dist_S <= r``.
 
-    The degree ``deg(X, r, x)`` of eq. (19).  One KD-tree (scipy ``cKDTree``) per subspace.
+    The degree ``deg(X, r, x)`` of eq. (19).  One compiled KD-tree (:mod:`privanomaly.sp._fastballs`) per subspace.
     """
     return _counts_scaled(subspace_coords(X, S), r)
 
@@ -103,7 +124,7 @@ def neighbour_counts(X: np.ndarray, r: float, S: Iterable[int] | None = None) ->
 def outlier_mask(X: np.ndarray, k: int, r: float, S: Iterable[int] | None = None) -> np.ndarray:
     """Boolean mask of ``O_S(X, k, r)`` (Def. 8, eq. 13): records with fewer than ``k`` neighbours."""
     _check_k(k)
-    return neighbour_counts(X, r, S) < k
+    return _counts_scaled(subspace_coords(X, S), r, cap=k) < k  # degrees needed only up to k
 
 
 def q_count(X: np.ndarray, k: int, r: float, S: Iterable[int] | None = None) -> int:

@@ -48,6 +48,12 @@ and the block bound otherwise.  (b) still holds: if X uses M at t, ``M(W_t(X)) <
 <= G_{t+1}(X') + 1`` whatever X' uses (G >= M); if X uses the block bound at t then ``|W_t(X)| > L - t``,
 so ``|W_{t+1}(X')| >= |W_t(X)| - 1 > L - (t+1)`` and X' uses the block bound at t + 1 as well.
 
+(d) Horizon: both methods compute the windows only for t < T = :func:`horizon` (N, beta) - a public number -
+and take ``B_t = N`` for t >= T, so they need degrees only up to k + T (neighbour counts capped there, as
+``q_count`` needs them only up to k).  (b) holds below T as above and at or above it because
+``B_{t+1}(X') = N``; T is chosen so that no t >= T can raise ``max_t e^{-t beta} B_t`` (every B_t >= min(N,
+t + 1) bounds S from below), so the value is the same as over every t = 0..N (tested).
+
 Note: the tempting "max number of points of P within 2r of a point of P" satisfies (a) but NOT (b) - the
 maximising centre may be the replaced record itself (a "star" whose arms are pairwise > 2r apart), and the
 resulting bound can violate eq. (7); ``tests/test_outliers_smooth.py`` exhibits such a pair.
@@ -55,7 +61,6 @@ resulting bound can violate eq. (7); ``tests/test_outliers_smooth.py`` exhibits 
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -67,9 +72,10 @@ from scipy.spatial import cKDTree
 
 from privanomaly.sp.balls import euclidean_scale
 
-from .enclosing import _check_r, _norms, _Work, largest_enclosed_subset, scaled_to_r
+from ._blocks import max_block_counts
+from .enclosing import WorkBudgetExceeded, _check_r, _norms, _Work, largest_enclosed_subset, scaled_to_r
 
-PROGRESS_SECONDS = 5.0  # Algorithm 2 writes a progress line to the job's log at most this often
+PROGRESS_SECONDS = 5.0  # Algorithm 2 and the fast bound write a progress line to the job's log at most this often
 from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
 
 __all__ = [
@@ -89,7 +95,8 @@ class SmoothResult:
 
     ``value``: the beta-smooth upper bound S(X); ``t_max``: the t attaining ``max_t e^{-t beta} B_t``;
     ``t_stop``: number of distances t evaluated (Algorithm 2 stops at t_stop by Proposition 2; the fast
-    method evaluates every t in closed form, t_stop = N + 1); ``ls_bounds[t]`` = ``min(N, B_t)``, the bound
+    method evaluates every t below the public horizon T of :func:`horizon`, t_stop = T, and both take
+    B_t = N from T on); ``ls_bounds[t]`` = ``min(N, B_t)``, the bound
     on LS^(t)(X) (Theorem 6 / eq. 31) for t < t_stop; ``method``: "paper" or "fast"; ``beta``: smoothing
     parameter used; ``m_k``/``m_km1``: the values of M (paper) or G (fast) for the two windows per t.
     """
@@ -173,6 +180,28 @@ def window_sizes(keys: np.ndarray, n_t: int) -> np.ndarray:
     return np.cumsum(bc)
 
 
+def horizon(N: int, beta: float) -> int:
+    """The public horizon T of the smooth bound (from N and beta only): windows are computed for t < T, and
+    ``B_t = N`` for t >= T.
+
+    Every B_t >= min(N, t + 1), so ``S >= L = max_t e^{-t beta} min(N, t + 1)``; T is the first t past L's
+    maximiser with ``e^{-T beta} N <= L`` (one more for rounding), so no t >= T can raise the maximum: the value
+    is the one over all t = 0..N, and only degrees below k + T are needed (capped neighbour counts).  Validity
+    for any public T: ``B_t(X) <= B_{t+1}(X')`` holds below T by the window argument (module docstring) and at
+    or above it because ``B_{t+1}(X') = N``.  Never more than N + 1 (every t).  T must never depend on the data
+    (e.g. on how many degrees lie near k): a horizon chosen by the data switches between bounds by the data, a
+    leak like the budget switch of :func:`privanomaly.audit.controls.budget_switch_bound` (tested)."""
+    _check_beta(beta)
+    N = int(N)
+    # e^{-t beta} (t + 1) is unimodal with its peak at t + 1 = 1 / beta, and min(N, .) only lowers t >= N - 1:
+    # the maximum is at one of these points (no array of 1 / beta entries for a tiny beta)
+    peak = 1.0 / beta - 1.0
+    cands = {0, N - 1, *(min(N - 1, max(0, int(f(peak)))) for f in (math.floor, math.ceil) if peak < N)}
+    t_l, low = max(((t, math.exp(-t * beta) * min(N, t + 1)) for t in cands), key=lambda tv: (tv[1], -tv[0]))
+    need = math.log(N / low) / beta  # e^{-T beta} N <= L  <=>  T >= ln(N / L) / beta
+    return int(min(N + 1, max(t_l + 1, math.ceil(need) + 1)))
+
+
 def _check_beta(beta: float) -> None:
     if not (beta > 0 and math.isfinite(beta)):
         raise ValueError(f"smoothing parameter beta must be a positive finite number, got {beta!r}")
@@ -187,7 +216,7 @@ def smooth_sensitivity(
     S=None,
     early_stop: bool = True,
     max_block_dims: int = 8,
-    exact_max: int = 512,
+    exact_max: int | None = None,
     full_grid: bool = False,
     max_work: int | None = None,
 ) -> SmoothResult:
@@ -210,19 +239,23 @@ def smooth_sensitivity(
 
 @dataclass(frozen=True)
 class _Windows:
-    """The windows W_t^c of both centres c = k, k - 1 for t = 0..N."""
+    """The windows W_t^c of both centres c = k, k - 1 for t = 0..T-1 (T = :func:`horizon`; B_t = N beyond)."""
 
     Z: np.ndarray  # coordinates times a power of two (exact)
     r: float  # r times the same power of two
     Zr: np.ndarray  # coordinates in units of r (the block grid's cells)
     N: int
-    keys: dict[int, np.ndarray]  # |deg - c| per record: record in W_t^c iff key <= t
-    sizes: dict[int, np.ndarray]  # |W_t^c|
-    tt: np.ndarray  # t = 0..N
+    keys: dict[int, np.ndarray]  # |deg - c| per record: record in W_t^c iff key <= t (exact where key < T)
+    sizes: dict[int, np.ndarray]  # |W_t^c|, t < T
+    tt: np.ndarray  # t = 0..T-1
     decay: np.ndarray  # e^{-t beta}
+    T: int
 
 
-def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | None) -> tuple[_Windows, _Work]:
+def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | None,
+             T: int | None = None) -> tuple[_Windows, _Work]:
+    """The windows up to the horizon ``T`` (None: :func:`horizon` of N and beta), from neighbour counts capped
+    at k + T: a record with more neighbours has key >= T for both centres and enters no computed window."""
     _check_k(k)
     _check_beta(beta)
     _check_r(r)
@@ -231,18 +264,26 @@ def _windows(X: np.ndarray, k: int, r: float, beta: float, S, max_work: int | No
     N = len(Zs)
     if N == 0:
         raise ValueError("X has no records")
+    T = horizon(N, beta) if T is None else int(T)
     # the degrees in the released query's own arithmetic (q_count: dist_S <= r (1 + RADIUS_RTOL) on the
     # unscaled coordinates): in units of r the rounding differs, and a record at the boundary could get
     # another degree here than in q_count, putting it in the wrong window (S < LS at the float boundary)
-    deg = _counts_scaled(Zs, r)
+    deg = _counts_scaled(Zs, r, k + T)
     # Algorithm 1 on exactly scaled coordinates (dividing by r would round each coordinate to ~1e-16 of its
     # magnitude: far from the origin, more than the enclosure test's margin); the block grid in units of r
     Z, rs = scaled_to_r(Zs, r)
     keys = {c: np.abs(deg - c) for c in (k, k - 1)}
-    n_t = N + 1  # t = 0..N
-    tt = np.arange(n_t)
-    sizes = {c: window_sizes(keys[c], n_t) for c in keys}
-    return _Windows(Z, rs, Zs / r, N, keys, sizes, tt, np.exp(-tt * beta)), work
+    tt = np.arange(T)
+    sizes = {c: window_sizes(keys[c], T) for c in keys}
+    return _Windows(Z, rs, Zs / r, N, keys, sizes, tt, np.exp(-tt * beta), T), work
+
+
+def auto_exact_max(dims: int) -> int:
+    """The default ``exact_max`` of the fast bound, from the subspace dimension only (public): the exact
+    refinement never runs unbounded.  Calls of Algorithm 1 are at most 2 per window size (nested windows), so
+    at most 2 L of them on at most L points each: in 1-D/2-D a closed form, polynomial (O(L^3)); in >= 3-D
+    the pruned search tests each subset at most twice, <= 2 L 2^(L+1) work units (L = 6: 1,536)."""
+    return 64 if dims <= 2 else 6
 
 
 def block_smooth_bound(
@@ -252,44 +293,57 @@ def block_smooth_bound(
     beta: float,
     S=None,
     max_block_dims: int = 8,
-    exact_max: int = 512,
+    exact_max: int | None = None,
     full_grid: bool = False,
     max_work: int | None = None,
 ) -> SmoothResult:
     """The fast beta-smooth upper bound (beyond the paper): the KD/grid block bound G >= M described in the
-    module docstring, all t at once, O(N 2^m log N) with m = min(|S|, max_block_dims) (at most 16), using the
-    exact M (Algorithm 1, pruned) instead on windows with ``|W_t| <= exact_max - t`` (``exact_max=0``: never).
-    ``full_grid=True`` (only matters when |S| > max_block_dims) adds the full-dimensional box grids, maximised
-    exactly through cliques - tighter but can take tens of seconds.
+    module docstring, all t < T at once (T = :func:`horizon`, B_t = N beyond), from neighbour counts capped at
+    k + T: O(N log N + N 2^m) with m = min(|S|, max_block_dims) (at most 16), using the exact M (Algorithm 1,
+    pruned) instead on windows with ``|W_t| <= exact_max - t`` (``exact_max=0``: never; None: :func:`auto_exact_max`
+    of the dimension, a bounded refinement).  ``full_grid=True`` (only matters when |S| > max_block_dims) adds
+    the full-dimensional box grids, maximised exactly through cliques - tighter but can take tens of seconds.
 
-    beta enters only as the decay e^{-t beta} of ``max_t``: inside :func:`reuse_block_bounds` the bounds B_t of
-    a database are computed once for every beta (same values as a fresh computation: tested)."""
+    beta enters through T and the decay e^{-t beta} of ``max_t``: inside :func:`reuse_block_bounds` the bounds
+    B_t of a database are computed once per T (same values as a fresh computation: tested)."""
     _check_beta(beta)
     X = np.asarray(X, dtype=float)
     dims = None if S is None else tuple(int(j) for j in S)
-    args = (X, k, r, dims, max_block_dims, exact_max, full_grid, max_work)
+    N = len(X)
+    T = horizon(N, beta) if N else 1
+    if exact_max is None:
+        exact_max = auto_exact_max(X.shape[1] if dims is None else len(dims))
+    args = (X, k, r, dims, T, max_block_dims, exact_max, full_grid, max_work)
     if _BLOCK_MEMO is None:
-        B, g_k, g_km1, used = _block_bounds(*args)
+        B, g_k, g_km1, work_t = _block_bounds(*args)
     else:
         key = (X.shape, X.tobytes(), int(k), float(r), dims, int(max_block_dims), int(exact_max), bool(full_grid),
                max_work)
-        if key not in _BLOCK_MEMO:
+        if key not in _BLOCK_MEMO or len(_BLOCK_MEMO[key][0]) < T:
             _BLOCK_MEMO[key] = _block_bounds(*args)
-        B, g_k, g_km1, used = _BLOCK_MEMO[key]
+        # windows below T are exact whatever horizon they were computed at: a longer computation's prefix is this one
+        B, g_k, g_km1, work_t = (a[:T] for a in _BLOCK_MEMO[key])
+        if max_work is not None and int(work_t.sum()) > max_work:
+            raise WorkBudgetExceeded(int(max_work), int(work_t.sum()))
+    used = int(work_t.sum())
     vals = np.exp(-np.arange(len(B)) * beta) * B
     t_max = int(np.argmax(vals))
-    return SmoothResult(float(vals[t_max]), t_max, len(B), B.astype(np.int64), "fast", float(beta), g_k.copy(),
-                        g_km1.copy(), used)
+    value = float(vals[t_max])
+    if T <= N and math.exp(-T * beta) * N > value:  # never, by the choice of T (kept for any public T)
+        value, t_max = math.exp(-T * beta) * N, T
+    return SmoothResult(value, t_max, len(B), B.astype(np.int64), "fast", float(beta), g_k.copy(), g_km1.copy(),
+                        used)
 
 
-_BLOCK_MEMO: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, int]] | None = None
+_BLOCK_MEMO: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
 
 
 @contextmanager
 def reuse_block_bounds() -> Iterator[None]:
     """Within the block, :func:`block_smooth_bound` computes the bounds B_t of a database (X, k, r, S, settings)
-    once and reuses them at every beta (an audit checks the same worlds at several eps). Off elsewhere: a timed
-    or one-off call always computes."""
+    once and reuses them at every beta whose horizon T is not longer (a prefix: an audit checks the same worlds
+    at several eps, Scenario 1 one dataset at every eps - smallest beta first). Off elsewhere: a timed or one-off
+    call always computes."""
     global _BLOCK_MEMO
     outer, _BLOCK_MEMO = _BLOCK_MEMO, ({} if _BLOCK_MEMO is None else _BLOCK_MEMO)
     try:
@@ -298,49 +352,56 @@ def reuse_block_bounds() -> Iterator[None]:
         _BLOCK_MEMO = outer
 
 
-def _block_bounds(X: np.ndarray, k: int, r: float, S, max_block_dims: int, exact_max: int, full_grid: bool,
-                  max_work: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """min(N, max(G_k, G_{k-1}) + t + 1) for t = 0..N (:func:`block_smooth_bound`), G_k, G_{k-1}, work used."""
-    w, work = _windows(X, k, r, 1.0, S, max_work)  # beta only sets w.decay, not used here
+def _block_bounds(X: np.ndarray, k: int, r: float, S, T: int, max_block_dims: int, exact_max: int, full_grid: bool,
+                  max_work: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """min(N, max(G_k, G_{k-1}) + t + 1) for t = 0..T-1 (:func:`block_smooth_bound`), G_k, G_{k-1} and the
+    Algorithm-1 work units spent on the windows of each t (their sum up to T' is that of horizon T')."""
+    from privanomaly.run.log import Ticker
+
+    w, work = _windows(X, k, r, 1.0, S, max_work, T)  # beta only sets w.decay, not used here
     Z, N, keys, sizes, tt = w.Z, w.N, w.keys, w.sizes, w.tt
-    r, n_t = w.r, N + 1
     if not 1 <= max_block_dims <= 16:
         raise ValueError(f"max_block_dims must be in [1, 16] (2^m rows per record), got {max_block_dims}")
-    G = {
-        c: np.minimum(sizes[c], _block_bound(w.Zr, keys[c], 1.0, n_t, max_block_dims, full_grid)) for c in keys
-    }
-    for c in keys:  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
-        memo: dict[int, int] = {}
-        for t in range(n_t):
+    tick = Ticker(f"fast smooth bound (N = {N}, k = {k}, horizon T = {T})", PROGRESS_SECONDS)
+    G = {c: np.minimum(sizes[c], _block_bound(w.Zr, keys[c], 1.0, T, max_block_dims, full_grid,
+                                              _progress(tick, i, len(keys))))
+         for i, c in enumerate(keys)}
+    work_t = np.zeros(T, dtype=np.int64)
+    memo: dict[tuple[int, int], int] = {}
+    for t in range(T):  # exact M on small windows: |W_t| <= exact_max - t (rule (c) of the module doc)
+        before = work.used
+        for c in keys:
             size = int(sizes[c][t])
             if size > exact_max - t:
-                break
-            if size not in memo:  # nested windows: same size => same set
-                memo[size] = largest_enclosed_subset(Z[keys[c] <= t], r, _work=work)
-            G[c][t] = min(G[c][t], memo[size])
+                continue
+            if (c, size) not in memo:  # nested windows: same size => same set
+                memo[(c, size)] = largest_enclosed_subset(Z[keys[c] <= t], w.r, _work=work)
+            G[c][t] = min(G[c][t], memo[(c, size)])
+        work_t[t] = work.used - before
     B = np.minimum(N, np.maximum(G[k], G[k - 1]) + tt + 1)
-    for a in (B, G[k], G[k - 1]):
+    for a in (B, G[k], G[k - 1], work_t):
         a.flags.writeable = False  # kept in the memo: shared, never changed
-    return B, G[k], G[k - 1], work.used
+    return B, G[k], G[k - 1], work_t
 
 
 def algorithm2(
     X: np.ndarray, k: int, r: float, beta: float, S=None, early_stop: bool = True, max_work: int | None = None
 ) -> SmoothResult:
     """Algorithm 2 of paper B: ``S(X) = max_t e^{-t beta} min(N, B_t(X))`` with the exact M of Algorithm 1
-    and the early stop of Propositions 1-2 (``early_stop=False`` evaluates every t = 0..N: same value, tested)."""
+    and the early stop of Propositions 1-2 (``early_stop=False`` evaluates every t below the horizon T of
+    :func:`horizon`, with B_t = N beyond it: same value, tested)."""
     from privanomaly.run.log import Ticker
 
     w, work = _windows(X, k, r, beta, S, max_work)
     Z, N, keys, sizes, tt, decay = w.Z, w.N, w.keys, w.sizes, w.tt, w.decay
-    r, n_t = w.r, N + 1
+    r, n_t = w.r, w.T
+    tail = math.exp(-n_t * beta) * N if n_t <= N else 0.0  # max over t >= T of e^{-t beta} N
     cache: dict[tuple[int, int], int] = {}
     tick = Ticker(f"Algorithm 2 (N = {N}, k = {k}, beta = {beta:.4g})", PROGRESS_SECONDS)
     at = {"t": 0}
-    limit = "" if max_work is None else f" of max_work {max_work}"
-    work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {N} (records with |deg - k| <= t: "
+    work.tick = lambda used: tick(lambda: f"window t = {at['t']} of at most {n_t - 1} (records with |deg - k| <= t: "
                                           f"{int(sizes[k][min(at['t'], n_t - 1)])} of {N}), Algorithm-1 work "
-                                          f"{used}{limit}")
+                                          f"{used}{_time_left(tick, used, max_work)}")
 
     def M(c: int, t: int) -> int:
         if t < 0:
@@ -365,7 +426,7 @@ def algorithm2(
             U = np.maximum(
                 M(k, t - 1) + sizes[k][tpp] - prev[k], M(k - 1, t - 1) + sizes[k - 1][tpp] - prev[k - 1]
             )
-            s_ub = float((decay[tpp] * np.minimum(N, U + tpp + 1)).max())
+            s_ub = max(float((decay[tpp] * np.minimum(N, U + tpp + 1)).max(initial=0.0)), tail)
             if s_ub <= s_max:
                 t_stop = t
                 break
@@ -377,14 +438,36 @@ def algorithm2(
         v = decay[t] * Bt
         if v > s_max:
             s_max, t_max = float(v), t
+    if t_stop == n_t and tail > s_max:  # never, by the choice of T (kept for any public T)
+        s_max, t_max = tail, n_t
     return SmoothResult(
         s_max, t_max, t_stop, np.array(Bs, dtype=np.int64), "paper", float(beta), np.array(mk), np.array(mk1),
         work.used,
     )
 
 
+def _time_left(tick, used: int, max_work: int | None) -> str:
+    """Algorithm 2's time left: at most the guard's remaining work units at the rate so far (no guard: unknown)."""
+    if max_work is None:
+        return " (no work guard: time left unknown, Algorithm 1 is exponential)"
+    rate = used / max(tick.clock() - tick.start, 1e-9)
+    return f" of max_work {max_work}, at most about {(max_work - used) / max(rate, 1e-9):.0f} s left"
+
+
+def _progress(tick, part: int, parts: int):
+    """(done, total) -> a progress line of part ``part`` of ``parts`` with the time left, extrapolated from the
+    time spent (the clock only paces and estimates; no result depends on it)."""
+    def report(done: int, total: int) -> None:
+        frac = (part + done / total) / parts
+        spent = tick.clock() - tick.start
+        tick(lambda: f"block grids {part * total + done} of {parts * total} done, about "
+                     f"{spent * (1 - frac) / max(frac, 1e-9):.0f} s left")
+    return report
+
+
 def _block_bound(
-    Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_dims: int, full_grid: bool = False
+    Z: np.ndarray, keys: np.ndarray, r: float, n_t: int, max_block_dims: int, full_grid: bool = False,
+    progress=None,
 ) -> np.ndarray:
     """``min over grids g of max over blocks b in g of |b ∩ {keys <= t}|`` for t = 0..n_t-1."""
     m = Z.shape[1]
@@ -394,18 +477,22 @@ def _block_bound(
         chunks = [np.arange(s, min(s + max_block_dims, m)) for s in range(0, m, max_block_dims)]
     a = 2.0 * r * (1.0 + 1e-6)  # cell side > 2r (strictly, with margin for rounding)
     out = np.full(n_t, np.iinfo(np.int64).max, dtype=np.int64)
-    for ax in chunks:
-        for shift in (0.0, 0.5):
-            cells = np.floor(Z[:, ax] / a + shift).astype(np.int64)
-            out = np.minimum(out, _max_block_counts(cells, keys, n_t))
+    inside = keys < n_t  # records that enter a window t < n_t
+    Zin, kin = Z[inside], keys[inside]
+    grids = [(ax, shift) for ax in chunks for shift in (0.0, 0.5)]
+    for done, (ax, shift) in enumerate(grids, 1):
+        cells = np.floor(Zin[:, ax] / a + shift).astype(np.int64)
+        out = np.minimum(out, max_block_counts(cells, kin, n_t))
+        if progress is not None:
+            progress(done, len(grids))
     if full_grid and m > max_block_dims:  # also the full-dimensional grids, evaluated exactly by cliques
-        kmax = int(min(keys.max(), n_t - 1))
+        kmax = int(min(kin.max(), n_t - 1)) if len(kin) else 0
         for shift in (0.0, 0.5):
-            cells = np.floor(Z / a + shift).astype(np.int64)
+            cells = np.floor(Zin / a + shift).astype(np.int64)
             full = np.zeros(n_t, dtype=np.int64)
             prev_size, prev_val = -1, 0
             for t in range(kmax + 1):
-                sel = keys <= t
+                sel = kin <= t
                 size = int(sel.sum())
                 if size != prev_size:
                     prev_val = _full_block_max(cells[sel]) if size else 0
@@ -446,43 +533,3 @@ def _full_block_max(cells: np.ndarray) -> int:
         _, cw = nx.max_weight_clique(G, weight="weight")
         best = max(best, int(w[i]) + int(cw))
     return best
-
-
-def _max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarray:
-    """For integer cell coordinates (n, m): max over 2^m-cell blocks of #points with key <= t, all t."""
-    n, m = cells.shape
-    cells = cells - cells.min(axis=0) + 1  # >= 1 so that corner = cell - offset >= 0
-    ranges = cells.max(axis=0) + 1
-    # group axes so that each group's mixed-radix code fits in int64
-    groups: list[list[int]] = [[]]
-    prod = 1
-    for i in range(m):
-        if prod * int(ranges[i]) >= 2**62 and groups[-1]:
-            groups.append([])
-            prod = 1
-        groups[-1].append(i)
-        prod *= int(ranges[i])
-    offs = np.array(list(itertools.product((0, 1), repeat=m)), dtype=np.int64)  # (2^m, m)
-    ids = []
-    for g in groups:
-        w = np.ones(len(g), dtype=np.int64)
-        for j in range(1, len(g)):
-            w[j] = w[j - 1] * ranges[g[j - 1]]
-        code = cells[:, g] @ w
-        ids.append((code[:, None] - (offs[:, g] @ w)[None, :]).ravel())
-    kr = np.repeat(np.minimum(keys, n_t), len(offs))
-    order = np.lexsort((kr, *reversed(ids)))
-    ids = [x[order] for x in ids]
-    kr = kr[order]
-    R = len(kr)
-    newblock = np.zeros(R, dtype=bool)
-    newblock[0] = True
-    for x in ids:
-        newblock[1:] |= x[1:] != x[:-1]
-    start = np.maximum.accumulate(np.where(newblock, np.arange(R), 0))
-    endgrp = np.ones(R, dtype=bool)
-    endgrp[:-1] = newblock[1:] | (kr[1:] != kr[:-1])
-    cnt = np.arange(R) - start + 1
-    best = np.zeros(n_t + 1, dtype=np.int64)
-    np.maximum.at(best, kr[endgrp], cnt[endgrp])
-    return np.maximum.accumulate(best)[:n_t]

@@ -106,6 +106,25 @@ def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
     return out
 
 
+def scenario1_estimates(pb: dict, datasets: list[str], parquet) -> list[str]:
+    """DAG-time outlook: one line per Scenario-1 job (dataset, method) with its estimated CPU time from the
+    prepared table's shape (N, d), k and the config (:func:`~privanomaly.paper_b.released_bound.job_estimate`);
+    a table not prepared yet says so. Printed before the run; nothing is decided by it."""
+    from privanomaly.paper_b.released_bound import file_shape, job_estimate
+    from privanomaly.paper_b.scenario1 import scenario1_betas
+
+    s1, out = pb["scenario1"], []
+    for d, method in scenario1_jobs(pb, datasets):
+        shape = file_shape(parquet(d))
+        if shape is None:
+            out.append(f"scenario1 {d} ({method}): estimated once its table is prepared")
+            continue
+        betas = scenario1_betas(shape[0], shape[1], pb["k"], list(s1["eps"]), pb["delta"], list(s1["conventions"]))
+        out.append(f"scenario1 {d} ({method}): " + job_estimate(*shape, pb["k"], method, betas,
+                                                               scenario1_max_work(pb, d)))
+    return out
+
+
 def check_methods_by_dataset(pb: dict) -> None:
     """Every dataset ``paper_b.scenario1.methods_by_dataset`` / ``max_work_by_dataset`` names is a Scenario-1 one."""
     s1 = pb["scenario1"]

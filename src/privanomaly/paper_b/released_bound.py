@@ -13,7 +13,9 @@ as :func:`privanomaly.audit.controls.budget_switch_bound`, a known-broken negati
 smallest-enclosing-ball evaluations than that, :class:`AlgorithmTooCostly` is raised with a message naming
 the key - there is no fallback: Scenario 1 writes the rows of that beta as ``skipped`` (config
 ``skip_infeasible``; false = the job fails). A wall-clock ``timeout_seconds`` is a safety net
-(:class:`SafetyTimeout`) that always fails the job, so the machine never decides the table. The fast bound is called with ``exact_max`` (config
+(:class:`SafetyTimeout`) that only ever makes rows ``skipped`` (never a failed job, never another bound); the
+fast bound is near N log N (:func:`privanomaly.outliers.smooth.horizon`), so on any machine it finishes well
+inside the default. The fast bound is called with ``exact_max`` (config
 ``paper_b.fast_exact_max``): 0 keeps it polynomial.
 
 Wall-clock timings are measured only by :func:`privanomaly.paper_b.timing.timed_bound` for the separate
@@ -32,7 +34,8 @@ from privanomaly.paper_b.timing import run_with_time_limit
 
 
 class SafetyTimeout(RuntimeError):
-    """The wall-clock safety timeout fired: lower the work budget rather than let time decide the table."""
+    """The wall-clock safety timeout fired. A machine-dependent limit never fails a run: Scenario 1 and the
+    sweeps write the rows it stopped as ``skipped`` with this message, and the run goes on."""
 
 
 class AlgorithmTooCostly(RuntimeError):
@@ -56,11 +59,27 @@ def _as_dict(res, method_used: str, work_paper: int) -> dict:
 SCENARIO1_GUARD = "paper_b.scenario1.max_work"
 
 
+#: the config key of the per-dataset choice of bound, named where one bound cannot run
+METHODS_KEY = "paper_b.scenario1.methods_by_dataset"
+#: the config key of the wall-clock safety net (rows past it say skipped)
+TIMEOUT_KEY = "paper_b.scenario1.timeout_seconds"
+
+
 def _too_costly(what: str, error: str, guard_key: str = SCENARIO1_GUARD) -> AlgorithmTooCostly:
     return AlgorithmTooCostly(
         f"{what}: {error}. The released bound may not depend on the data, so there is no fallback: raise "
-        f"{guard_key} (or set it to null), or use method 'fast' for this dataset"
+        f"{guard_key} (or set it to null), or give this dataset the fast bound only ({METHODS_KEY}: "
+        "{<dataset>: [fast]})"
     )
+
+
+def _timed_out(what: str, seconds: float) -> SafetyTimeout:
+    """The message of a safety timeout: the key that set it and what else can be done - never the bound that
+    has just run out of time."""
+    other = (f"or give this dataset the fast bound only ({METHODS_KEY}: {{<dataset>: [fast]}})" if what == "Algorithm 2"
+             else "or lower paper_b.fast_exact_max (0: no exact refinement)")
+    return SafetyTimeout(f"{what} hit the safety timeout of {seconds} s ({TIMEOUT_KEY}; a machine-dependent limit, "
+                         f"so these rows are skipped and the run goes on): raise {TIMEOUT_KEY} (null = none), {other}")
 
 
 def _run(fn, *args, timeout_seconds, what: str, guard_key: str = SCENARIO1_GUARD):
@@ -73,11 +92,7 @@ def _run(fn, *args, timeout_seconds, what: str, guard_key: str = SCENARIO1_GUARD
             raise _too_costly(what, run.error, guard_key)
         raise RuntimeError(f"{what} failed: {run.error}")
     if not run.completed:
-        raise SafetyTimeout(
-            f"{what} hit the safety timeout of {timeout_seconds} s (a machine-dependent limit that must not "
-            "decide the table): use method 'fast' for this dataset, lower paper_b.fast_exact_max, or raise "
-            "paper_b.scenario1.timeout_seconds"
-        )
+        raise _timed_out(what, timeout_seconds)
     return run.value
 
 
@@ -109,6 +124,22 @@ def smooth_bound(
         res = _run(fn, X, k, r, beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
         return _as_dict(res, "fast", 0)
     raise ValueError(f"method: expected 'paper' or 'fast', got {method!r}")
+
+
+def fast_bounds(X: np.ndarray, k: int, r: float, betas: list[float], fast_exact_max: int = 0,
+                timeout_seconds: float | None = None) -> dict[float, dict]:
+    """The fast bound (:func:`smooth_bound` ``method="fast"``) at every beta of ``betas`` in one computation:
+    smallest beta first inside :func:`privanomaly.outliers.smooth.reuse_block_bounds`, so the windows are
+    computed once, at the longest horizon, and every other beta reads their prefix (the same values as one call
+    per beta: tested). One safety timeout for all (:class:`SafetyTimeout`)."""
+    from privanomaly.outliers.smooth import reuse_block_bounds
+
+    def every_beta() -> dict[float, dict]:
+        with reuse_block_bounds():
+            return {float(b): _as_dict(ol.block_smooth_bound(X, k, r, float(b), exact_max=fast_exact_max), "fast", 0)
+                    for b in sorted(betas)}
+
+    return _run(every_beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
 
 
 # Above this many records in >= 3 dimensions Algorithm 2 is expected to exceed a work guard of a few thousand
@@ -164,10 +195,10 @@ def guard_scope(method: str, max_work: int | None, skip_infeasible: bool, N: int
     return scope.algorithm2_guard(method, max_work, skip_infeasible, fits)
 
 
-def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
-    """:func:`algorithm2_outlook` of a prepared dataset (``results/data/<name>.parquet``: features + ``label``)
-    from its Parquet metadata only (no data read); None while the file does not exist yet. A file that exists
-    but cannot be read (truncated, not Parquet) is a ``ValueError`` naming it and how to rebuild it."""
+def file_shape(parquet: str) -> tuple[int, int] | None:
+    """(N, d) of a prepared dataset (``results/data/<name>.parquet``: features + ``label``) from its Parquet
+    metadata only (no data read); None while the file does not exist yet. A file that exists but cannot be read
+    (truncated, not Parquet) is a ``ValueError`` naming it and how to rebuild it."""
     from pathlib import Path
 
     if not Path(parquet).is_file():
@@ -177,4 +208,40 @@ def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlo
     from privanomaly.experiment.inputs import read_output
 
     meta = read_output(parquet, pq.read_metadata, "a prepared dataset (Parquet)")
-    return algorithm2_outlook(int(meta.num_rows), int(k), int(meta.num_columns) - 1, max_work, name)
+    return int(meta.num_rows), int(meta.num_columns) - 1
+
+
+def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
+    """:func:`algorithm2_outlook` of a prepared dataset from its shape (:func:`file_shape`); None while the file
+    does not exist yet."""
+    shape = file_shape(parquet)
+    return None if shape is None else algorithm2_outlook(shape[0], int(k), shape[1], max_work, name)
+
+
+#: CPU seconds per record x neighbour searched (k + T) x coordinate, and per record x block row, of the fast
+#: bound: upper ends of what 50,000 x 9 and 284,807 x 6 took here (benchmarks/bench_smooth_fast.md)
+FAST_PAIR_SECONDS = 1.5e-8
+FAST_BLOCK_SECONDS = 2e-8
+#: Algorithm-1 work units (smallest-enclosing-ball evaluations) per CPU second, about (paper_b.scenario1.max_work)
+ALGORITHM1_UNITS_PER_SECOND = 700
+
+
+def fast_bound_seconds(N: int, d: int, k: int, beta: float, max_block_dims: int = 8) -> float:
+    """Estimated CPU seconds of the fast bound at its longest horizon (smallest ``beta``) from the shape only:
+    capped neighbour counts (N (k + T) d pair tests at most) and the block grids (N 2^m rows per grid)."""
+    from privanomaly.outliers.smooth import horizon
+
+    T = horizon(N, beta)
+    chunks = [min(max_block_dims, d - s) for s in range(0, d, max_block_dims)]
+    rows = 2 * 2 * sum(2**m for m in chunks)  # two centres x two shifted grids per axis chunk
+    return N * (k + T) * d * FAST_PAIR_SECONDS + N * rows * FAST_BLOCK_SECONDS
+
+
+def job_estimate(N: int, d: int, k: int, method: str, betas: list[float], max_work: int | None) -> str:
+    """One line for the DAG-time outlook: how long a Scenario-1 job of this shape may take (public quantities)."""
+    if method == "fast":
+        return f"about {fast_bound_seconds(N, d, k, min(betas)):.0f} s CPU or less (fast bound, N = {N:,}, d = {d})"
+    if max_work is None:
+        return f"unbounded (Algorithm 2 with no work guard, N = {N:,}, d = {d})"
+    return (f"at most about {len(betas) * max_work / ALGORITHM1_UNITS_PER_SECOND:.0f} s CPU (Algorithm 2: "
+            f"{len(betas)} betas x max_work {max_work:,} units, N = {N:,}, d = {d})")

@@ -55,10 +55,10 @@ def scenario1_table(
     paper_b.released_bound.AlgorithmTooCostly` past ``max_work``), the rows of that beta and of every smaller
     one (costlier still) are kept with the global columns, no smooth bound (NaN) and ``skipped`` saying why -
     no other bound takes its place (no data-dependent switch). Column ``skipped`` is "" on computed rows.
-    The wall-clock safety timeout is never turned into rows: it always fails (the machine must not decide
-    the table).
+    The wall-clock safety timeout (:class:`~privanomaly.paper_b.released_bound.SafetyTimeout`) makes the rows
+    of its beta and the smaller ones ``skipped`` in every case: a machine-dependent limit never fails a run.
     """
-    from privanomaly.paper_b.released_bound import AlgorithmTooCostly
+    from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
 
     X = np.asarray(X, dtype=float)
     N, d = X.shape
@@ -69,7 +69,7 @@ def scenario1_table(
     for name in conventions:
         if name not in known:
             raise ValueError(f"paper_b.scenario1.conventions: unknown {name!r}; known: {', '.join(known)}")
-    scales = {(name, eps): ol.noise_scales(known[name], gs, eps, delta) for name in conventions for eps in eps_grid}
+    scales = _scales(N, d, k, eps_grid, delta, conventions)
     betas = {key: float(sc.beta) for key, sc in scales.items()}
     cache: dict[float, dict] = {}
     skipped = ""
@@ -81,6 +81,8 @@ def scenario1_table(
         except AlgorithmTooCostly as exc:
             if not skip_infeasible:
                 raise
+            skipped = f"beta <= {beta:.4g}: {exc}"
+        except SafetyTimeout as exc:  # never a failed job: the rows say why
             skipped = f"beta <= {beta:.4g}: {exc}"
     rows = []
     for name in conventions:
@@ -130,6 +132,17 @@ def scenario1_table(
             )
     df = pd.DataFrame(rows)
     return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
+
+
+def _scales(N: int, d: int, k: int, eps_grid: list[float], delta: float, conventions: list[str]) -> dict:
+    """(convention, eps) -> the noise scales of Theorems 1-2 under that reading (public: N, d, k, eps, delta)."""
+    gs = int(ol.gs_lower(N, d, k))
+    return {(name, eps): ol.noise_scales(ol.CONVENTIONS[name], gs, eps, delta) for name in conventions for eps in eps_grid}
+
+
+def scenario1_betas(N: int, d: int, k: int, eps_grid: list[float], delta: float, conventions: list[str]) -> list[float]:
+    """The distinct smoothing parameters beta of a Scenario-1 table, smallest first (public quantities only)."""
+    return sorted({float(sc.beta) for sc in _scales(N, d, k, eps_grid, delta, conventions).values()})
 
 
 # The answer first: the columns a reader wants (each sigma with its own proven flag right after it, the ratios,

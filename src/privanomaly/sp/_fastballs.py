@@ -252,24 +252,39 @@ def _count_one(q, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric,
     return cnt
 
 
+@njit(cache=True)
+def _count_chunk(c, out, Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax):
+    """The counts of queries ``order[256 c : 256 (c + 1)]`` into ``out`` (one chunk of :func:`_count_all`)."""
+    m = Q.shape[0]
+    stack = np.empty(2 * depth + 8, np.int64)
+    stack_mn = np.empty(2 * depth + 8)
+    acc = np.empty(leafmax)
+    for t in range(c * 256, min(m, (c + 1) * 256)):
+        qi = order[t]
+        mx = _box_minmax(Q[qi], lo, hi, 0, metric)[1]
+        if mx <= thr:
+            out[qi] = min(wt[0], cap)
+        else:
+            out[qi] = _count_one(
+                Q[qi], PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc
+            )
+
+
 @njit(cache=True, parallel=True)
 def _count_all(Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax):
-    m = Q.shape[0]
-    out = np.empty(m, np.int64)
-    nchunks = (m + 255) // 256
-    for c in prange(nchunks):
-        stack = np.empty(2 * depth + 8, np.int64)
-        stack_mn = np.empty(2 * depth + 8)
-        acc = np.empty(leafmax)
-        for t in range(c * 256, min(m, (c + 1) * 256)):
-            qi = order[t]
-            mx = _box_minmax(Q[qi], lo, hi, 0, metric)[1]
-            if mx <= thr:
-                out[qi] = min(wt[0], cap)
-            else:
-                out[qi] = _count_one(
-                    Q[qi], PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, stack, stack_mn, acc
-                )
+    out = np.empty(Q.shape[0], np.int64)
+    for c in prange((Q.shape[0] + 255) // 256):
+        _count_chunk(c, out, Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax)
+    return out
+
+
+@njit(cache=True)
+def _count_all_serial(Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax):
+    """:func:`_count_all` in the calling thread: never starts numba's thread pool (a process that forks later -
+    paper B's safety timeout runs its bound in a forked child - must not have started it: GNU OpenMP aborts)."""
+    out = np.empty(Q.shape[0], np.int64)
+    for c in range((Q.shape[0] + 255) // 256):
+        _count_chunk(c, out, Q, order, PT, wp, start, end, left, right, lo, hi, wt, thr, cap, metric, depth, leafmax)
     return out
 
 
@@ -304,11 +319,12 @@ class CappedTree:
         c = _NOCAP if cap is None else np.int64(cap)
         if order is None:
             order = np.arange(Q.shape[0], dtype=np.int64)
+        args = (Q, order, self.PT, self.wp, self.start, self.end, self.left, self.right,
+                self.lo, self.hi, self.wt, _threshold(r, code), c, code, self.depth, self.leafmax)
+        if workers == 1:  # no thread pool at all (see _count_all_serial)
+            return _count_all_serial(*args)
         with _numba_threads(workers):
-            return _count_all(
-                Q, order, self.PT, self.wp, self.start, self.end, self.left, self.right,
-                self.lo, self.hi, self.wt, _threshold(r, code), c, code, self.depth, self.leafmax,
-            )
+            return _count_all(*args)
 
 
 def capped_counts(Q, P, w, r, metric, cap, workers: int = 1) -> np.ndarray:

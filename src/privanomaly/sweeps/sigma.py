@@ -27,7 +27,7 @@ import pandas as pd
 
 from privanomaly import outliers as ol
 from privanomaly.paper_b import scenario1, scenario2
-from privanomaly.paper_b.released_bound import AlgorithmTooCostly
+from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
 
 #: the work guard a skipped cell names when the settings do not say which sweep's (the script passes its key)
 GUARD_KEY = "the sweep's max_work (default paper_b.scenario1.max_work)"
@@ -49,7 +49,8 @@ def sigma_rows(
         try:
             df = scenario1.scenario1_table(X, k, r, list(eps_grid), delta, list(conventions), smooth_for(method))
             df["skipped"] = ""
-        except AlgorithmTooCostly as exc:  # no other bound takes its place: the cells are kept with why, and
+        except (AlgorithmTooCostly, SafetyTimeout) as exc:  # no other bound takes its place (and a wall-clock
+            # limit never fails the run): the cells are kept with why, and
             # with what does not depend on the bound (σ_Global, the count, GS): the columns of a computed cell
 
             def none(beta, exc=exc):
@@ -121,10 +122,9 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
     Each mechanism computes what its law needs (a smooth bound: Algorithm 2 to completion for
     ``gaussian_smooth_paper``). An ε where a mechanism has no law (its ``noise_sd`` raises ``ValueError``, e.g.
     Theorem 1 past its condition) is a row with ``skipped`` saying why and no noise. ``timeout`` is the safety
-    net per mechanism and (k, r) point, as for the σ rows (the job fails, naming the mechanism: a
-    machine-dependent limit never decides a row)."""
+    net per mechanism and (k, r) point, as for the σ rows: past it the mechanism's rows say ``skipped`` (naming
+    the mechanism and the key), never a failed job."""
     from privanomaly import mechanisms
-    from privanomaly.paper_b.released_bound import SafetyTimeout
     from privanomaly.paper_b.timing import run_with_time_limit
 
     N, d = X.shape
@@ -134,22 +134,25 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
         m = mechanisms.get(name)
 
         def noise(m=m) -> list[float | str]:
-            out = []
-            for e in eps_grid:  # an ε where the mechanism has no law (Theorem 1 past its condition): the reason
-                try:
-                    out.append(float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta)))
-                except ValueError as exc:
-                    out.append(f"{name}: {exc}")
-            return out
+            from privanomaly.outliers.smooth import reuse_block_bounds
+
+            by_eps: dict[float, float | str] = {}
+            with reuse_block_bounds():  # a smooth-bound mechanism computes the windows once (smallest eps first)
+                for e in sorted(eps_grid):  # an ε where the mechanism has no law (Theorem 1 past its condition)
+                    try:
+                        by_eps[e] = float(m.noise_sd(X, k=k, r=r, eps=float(e), delta=delta))
+                    except ValueError as exc:
+                        by_eps[e] = f"{name}: {exc}"
+            return [by_eps[e] for e in eps_grid]
 
         run = run_with_time_limit(noise, seconds=timeout)
         if run.error is not None:
             raise RuntimeError(f"mechanism {name}: noise_sd failed: {run.error}")
-        if not run.completed:
-            raise SafetyTimeout(f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety "
-                                f"timeout of {timeout} s (paper_b.scenario1.timeout_seconds): name a faster "
-                                "mechanism (e.g. gaussian_smooth_fast) for this dataset")
-        for e, sd in zip(eps_grid, run.value):
+        values = run.value if run.completed else [
+            f"mechanism {name}: its noise at k = {k}, r = {r:.6g} took more than the safety timeout of {timeout} s "
+            "(paper_b.scenario1.timeout_seconds; machine-dependent, so skipped): raise it (null = none), or list "
+            "another of the sweep's mechanisms"] * len(eps_grid)
+        for e, sd in zip(eps_grid, values):
             c = m.claim(eps=float(e), delta=delta)
             why = sd if isinstance(sd, str) else ""
             rows.append({"part": "mechanism", "mechanism": name, "eps": float(e), "noise_sd": np.nan if why else sd,
@@ -157,6 +160,20 @@ def mechanism_rows(X: np.ndarray, k: int, r: float, eps_grid: list[float], delta
                          "claim_note": c.note, "neighbours": c.neighbours, "delta": float(delta), "N": int(N),
                          "d": int(d), "true_count": count, "skipped": why})
     return pd.DataFrame(rows)
+
+
+def _fast_memo(X: np.ndarray, k: int, r: float, s: Mapping, deltas: list) -> dict:
+    """("fast", beta) -> the fast bound, at every beta of the sweep's eps x delta x conventions at once; past
+    the safety timeout every entry is the :class:`SafetyTimeout` (its cells say skipped)."""
+    from privanomaly.paper_b import released_bound
+
+    N, d = X.shape
+    betas = sorted({b for dl in deltas for b in scenario1.scenario1_betas(N, d, k, s["eps"], dl, s["conventions"])})
+    try:
+        pre = released_bound.fast_bounds(X, k, r, betas, s["fast_exact_max"], s["timeout"])
+    except SafetyTimeout as exc:
+        return {("fast", b): exc for b in betas}
+    return {("fast", b): v for b, v in pre.items()}
 
 
 def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], r_tokens: Sequence[str],
@@ -194,11 +211,15 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
                         memo[(method, beta)] = released_bound.smooth_bound(
                             X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
                             s.get("guard_key", GUARD_KEY))
+                    if isinstance(memo[(method, beta)], Exception):
+                        raise memo[(method, beta)]
                     return memo[(method, beta)]
 
                 return smooth_fn
 
             deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
+            if "fast" in s["methods"]:  # every beta of the point in one computation (released_bound.fast_bounds)
+                memo.update(_fast_memo(X, k, r, s, deltas))
             rows = [sigma_rows(X, k, r, s["eps"], dl, s["conventions"], s["methods"], smooth_for) for dl in deltas]
             if s.get("mechanisms"):
                 rows += [mechanism_rows(X, k, r, s["eps"], dl, s["mechanisms"], s["timeout"]) for dl in deltas]

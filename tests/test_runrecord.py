@@ -63,6 +63,7 @@ def test_machine_text_says_the_note_and_the_loads():
     assert runrecord.machine_text({}) == "not stated"
 
 
+@pytest.mark.subprocess
 def test_commit_of_this_checkout():
     import subprocess
     from pathlib import Path
@@ -75,6 +76,7 @@ def test_commit_of_this_checkout():
     assert runrecord.commit(root).removesuffix("+dirty") == head
 
 
+@pytest.mark.subprocess
 def test_a_changed_benchmark_record_does_not_make_the_commit_dirty(tmp_path):
     import subprocess
 

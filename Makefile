@@ -86,12 +86,16 @@ PYTEST = PRIVANOMALY_MIRROR='$(MIRROR_ABS)' $(BIN)/python -m pytest
 # Markers (pyproject.toml): `subprocess` starts a process or loads the workflow (seconds), `slow` runs workflow jobs
 # in a copy of the checkout (minutes); an unmarked test that starts a process fails (tests/process_guard.py).
 FAST := not slow and not subprocess
+# pytest-xdist: TEST_WORKERS processes; a unit of work is a test file (its module fixtures are made once), the files
+# that read one shared run together, the units that run workflow jobs first (tests/conftest.py).
+TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The daily loop (about a minute): the unit tests that start no process, the workflow's lint and format, and a
 # dry run of the whole .test DAG (the config check and every DAG-time check, no job).
 check: install
 	@$(CONFIGCHECK) --configfile .test/config.yaml
-	$(PYTEST) -m "$(FAST)"
+	$(PYTEST) $(XDIST) -m "$(FAST)"
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
 	$(BIN)/snakemake --dry-run --quiet --configfile .test/config.yaml $(MIRROR_ARG)
@@ -100,7 +104,7 @@ check: install
 # the workflow in copies, then the whole .test DAG in this checkout.
 test: check
 	@$(UNLOCK_IF_IDLE)
-	$(PYTEST) -m "slow or subprocess"
+	$(PYTEST) $(XDIST) -m "slow or subprocess"
 	@$(UNLOCK_IF_IDLE)
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
 		$(MIRROR_ARG) || { $(LOCK_HINT); }

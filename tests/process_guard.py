@@ -7,7 +7,7 @@ process is watched: ``subprocess.Popen`` (``subprocess.run``, ``check_output``, 
 ``multiprocessing`` or ``concurrent.futures`` pool), ``os.posix_spawn``, ``os.system``, the fork-exec of
 ``multiprocessing``'s spawn and forkserver starts, and :meth:`snakemake.api.SnakemakeApi.workflow`. Nothing is
 blocked; the test fails afterwards naming what it started and the mark to add. Probes a library makes of the
-system by itself (:data:`PROBES`: matplotlib's font list on a fresh cache) are not the test's doing and pass.
+system by itself (:data:`PROBES`: matplotlib's font list on a fresh cache, joblib's core count) are not the test's doing.
 
 Loaded by tests/conftest.py (``pytest_plugins``).
 """
@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 MARKS = ("slow", "subprocess")
-# Programs libraries run by themselves to look at the system, whatever the test does.
-PROBES = frozenset({"fc-list", "uname"})
+# Programs libraries run by themselves to look at the system, whatever the test does:
+PROBES = frozenset({"fc-list", "lscpu", "uname"})  # matplotlib fonts; joblib cores; platform
 
 _STARTED = pytest.StashKey[list]()
 

@@ -25,6 +25,7 @@ def fast_table():
     return audit.run("fast").set_index("mechanism")
 
 
+@pytest.mark.slow
 def test_every_registered_mechanism_passes_and_every_control_is_caught(fast_table):
     t = fast_table
     assert set(M.names()) <= set(t.index[t["kind"] == "mechanism"])
@@ -189,6 +190,7 @@ def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
         assert t.loc[switch[0], "result"] == "caught" and t.loc[switch[0], "worst_delta"] > 0.05
 
 
+@pytest.mark.slow
 def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
     """The compiler keeps an error with an exact Bernoulli(exp(-gamma)), gamma = a delta / 4; beyond gamma = 1 the
     sampler takes another path (floor(gamma) Bernoulli(exp(-1)) draws). One such draw too many leaves the exhaustive
@@ -227,6 +229,7 @@ def test_audit_sensitive_edges_are_those_of_definition_3_1(domain, metric, r, be
     assert 0 < keep.sum() < keep.size or beta + 1 - k <= 1
 
 
+@pytest.mark.slow
 def test_the_full_audit_runs_its_negative_controls_at_the_fast_level_and_says_so():
     """A negative control shows that each check catches what it is for; the fast level already does (the
     fast table above reads which check caught which control), so the full level audits the registered

@@ -119,6 +119,7 @@ def _randomness_violations(path: Path) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 def test_no_global_or_unseeded_randomness_in_library_and_scripts():
     files = sorted([*(ROOT / "src").rglob("*.py"), *(ROOT / "scripts").rglob("*.py"), *(ROOT / "workflow").rglob("*.py")])
     assert files, "no sources found"

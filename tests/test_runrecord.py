@@ -10,6 +10,7 @@ import pytest
 from privanomaly import runrecord
 
 
+@pytest.mark.subprocess
 def test_write_then_read_round_trip(tmp_path):
     m = runrecord.machine([0.25, 0.5, 1.0], "machine otherwise idle", tmp_path)
     rows = [runrecord.row("default run", 138, 129.0, 252.0, 199.0), runrecord.row("part", 3, None, 4.0, None)]

@@ -3,6 +3,8 @@ bounds pass, the code before the fixes is caught, and the smooth bound's degrees
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -79,6 +81,13 @@ def test_patches_are_restored_and_bypass_the_memo():
     assert (smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates) == before
 
 
+@functools.cache
+def _worlds(dims: tuple[int, ...]) -> tuple:
+    """The 4,200 random boundary worlds of one dimension (seed 7), drawn once and read by every bound below
+    (drawing them is ~6 s of CPU per dimension; check_pairs only reads them)."""
+    return tuple(fb.random_worlds(np.random.default_rng(7), 4200, dims))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method, exact_max", fb.BOUND_VARIANTS)
 def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
@@ -86,7 +95,7 @@ def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
     fn = fb.smooth_fn(method, exact_max)
     total = 0
     for dims in ((2,), (3,)):
-        res = fb.check_pairs(fn, list(fb.random_worlds(np.random.default_rng(7), 4200, dims)), BETA)
+        res = fb.check_pairs(fn, list(_worlds(dims)), BETA)
         assert res["failing"] == 0, (dims, res)
         total += res["pairs"]
     assert total >= 10_000

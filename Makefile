@@ -18,7 +18,7 @@ CONFIG ?=
 CONFIG_ARG := $(if $(CONFIG),--configfile '$(CONFIG)',)
 REPORT ?= results/report.html
 
-.PHONY: install reproduce test report bench lock gallery scale test-cluster audit
+.PHONY: install reproduce check test report bench lock gallery scale test-cluster audit
 
 # The environment: a fresh .venv with exactly requirements.lock, from PyPI only, every file checked against the
 # sha256 PyPI published. uv installs it (parallel downloads: ~10x faster than pip); uv itself comes from
@@ -84,12 +84,30 @@ reproduce: install
 	$(BIN)/snakemake --cores 1 $(CONFIG_ARG) $(MIRROR_ARG) --report '$(REPORT)'
 	@echo 'Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)'
 
-test: install
-	@$(UNLOCK_IF_IDLE)
+# The tests find the mirror through PRIVANOMALY_MIRROR (tests/workflow_copy.py; without one they skip what needs it).
+PYTEST = PRIVANOMALY_MIRROR='$(MIRROR_ABS)' $(BIN)/python -m pytest
+# Markers (pyproject.toml): `subprocess` starts a process or loads the workflow (seconds), `slow` runs workflow jobs
+# in a copy of the checkout (minutes); an unmarked test that starts a process fails (tests/process_guard.py).
+FAST := not slow and not subprocess
+# pytest-xdist: TEST_WORKERS processes; a unit of work is a test file (its module fixtures are made once), the files
+# that read one shared run together, the units that run workflow jobs first (tests/conftest.py).
+TEST_WORKERS ?= 2
+XDIST = -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+
+# The daily loop (about a minute): the unit tests that start no process, the workflow's lint and format, and a
+# dry run of the whole .test DAG (the config check and every DAG-time check, no job).
+check: install
 	@$(CONFIGCHECK) --configfile .test/config.yaml
-	PRIVANOMALY_MIRROR='$(MIRROR_ABS)' $(BIN)/python -m pytest
+	$(PYTEST) $(XDIST) -m "$(FAST)"
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check .
+	$(BIN)/snakemake --dry-run --quiet --configfile .test/config.yaml $(MIRROR_ARG)
+
+# The README's test command (and CI's, .ci/run): the fast stage first, then the tests that start processes or run
+# the workflow in copies, then the whole .test DAG in this checkout.
+test: check
+	@$(UNLOCK_IF_IDLE)
+	$(PYTEST) $(XDIST) -m "slow or subprocess"
 	@$(UNLOCK_IF_IDLE)
 	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
 		$(MIRROR_ARG) || { $(LOCK_HINT); }

@@ -1,11 +1,59 @@
 """Shared by every test module: figures made through pyplot are closed after each test (the library's plot
-functions return their figures for the scripts to save; a test that draws many would otherwise keep them all)."""
+functions return their figures for the scripts to save; a test that draws many would otherwise keep them all);
+tests marked ``mirror`` are skipped, saying how to point at the datasets, where no mirror is found; a test that
+starts a process without its mark fails (tests/process_guard.py)."""
 
 from __future__ import annotations
 
 import sys
 
 import pytest
+
+from workflow_copy import MIRROR, MIRROR_HINT
+
+pytest_plugins = ["process_guard", "pytester"]  # pytester: tests/test_process_guard.py
+
+
+# Runs made once per pytest process (functools.cache) and read by the tests of two files: under pytest-xdist
+# (`make test`: -n 2 --dist loadfile) the two files are one unit of work, so each run is still made once.
+SHARED_RUNS = {
+    "test_determinism.py": "reference-run",  # workflow_copy.reference_run / interrupted_run
+    "test_interrupted_run.py": "reference-run",
+    "test_add_dataset.py": "tiny-dataset",  # tiny_dataset.paper_a_run
+    "test_report_follows_run.py": "tiny-dataset",
+}
+
+
+def work_unit(nodeid: str) -> str:
+    """The xdist unit of a test: its file (module fixtures are made once), the files of a shared run as one."""
+    name = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+    return SHARED_RUNS.get(name, name)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not MIRROR.is_dir():
+        skip = pytest.mark.skip(reason=MIRROR_HINT)
+        for item in items:
+            if item.get_closest_marker("mirror"):
+                item.add_marker(skip)
+    if hasattr(config, "workerinput"):  # an xdist worker: the units that run workflow jobs first, so that the
+        # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order)
+        slow = {work_unit(item.nodeid) for item in items if item.get_closest_marker("slow")}
+        items.sort(key=lambda item: work_unit(item.nodeid) not in slow)  # stable: file order kept otherwise
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """--dist loadfile, with the files of a shared run (SHARED_RUNS) in one unit."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedRunFiles(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    return SharedRunFiles(config, log)
 
 
 @pytest.fixture(autouse=True)

@@ -29,7 +29,7 @@ from tiny_dataset import N_ANOMALY, N_NORMAL, NAME
 
 RESULTS = td.wf.RESULTS  # results_dir of .test/config.yaml
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ import workflow_copy as wc
 
 from privanomaly.report import catalogue, index
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 RULE = "paper_a_fig_minerr"
 PNG, PDF = "paper_a/figures/min_worst_error.png", "paper_a/figures/min_worst_error.pdf"

@@ -68,6 +68,7 @@ def _snakemake(copy: Path, *extra: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=copy, env=wc.env_for(copy), capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_added_or_edited_mechanism_reruns_the_audit(tmp_path):
     copy = wc.copy_workflow(tmp_path / "wf")

@@ -14,7 +14,7 @@ import subprocess
 import pytest
 import workflow_copy as wc
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 FUNCTION = '''
 

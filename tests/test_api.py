@@ -32,6 +32,7 @@ def test_is_anomaly_is_a_boolean_mask():
     assert records[g].tolist() == [10, 12]  # int8 [1, 0, 1, 0, 0] would have given [11, 10, 11, 10, 10]
 
 
+@pytest.mark.slow
 def test_paper_a_release_is_seeded_bool_and_states_its_claim(csv):
     data = api.load_csv(csv, "cls", ["yes"])
     assert data.X.shape == (205, 3) and int(data.y.sum()) == 5

@@ -8,6 +8,7 @@ import pytest
 from privanomaly.audit.__main__ import main
 
 
+@pytest.mark.slow
 def test_only_audits_the_named_mechanisms(tmp_path, capsys):
     # was: no way to audit one mechanism from the command line but the whole registry and every control
     assert main(["--level", "fast", "--out", str(tmp_path), "--only", "optimal_dp", "laplace_count"]) == 0

@@ -3,6 +3,8 @@ bounds pass, the code before the fixes is caught, and the smooth bound's degrees
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -38,6 +40,7 @@ def test_smooth_bound_degrees_are_the_released_querys():
     assert differ > 0  # the search does reach records the two arithmetics disagree on
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["gaussian_smooth_paper", "gaussian_smooth_fast"])
 def test_registered_smooth_mechanisms_pass_the_float_boundary_worlds(name):
     rows = fb.smooth_rows(mechanisms.get(name), fast=True)
@@ -45,6 +48,7 @@ def test_registered_smooth_mechanisms_pass_the_float_boundary_worlds(name):
     assert all(r["passed"] and r["min_s_over_grid_smooth"] >= 1 for r in rows) and sum(r["pairs"] for r in rows) > 200
 
 
+@pytest.mark.slow
 def test_the_smooth_auditor_runs_them():
     from privanomaly.audit import LEVELS, paper_b as audit_paper_b
 
@@ -54,6 +58,7 @@ def test_the_smooth_auditor_runs_them():
     assert row.exhaustive_pass and row.worlds > len(boundary) and row.pairs > sum(r["pairs"] for r in boundary)
 
 
+@pytest.mark.slow
 def test_code_before_the_fixes_is_caught():
     from privanomaly.audit import NEGATIVE_CONTROLS
 
@@ -76,6 +81,13 @@ def test_patches_are_restored_and_bypass_the_memo():
     assert (smooth._counts_scaled, fb.enclosing.SEB_RTOL, fb.enclosing._merge_near_duplicates) == before
 
 
+@functools.cache
+def _worlds(dims: tuple[int, ...]) -> tuple:
+    """The 4,200 random boundary worlds of one dimension (seed 7), drawn once and read by every bound below
+    (drawing them is ~6 s of CPU per dimension; check_pairs only reads them)."""
+    return tuple(fb.random_worlds(np.random.default_rng(7), 4200, dims))
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("method, exact_max", fb.BOUND_VARIANTS)
 def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
@@ -83,7 +95,7 @@ def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
     fn = fb.smooth_fn(method, exact_max)
     total = 0
     for dims in ((2,), (3,)):
-        res = fb.check_pairs(fn, list(fb.random_worlds(np.random.default_rng(7), 4200, dims)), BETA)
+        res = fb.check_pairs(fn, list(_worlds(dims)), BETA)
         assert res["failing"] == 0, (dims, res)
         total += res["pairs"]
     assert total >= 10_000
@@ -103,6 +115,7 @@ def test_far_worlds_sit_far_from_the_origin_on_the_threshold():
     assert distance.q_count(w.X, 6, w.r) - distance.q_count(w.Xp, 6, w.r) == 3 * 6 + 1
 
 
+@pytest.mark.slow
 def test_algorithm1_on_rounded_coordinates_far_from_the_origin_is_caught(monkeypatch):
     """Algorithm 1 on P / r (rounded to ~1e-16 of each coordinate: ~1e-8 r at 1e8 r from the origin) instead of
     P times a power of two: harmless near the origin, S < LS far from it; the far witnesses must see it."""
@@ -114,6 +127,7 @@ def test_algorithm1_on_rounded_coordinates_far_from_the_origin_is_caught(monkeyp
     assert min(r["min_s_over_grid_smooth"] for r in rows) < 1
 
 
+@pytest.mark.slow
 def test_the_worlds_are_drawn_from_the_audits_seed(monkeypatch):
     """The float-boundary worlds come from the level's seed (the config's ``seed`` in the workflow) through
     privanomaly.seeding, as every other sampled part of the audit: another seed draws other worlds."""

@@ -25,6 +25,7 @@ def fast_table():
     return audit.run("fast").set_index("mechanism")
 
 
+@pytest.mark.slow
 def test_every_registered_mechanism_passes_and_every_control_is_caught(fast_table):
     t = fast_table
     assert set(M.names()) <= set(t.index[t["kind"] == "mechanism"])
@@ -34,6 +35,7 @@ def test_every_registered_mechanism_passes_and_every_control_is_caught(fast_tabl
     assert (t.loc[t["kind"] == "negative control", "result"] == "caught").all()
 
 
+@pytest.mark.slow
 def test_paper_a_rows_cover_the_grid_and_stay_within_the_claim(fast_table):
     t = fast_table
     for name in ("optimal_dp", "sp", "compiler", "laplace_count", "laplace_noisy_threshold"):
@@ -50,6 +52,7 @@ def test_paper_a_rows_cover_the_grid_and_stay_within_the_claim(fast_table):
     assert t.loc["sp", "claim"].startswith("(1·ε, 0)-SP on sensitive_k")
 
 
+@pytest.mark.slow
 def test_negative_controls_fail_for_the_right_reason(fast_table):
     t = fast_table
     # broken distance and halved noise: both the exact check and the sampler audit catch them
@@ -67,6 +70,7 @@ def test_negative_controls_fail_for_the_right_reason(fast_table):
     assert "probs is not the exact law" in row["note"]
 
 
+@pytest.mark.slow
 def test_capped_settings_are_audited_on_capped_counts(fast_table):
     """With a count cap the pipeline gives a mechanism min(B, cap) (``sp.ball_counts(cap=)``); the audit must
     prove the claim on those inputs. Delta_G not capped is private on true counts but not on capped ones: a
@@ -87,6 +91,7 @@ def test_capped_settings_are_audited_on_capped_counts(fast_table):
                               for x, B in ((1, 4), (0, 3))), Fraction(1))
 
 
+@pytest.mark.slow
 def test_every_paper_a_mechanism_reports_its_exact_law(fast_table):
     """Tables 2-3, the error sweeps and the claims use ``probs``; the audit proves the claim on
     ``exact_distribution``: the two agree on every audited record (paper B's rows have no such check)."""
@@ -171,6 +176,7 @@ def test_claims_use_rationals_not_above_eps():
         assert c.epsilon_exact is not None and c.epsilon_exact <= Fraction(0.1)
 
 
+@pytest.mark.slow
 def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
     """Paper B's mechanisms (registered by privanomaly.mechanisms.paper_b with their own exhaustive checks)
     appear in the same table; an unproven claim (GS lower bound) is reported as such, never as a pass; the
@@ -189,6 +195,7 @@ def test_paper_b_mechanisms_plug_in_through_their_audit_rows_hook(fast_table):
         assert t.loc[switch[0], "result"] == "caught" and t.loc[switch[0], "worst_delta"] > 0.05
 
 
+@pytest.mark.slow
 def test_sampler_checked_where_its_exact_bernoulli_passes_one(monkeypatch):
     """The compiler keeps an error with an exact Bernoulli(exp(-gamma)), gamma = a delta / 4; beyond gamma = 1 the
     sampler takes another path (floor(gamma) Bernoulli(exp(-1)) draws). One such draw too many leaves the exhaustive
@@ -228,6 +235,7 @@ def test_audit_sensitive_edges_are_those_of_definition_3_1(domain, metric, r, be
     assert 0 < keep.sum() < keep.size or beta + 1 - k <= 1
 
 
+@pytest.mark.slow
 def test_the_full_audit_runs_its_negative_controls_at_the_fast_level_and_says_so():
     """A negative control shows that each check catches what it is for; the fast level already does (the
     fast table above reads which check caught which control), so the full level audits the registered

@@ -99,6 +99,7 @@ def _audit_gaussian(name, mean, sigma, u, v):
     return res, delta_at_eps, exact, (a, b)
 
 
+@pytest.mark.slow
 def test_smooth_sensitivity_gaussian_passes_audit():
     q, S, u, v = gaussian_world()
     # the smooth bound really is β-smooth on every edge and ≥ the jump of q (a local-sensitivity bound)
@@ -123,6 +124,7 @@ def test_global_sensitivity_gaussian_passes_audit():
     assert not res.violates(EPS), res
 
 
+@pytest.mark.slow
 def test_negative_control_gaussian_with_sensitivity_one_is_caught():
     """Noise calibrated to sensitivity 1 (σ = sqrt(2 ln(2/δ))/ε) while q_count jumps by up to 4: caught."""
     q, _, u, v = gaussian_world()
@@ -291,6 +293,7 @@ def test_paper_b_mechanisms_are_registered_with_their_claims():
         gaussian.sigma_smooth(smooth.smooth_sensitivity(X, 3, 1.0, beta, "paper").value, 0.5, 0.01))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h"])
 def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
     """S >= the exact grid smooth sensitivity, S(X) <= e^beta S(X') on every neighbouring pair and exact
@@ -303,6 +306,7 @@ def test_registered_paper_b_mechanisms_pass_their_exhaustive_worlds(name):
     assert sum(r["pairs"] for r in rows) > 1000
 
 
+@pytest.mark.slow
 def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
     from privanomaly.audit import controls
 
@@ -313,6 +317,7 @@ def test_negative_control_budget_switch_is_caught_by_the_harness_checks():
     assert bad and bad[0]["world"] == "3d_cube_pair" and bad[0]["worst_delta"] > 0.08 and bad[0]["worst_ratio"] > 1.3
 
 
+@pytest.mark.slow
 def test_harness_catches_the_budget_switch_exactly_and_by_sampling():
     """Through the one harness (privanomaly.audit): the paper-B negative control fails both the exhaustive
     check (cube pair: delta 0.0896, S ratio 1.40 e^beta) and the Clopper-Pearson audit of its sampler."""
@@ -344,6 +349,7 @@ class _GaussianLowerClaimedProven:
         return m
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fast", [True, False])
 def test_gs_lower_bound_claimed_proven_is_caught_by_the_exhaustive_worlds(fast):
     """The pentagon (paper B, Sec. 4.1): x0 with one record at each vertex of a regular pentagon at dist_S
@@ -364,6 +370,7 @@ def test_gs_lower_bound_claimed_proven_is_caught_by_the_exhaustive_worlds(fast):
     assert all(r["passed"] for r in up) and max(r["worst_ratio"] for r in up) == pytest.approx(1.0)
 
 
+@pytest.mark.slow
 def test_harness_reports_the_gs_lower_bound_as_violated_and_catches_it_claimed_proven():
     """Through the harness: the registered gaussian_gs_lower (unproven) shows its violation, and the negative
     control that claims it proven is caught."""
@@ -449,6 +456,7 @@ def test_a_mechanism_without_a_sampler_passes_on_its_exact_checks(name):
     assert row.result == "pass" and row.statistical_pass is None and "sampler not audited" not in row.note
 
 
+@pytest.mark.slow
 def test_a_smooth_bound_cut_short_in_t_is_caught():
     """Algorithm 2 whose early stop (Proposition 1) bounds the later B_t by M(W_{t-1}) + t'' + 1, forgetting that
     the windows grow (|W_t''| - |W_{t-1}| more records): it stops too soon and its S is no longer beta-smooth. At
@@ -481,6 +489,7 @@ def test_a_smooth_bound_cut_short_in_t_is_caught():
     assert harness.audit_mechanism(m, small).exhaustive_pass  # what the audit saw before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("h", [1, 2, 3])
 def test_top_h_is_audited_where_theorem7_is_attained(h):
     """The pair of TopH.tight_pair: u_subspace (eq. 51) from q_count on the data moves by Theorem 7's Delta u = 1 in
@@ -495,6 +504,7 @@ def test_top_h_is_audited_where_theorem7_is_attained(h):
     assert row["passed"] and 0.9 < row["worst_ratio"] <= 1.0
 
 
+@pytest.mark.slow
 def test_top_h_overspending_and_a_too_small_gs_are_caught(monkeypatch):
     """Algorithm 3 with each of its h draws at eps (not eps/h), and eq. 51 divided by GS^UB - 1 (Delta u = 3/2): both
     passed the grid world; the pair where Theorem 7 is attained must show a loss above the claim."""
@@ -537,6 +547,7 @@ def test_pentagon_pair_attains_theorem4_in_the_plane():
     assert not lo["passed"] and lo["worst_delta"] > 0.01
 
 
+@pytest.mark.slow
 def test_the_released_gaussian_is_the_audited_one():
     """The exhaustive checks run on the law each mechanism releases (its sigma on each dataset), not on a sigma
     the audit recomputes: Theorem 1 with GS^UB of the 1-D line for 2-D data, and Theorem 2 with its bound at

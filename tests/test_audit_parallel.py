@@ -25,6 +25,7 @@ def _fresh(code: str) -> dict:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.subprocess
 def test_results_and_log_in_task_order_whatever_finishes_first():
     # the first task is the slowest: a pool that returned rows as they finish would put it last
     out = _fresh("""
@@ -45,6 +46,7 @@ def test_results_and_log_in_task_order_whatever_finishes_first():
     assert parallel.run_tasks([(f"t{i}", lambda i=i: i * i) for i in range(5)], workers=1) == [0, 1, 4, 9, 16]
 
 
+@pytest.mark.subprocess
 def test_a_failing_task_fails_the_run_and_drops_the_rows_not_started(tmp_path):
     out = _fresh(f"""
         import json, pathlib, time
@@ -66,6 +68,7 @@ def test_a_failing_task_fails_the_run_and_drops_the_rows_not_started(tmp_path):
     assert out["ran"] < 12
 
 
+@pytest.mark.subprocess
 def test_the_table_is_the_same_row_for_row_with_two_workers():
     # a paper-A family (exact edges + sampled audit), a paper-B Gaussian and the exponential mechanism
     out = _fresh("""
@@ -82,6 +85,7 @@ def test_the_table_is_the_same_row_for_row_with_two_workers():
                    "forked": True}
 
 
+@pytest.mark.subprocess
 def test_a_process_running_numba_threads_audits_in_itself_instead_of_forking():
     # GNU OpenMP aborts a forked child that uses it ("fork() called from a process already using GNU OpenMP"):
     # once a parallel kernel ran here, the rows run in this process

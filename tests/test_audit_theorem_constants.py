@@ -65,6 +65,7 @@ def test_the_audits_theorem_constants_are_the_printed_ones_and_the_librarys_lie_
 # ------------------------------------------------------------------------------ registered mechanisms
 @pytest.mark.parametrize("name", ["gaussian_gs_upper", "gaussian_smooth_paper", "gaussian_smooth_fast", "exp_top_h",
                                   "exp_top_h_printed"])
+@pytest.mark.slow
 def test_the_registered_mechanisms_pass_the_new_checks(name):
     m = M.get(name)
     if name.startswith("exp_"):
@@ -77,6 +78,7 @@ def test_the_registered_mechanisms_pass_the_new_checks(name):
 
 
 # ------------------------------------------------------------------------------------ mutant constants
+@pytest.mark.slow
 def test_kissing_number_k3_too_small_fails_the_count_and_top_h_audits(monkeypatch):
     monkeypatch.setitem(global_sensitivity.KISSING_NUMBERS, 3, 11)
     assert _failing(M.get("gaussian_gs_upper")) == ["3d_icosahedron_pair"] * 2
@@ -85,6 +87,7 @@ def test_kissing_number_k3_too_small_fails_the_count_and_top_h_audits(monkeypatc
     assert bad and all(r["world"].startswith("3d_icosahedron_pair") and r["utility_jump"] > 1.08 for r in bad)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factor", [4.0, 4.5, 2.5])
 def test_theorem_2_alpha_misread_fails_the_smooth_audit(monkeypatch, factor):
     real = gaussian.theorem2_alpha
@@ -93,6 +96,7 @@ def test_theorem_2_alpha_misread_fails_the_smooth_audit(monkeypatch, factor):
         assert _failing(M.get(name)), name
 
 
+@pytest.mark.slow
 def test_theorem_2_beta_doubled_fails_the_smooth_audit(monkeypatch):
     real = gaussian.theorem2_beta
     monkeypatch.setattr(gaussian, "theorem2_beta", lambda eps, delta, p=1: 2 * real(eps, delta, p))
@@ -111,6 +115,7 @@ def test_theorem_1_factor_misread_fails_the_global_audit(monkeypatch):
 # ----------------------------------------------------------------------------------- negative controls
 @pytest.mark.parametrize("name", ["gaussian_gs_upper_k3_11", "gaussian_smooth_alpha_misread",
                                   "gaussian_smooth_beta_misread"])
+@pytest.mark.slow
 def test_constant_controls_are_caught_by_the_exhaustive_checks(name):
     m = controls.paper_b_controls()[name]
     row = audit_b.audit_count_gaussian(m, audit.LEVELS["fast"])
@@ -119,6 +124,7 @@ def test_constant_controls_are_caught_by_the_exhaustive_checks(name):
     assert row.result == "caught"
 
 
+@pytest.mark.slow
 def test_the_controls_misread_constants_pass_their_own_checks():
     """Without the audit's own constants (each mechanism checking at its own reading) the misread controls pass
     their exhaustive checks: only the audit's reading of Theorem 2 sees them."""

@@ -18,6 +18,7 @@ def fast():
     return audit.LEVELS["fast"]
 
 
+@pytest.mark.slow
 def test_the_registered_top_h_samplers_fit_their_law_at_every_audit_eps(fast):
     for name in ("exp_top_h", "exp_top_h_printed"):
         row = audit_b.audit_top_h(M.get(name), fast)
@@ -37,6 +38,7 @@ def test_the_sampled_edge_reaches_gamma_above_one_at_the_last_audit_eps():
     assert gamma(0.5) < 1 < gamma(7.5)
 
 
+@pytest.mark.slow
 def test_a_sampler_wrong_only_where_gamma_passes_one_is_caught(monkeypatch, fast):
     """exp(-1) drawn twice per whole unit of gamma (a sharper law than claimed, so a larger loss): invisible at
     eps = 0.5, where no gamma reaches 1."""
@@ -46,6 +48,7 @@ def test_a_sampler_wrong_only_where_gamma_passes_one_is_caught(monkeypatch, fast
     assert row.exhaustive_pass and row.statistical_pass is False, row.cp_detail
 
 
+@pytest.mark.slow
 def test_a_sampler_at_a_tenth_more_than_its_rate_is_caught(monkeypatch, fast):
     """Algorithm 3 drawing at 1.1 times the rate its law and claim state: the set laws at eps = 0.5 differ too
     little for 200,000 draws; at eps = 7.5 they do not (it passed the audit when only eps = 0.5 was sampled)."""

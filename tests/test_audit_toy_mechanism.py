@@ -104,6 +104,7 @@ def test_toy_appears_in_tables_2_and_3(toys):
     assert row["ci_low"] <= err_toy <= row["ci_high"]
 
 
+@pytest.mark.slow
 def test_toy_passes_and_broken_toy_fails_the_audit(toys):
     t = audit.run(TINY, names=toys, controls=False).set_index("mechanism")
     assert t.loc["toy_rr", "result"] == "pass" and t.loc["toy_rr", "ok"]
@@ -142,6 +143,7 @@ def _audit_with(name: str, cls, names: list[str] | None = None) -> pd.DataFrame:
         M.unregister(name)
 
 
+@pytest.mark.slow
 def test_a_toy_whose_tables_misreport_its_law_fails_the_audit():
     """A mechanism whose exact law and sampler are right but whose ``probs`` (the errors every table reports)
     is not its exact law must not pass: its claim is proven, its reported accuracy is not (was: pass)."""
@@ -162,6 +164,7 @@ class ToyAbsentSampler(ToyRandomisedResponse):
         return ((B <= beta)[None, :] ^ (z >= 1)).astype(np.int8)
 
 
+@pytest.mark.slow
 def test_a_toy_whose_sampler_strays_from_its_law_off_the_sampled_edge_fails_the_audit(toys):
     """The CP audit samples one edge, where this sampler happens to agree with its law; the sampler is
     checked against the exact law on every (x_i, B) of the CP world too (was: pass)."""
@@ -183,6 +186,7 @@ class ToyWrongRelation(ToyRandomisedResponse):
         return M.Claim(float(a), 0.0, "sensitive_k", a, note="randomised response")
 
 
+@pytest.mark.slow
 def test_a_toy_whose_claim_is_on_another_relation_than_it_declares_fails_the_audit():
     """The audit checks the claim's relation but its table shows the class's: a mechanism declaring DP
     (add_remove) while claiming SP (sensitive_k) would read as DP-verified (was: pass, neighbours add_remove)."""

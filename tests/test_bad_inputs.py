@@ -518,11 +518,10 @@ def _mirror_with_broken_adult(tmp: Path) -> Path:
     return mirror
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 @pytest.mark.parametrize("case, overlay, mirror, expected", DRY_RUN_CASES, ids=[c[0] for c in DRY_RUN_CASES])
 def test_dry_run_fails_before_any_job(tmp_path, case, overlay, mirror, expected):
-    if not MIRROR.is_dir():
-        pytest.skip("dataset mirror not available")
     over = tmp_path / "overlay.yaml"
     over.write_text(overlay if isinstance(overlay, str) else yaml.safe_dump(overlay))
     if mirror == "broken_adult":
@@ -706,6 +705,7 @@ def test_huge_trial_count_from_the_command_line_names_the_key(tmp_path, path):
     assert f"config key {key} (--config): 1000000000000.0 is greater than the maximum of 100000" in msg, msg
 
 
+@pytest.mark.subprocess
 def test_config_check_command_line_names_the_file(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("seed: [1\n")

@@ -187,9 +187,8 @@ def test_paper_b_cross_key_fault_is_caught_before_any_job(changes, message):
      r"paper_a\.claims\.paper_datasets\[1\]: unknown dataset 'nosuch'"),
     ({"paper_b": {"fig2": {"plot_k": 5}}}, r"config paper_b\.fig2\.plot_k: 5 is not one of"),
 ])
+@pytest.mark.mirror
 def test_dag_time_name_and_cross_checks_stop_the_dry_run(tmp_path, overlay, expected):
-    if not MIRROR.is_dir():
-        pytest.skip("dataset mirror not available")
     over = tmp_path / "overlay.yaml"
     over.write_text(yaml.safe_dump(overlay))
     proc = subprocess.run(

@@ -315,6 +315,7 @@ def _fig1_inputs(tmp_path: Path) -> dict[str, str]:
     ("paper_a.fig1", "frontier", "error_y"),
     ("paper_a.fig1", "minerr", "min_worst_error"),
 ])
+@pytest.mark.slow
 def test_figure_input_that_lost_a_column_names_the_file(tmp_path, function, key, column):
     # was: the generic plot rules stopped on a bare KeyError: 'error_y' (paper_a_fig1, paper_a_fig2, the selection
     # surface, ...) or "AttributeError: 'Pandas' object has no attribute 'source'" (paper_a_fig4)

@@ -72,6 +72,7 @@ def test_every_cut_of_the_file_is_a_data_error_naming_it(tmp_path, fmt):
     assert seen == {"DataError"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["npz", "zip_csv"])
 def test_every_changed_byte_of_a_zip_is_read_or_a_data_error_naming_it(tmp_path, fmt):
     write, read, label = FORMATS[fmt]

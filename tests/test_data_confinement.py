@@ -61,6 +61,7 @@ def overlay_run(tmp_path_factory):
     return tmp, json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.subprocess
 def test_every_rule_writes_inside_results_or_resources(overlay_run):
     tmp, dump = overlay_run
     inside = (f"{tmp / 'my-results'}/", f"{tmp / 'raw'}/")
@@ -69,6 +70,7 @@ def test_every_rule_writes_inside_results_or_resources(overlay_run):
     assert len(dump["paths"]) > 50
 
 
+@pytest.mark.subprocess
 def test_gallery_of_a_run_is_inside_its_results(overlay_run):
     tmp, dump = overlay_run
     pngs = [t for t in dump["report"] if t.endswith(".png")]

@@ -166,7 +166,7 @@ def test_check_schema_rejects_bad_tables():
         check_schema(good.drop(columns="label"))
 
 
-@pytest.mark.skipif(not MIRROR.is_dir(), reason="dataset mirror not present")
+@pytest.mark.mirror
 def test_thyroid_build_provenance_and_summary_row():
     e = CONFIG["datasets"]["thyroid"]
     df, prov = build("thyroid", e, [str(MIRROR / e["files"][0]["path"])], CONFIG["seed"])
@@ -180,7 +180,7 @@ def test_thyroid_build_provenance_and_summary_row():
     assert row["sha256"] == e["files"][0]["sha256"] and row["steps"] == "standardize"
 
 
-@pytest.mark.skipif(not MIRROR.is_dir(), reason="dataset mirror not present")
+@pytest.mark.mirror
 def test_a_table_that_draws_no_random_numbers_is_built_without_a_seed():
     """Rule prepare passes the seed only to entries that draw from it (a generator or a subsample)."""
     from privanomaly.datasets.validation import draws_randomness

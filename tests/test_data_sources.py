@@ -119,7 +119,7 @@ def test_raw_path_layout():
     assert sources.raw_path({"path": "/data/mine.csv"}, "resources") == "/data/mine.csv"
 
 
-@pytest.mark.skipif(not MIRROR.is_dir(), reason="dataset mirror not present")
+@pytest.mark.mirror
 def test_every_mirrored_config_file_has_the_configured_sha256():
     """The sha256 pinned in config.yaml is the one of the mirrored file (MANIFEST.md) for every mirrored entry."""
     checked = set()

@@ -17,7 +17,7 @@ import yaml
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not wf.MIRROR.is_dir(), reason="dataset mirror not present"),
+    pytest.mark.mirror,
 ]
 
 # MANIFEST.md: rows / dims / #anomalies of the mirrored files; Adult: 32561 raw rows (30162 without '?').

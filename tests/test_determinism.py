@@ -59,6 +59,7 @@ def test_stream_is_pinned():
     ]
 
 
+@pytest.mark.subprocess
 def test_stream_does_not_depend_on_the_process_or_hash_seed():
     code = "from privanomaly import seeding; print(seeding.rng(5, 'k', 1.5).integers(0, 2**62, 3).tolist())"
     outs = {
@@ -118,6 +119,7 @@ def _randomness_violations(path: Path) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 def test_no_global_or_unseeded_randomness_in_library_and_scripts():
     files = sorted([*(ROOT / "src").rglob("*.py"), *(ROOT / "scripts").rglob("*.py"), *(ROOT / "workflow").rglob("*.py")])
     assert files, "no sources found"
@@ -137,6 +139,7 @@ def test_the_static_check_catches_violations(tmp_path):
 
 
 # ------------------------------------------------------------------ the workflow (slow)
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_two_runs_give_byte_identical_tables(reference_run, second_run_cores1):
     """Run 1 (--cores 2) and run 2 (--cores 1, separate copy) give identical CSV tables: neither the
@@ -152,6 +155,7 @@ def test_two_runs_give_byte_identical_tables(reference_run, second_run_cores1):
     assert differing == [], f"tables differ between --cores 2 and --cores 1: {differing}"
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_every_output_is_identical_across_path_cores_hash_seed_time_zone_and_locale(reference_run, second_run_cores1):
     """Every output, not only the tables - Markdown, JSON, PNG and PDF figures - is byte-identical between the

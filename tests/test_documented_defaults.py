@@ -75,6 +75,7 @@ def test_a_claim_spends_at_most_the_eps_asked_for_but_the_printed_exponent():
 @pytest.mark.parametrize("module", ["privanomaly", "privanomaly.audit", "privanomaly.config.check",
                                     "privanomaly.preflight", "privanomaly.run.guard", "privanomaly.report.partial",
                                     "privanomaly.report.gallery", "privanomaly.report.catalogue"])
+@pytest.mark.subprocess
 def test_every_command_line_names_itself_in_its_help(module):
     # was: "usage: runguard.py", "usage: gallery.py", ... - not the command the docs give
     import subprocess

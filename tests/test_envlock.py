@@ -67,6 +67,7 @@ def test_parse_lock_rejects_lines_it_does_not_understand():
         envlock.parse_lock("numpy>=2\n")
 
 
+@pytest.mark.subprocess
 def test_make_install_installs_the_lock_from_pypi_with_hashes(tmp_path):
     out = subprocess.run(["make", "-n", "-B", "-C", str(ROOT), "install"], capture_output=True, text=True, check=True).stdout
     lines = out.splitlines()

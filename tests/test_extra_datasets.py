@@ -71,6 +71,7 @@ def test_resolve_is_idempotent(tmp_path):
     assert configmerge.resolve(again) == [] and again == cfg
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_dag_has_the_papers_rows_plus_the_new_dataset(tmp_path):
     csv = tmp_path / "mine.csv"

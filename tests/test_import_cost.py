@@ -26,10 +26,12 @@ def heavy_after(code: str) -> list[str]:
     "import privanomaly.mechanisms as M; M.get('sp'); M.get('gaussian_gs_upper'); M.names()",
     "from privanomaly.config import effective; from privanomaly.run import provenance",  # report_effective_config, provenance
 ])
+@pytest.mark.subprocess
 def test_light_modules_import_no_heavy_library(code):
     assert heavy_after(code) == []
 
 
+@pytest.mark.subprocess
 def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
     """What workflow/rules/*.smk import: Snakemake parses them at every start (and in every cluster job step).
     pandas is there anyway (Snakemake's Paramspace and its SLURM plugin import it)."""
@@ -49,6 +51,7 @@ def test_planning_the_workflow_imports_no_scipy_or_matplotlib():
     assert [m for m in heavy_after(code) if m in ("scipy", "matplotlib", "numba")] == []
 
 
+@pytest.mark.subprocess
 def test_a_table_job_does_not_import_matplotlib():
     assert "matplotlib" not in heavy_after("from privanomaly.report import figures; figures.get('paper_a.table1')")
     assert "matplotlib" in heavy_after("from privanomaly.report import figures; figures.get('paper_a.fig1')")

@@ -33,6 +33,7 @@ def interrupted():
     return wf.interrupted_run()
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_sigkill_mid_run_then_rerun_incomplete_gives_identical_tables(reference_run, interrupted):
     """The run (``--cores 1``, tests/workflow_copy.py:interrupted_run) is SIGKILLed once a third of the tables
@@ -67,6 +68,7 @@ def test_sigkill_mid_run_then_rerun_incomplete_gives_identical_tables(reference_
 # ---------------------------------------------------------------- no run writes outside its directories
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
 def test_a_run_writes_nothing_outside_results_and_resources(reference_run):
     """The reference run (a copy of the checkout) leaves every other file as it was and adds none elsewhere."""
@@ -102,6 +104,7 @@ def _guard(directory: Path, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(not Path("/proc/self/cwd").exists(), reason="needs /proc")
 def test_guard_refuses_while_a_run_of_the_same_directory_is_alive(tmp_path):
     here, elsewhere = tmp_path / "checkout", tmp_path / "other-checkout"
@@ -174,6 +177,7 @@ def _killed_mid_copy(target: Path, size: int = 1 << 20) -> Path:
     return left
 
 
+@pytest.mark.subprocess
 def test_leftover_of_a_killed_copy_is_removed_by_the_next_write(tmp_path):
     target = tmp_path / "raw" / "adult" / "adult.data"
     target.parent.mkdir(parents=True)
@@ -188,6 +192,7 @@ def test_leftover_of_a_killed_copy_is_removed_by_the_next_write(tmp_path):
     assert sorted(p.name for p in target.parent.iterdir()) == sorted(["adult.data", live.name, remote.name])
 
 
+@pytest.mark.subprocess
 def test_run_start_sweeps_stale_temporaries_recursively(tmp_path):
     deep = tmp_path / "results" / "paper_a" / "tables"
     deep.mkdir(parents=True)

@@ -8,6 +8,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.subprocess  # make -n
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -47,10 +51,31 @@ def test_make_test_uses_the_mirror_it_is_given():
     out = subprocess.run(["make", "-n", "-C", str(ROOT), "test", "DATA_MIRROR=/data/my mirror"], capture_output=True,
                          text=True, check=True).stdout
     words = [shlex.split(line.rstrip("\\")) for line in out.replace("\\\n", " ").splitlines()]
-    pytest_line = next(w for w in words if "pytest" in w)
-    assert pytest_line[0] == "PRIVANOMALY_MIRROR=/data/my mirror"
+    pytest_lines = [w for w in words if "pytest" in w]
+    assert len(pytest_lines) == 2 and all(w[0] == "PRIVANOMALY_MIRROR=/data/my mirror" for w in pytest_lines)
+    dry = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--dry-run" in w)
     dag = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--rerun-incomplete" in w)
-    assert after(dag, "--config") == "data_mirror=/data/my mirror"
+    assert after(dry, "--config") == after(dag, "--config") == "data_mirror=/data/my mirror"
+
+
+def test_make_test_runs_the_fast_stage_first():
+    """`make test` is `make check` (no process-starting test, lint, snakefmt, a dry run), then the tests that start
+    processes or run the workflow, then the .test DAG - each once."""
+    def steps(target: str) -> list[str]:
+        out = subprocess.run(["make", "-n", "-o", "install", "-C", str(ROOT), target], capture_output=True, text=True,
+                             check=True).stdout.replace("\\\n", " ")
+        kinds = {"-m not slow and not subprocess": "fast tests", "-m slow or subprocess": "slow tests",
+                 "--lint": "lint", "snakefmt --check": "snakefmt", "--dry-run": "dry run",
+                 "--rerun-incomplete": ".test DAG"}
+        found = []
+        for line in out.splitlines():
+            flat = " ".join(shlex.split(line)) if "pytest" in line else line
+            found += [kind for key, kind in kinds.items() if key in flat]
+        return found
+
+    check = ["fast tests", "lint", "snakefmt", "dry run"]
+    assert steps("check") == check
+    assert steps("test") == [*check, "slow tests", ".test DAG"]
 
 
 def test_make_test_cluster_uses_the_mirror_it_is_given():

@@ -48,6 +48,7 @@ def _worlds():
 WORLDS = _worlds()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("world", range(len(WORLDS)))
 def test_bounds_against_exact_local_sensitivity(world):
     X, k, r = WORLDS[world]
@@ -84,6 +85,7 @@ def test_bounds_against_exact_local_sensitivity(world):
                 assert s <= eb * sp * (1 + 1e-12) and sp <= eb * s * (1 + 1e-12), (name, j, g)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("N", [3, 4, 5])
 def test_global_sensitivity_1d_exhaustive(N):
     """max over every dataset of N records on {0, ..., 5} (r = 1) of the exact LS equals gs_exact(1, k, N)

@@ -51,6 +51,7 @@ def _datasets(seed: int):
         yield X
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", METRICS)
 def test_ball_counts_equal_exact_counts_at_ties_and_one_ulp_either_side(metric):
     """B_x(i, r) (with multiplicities) of every library path equals the exact count, r = a tie and r ± 1 ulp."""
@@ -144,6 +145,7 @@ def test_sp_lower_bound_is_tight_where_the_ball_is_shared():
     assert seen >= 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pts, r, metric, beta", list(_world_cases()))
 def test_lipschitz_on_the_graphs(pts, r, metric, beta):
     """Δ_G is 1-Lipschitz on G; L is 1-Lipschitz on G_S and δ = L - Δ_G >= 0 is 2-Lipschitz on G_S (the premises

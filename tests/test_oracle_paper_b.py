@@ -35,6 +35,7 @@ def _tie_radii(X, S):
     return sorted(out)
 
 
+@pytest.mark.slow
 def test_q_count_equals_exact_count_in_every_subspace():
     rng = np.random.default_rng(5)
     checked = 0
@@ -97,6 +98,7 @@ def test_global_sensitivity_bounds_against_enumeration(name):
     assert gs == ol.gs_exact(d, D.k, D.N)  # the domain is fine enough to attain it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", DOMAINS)
 @pytest.mark.parametrize("method", ["paper", "fast"])
 @pytest.mark.parametrize("beta", [0.05, 0.4])
@@ -242,6 +244,7 @@ def test_printed_exponent_law_and_its_2eps_claim(h):
     assert m.claim(eps=eps).epsilon == 2 * rate
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["pruned", "paper"])
 def test_algorithm1_against_candidate_discs(method):
     """Algorithm 1's M(P) (largest subset of P in a closed disc of radius r) lies between the brute-force count at

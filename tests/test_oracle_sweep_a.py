@@ -29,6 +29,7 @@ def _data():
     return X, y
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev"])
 def test_sweep_rows_equal_the_oracle(metric):
     X, y = _data()

@@ -23,6 +23,7 @@ SETTINGS = {"eps": [0.2, 0.9], "delta": 0.01, "conventions": ["printed", "alpha_
             "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
 
 
+@pytest.mark.slow
 def test_sigma_rows_on_a_line_equal_the_oracle():
     x = np.array([0, 1, 1, 2, 3, 5, 6, 6, 6, 9, 12, 12.5, 20], dtype=float)
     y = np.zeros(len(x), int)

@@ -26,6 +26,7 @@ def boundary_world(rng: np.random.Generator, dim: int, n_vertices: int, copies: 
     return P, centre
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dim, n_vertices", [(2, 3), (2, 4), (2, 6), (3, 3), (3, 4)])
 def test_what_the_degree_test_sees_within_r_of_a_point_is_enclosed(dim, n_vertices):
     rng = np.random.default_rng(7 + dim * 10 + n_vertices)

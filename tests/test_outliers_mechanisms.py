@@ -141,6 +141,7 @@ def test_per_round_ratio_on_neighbouring_databases(h):
     assert worst <= eps / h + 1e-12
 
 
+@pytest.mark.slow
 def test_top_h_sequential_sampling_matches_exact_probabilities():
     u = np.array([3.0, 1.0, 0.0, 2.0, 0.5]) / 7
     eps, h, n = 4.0, 2, 20_000
@@ -178,6 +179,7 @@ def test_gumbel_top_h_trials_equal_sequential_sampling_in_law(h):
     assert incl.sum() == pytest.approx(h, abs=1e-8)
 
 
+@pytest.mark.slow
 def test_inclusion_probs_large_candidate_set():
     rng = np.random.default_rng(2)
     u = rng.integers(0, 8, size=34) / 7.0
@@ -199,6 +201,7 @@ def test_sequence_probs_do_not_cancel_when_one_weight_dominates():
     assert p[(0, 2)] == pytest.approx(math.exp(1) / (1 + math.exp(1)), rel=1e-9)
 
 
+@pytest.mark.slow
 def test_inclusion_probs_are_exact_where_the_comparison_relies_on_them():
     """Enumeration in log space agrees with the sequence law to 1e-12 (the quadrature was off by up to
     ~2e-5, far above the 1e-9 tolerance that paper_b.comparison uses to decide monotonicity)."""

@@ -51,6 +51,7 @@ def _exhaustive(P: np.ndarray, r: float) -> int:
     r=st.sampled_from([0.3, 0.6, 1.0]),
     dup=st.booleans(),
 )
+@pytest.mark.slow
 def test_algorithm1_equals_exhaustive_enumeration(n, d, seed, r, dup):
     rng = np.random.default_rng(seed)
     P = rng.normal(size=(n, d))
@@ -61,6 +62,7 @@ def test_algorithm1_equals_exhaustive_enumeration(n, d, seed, r, dup):
     assert largest_enclosed_subset(P, r, method="pruned") == ex
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_algorithm1_on_12_points(seed):
     rng = np.random.default_rng(100 + seed)
@@ -136,6 +138,7 @@ def _neighbour(X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return Xp
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(60))
 def test_smooth_bounds_are_beta_smooth_and_fast_dominates_paper(seed):
     rng = np.random.default_rng(seed)
@@ -221,6 +224,7 @@ def test_smooth_result_fields_and_bad_inputs():
     assert subspace_coords(X).shape == (4, 1)
 
 
+@pytest.mark.slow
 def test_work_budget_is_deterministic_and_raises_past_the_limit():
     from privanomaly.outliers import WorkBudgetExceeded
 

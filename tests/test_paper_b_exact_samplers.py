@@ -230,6 +230,7 @@ def test_gaussian_release_edge_cases():
     assert gaussian_release(1.0, 1.0, seeding.rng(1, "g"), 0).shape == (0,)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["gaussian_gs_upper_half_sigma_sampler", "exp_top_h_double_rate_sampler"])
 def test_harness_catches_a_sampler_that_does_not_sample_its_law(name):
     """The controls' laws and claims are right, only their samplers are wrong: the exhaustive checks pass and

@@ -124,6 +124,7 @@ def test_scenario1_printed_ratio_is_gs_over_5s():
         scenario1.scenario1_table(X, 3, 1.0, [0.5], 0.01, ["nope"], fake)
 
 
+@pytest.mark.subprocess
 def test_wall_clock_limit_cuts_a_benchmark_run():
     import time
 
@@ -172,6 +173,7 @@ def _cluster_3d():
     return np.random.default_rng(3).normal(scale=1.6, size=(20, 3))  # ~300 work units, < 0.2 s
 
 
+@pytest.mark.subprocess
 def test_work_guard_fails_instead_of_falling_back_whatever_the_machine(monkeypatch):
     X, k, r, beta = _cluster_3d(), 3, 0.8, 0.05
     need = ol.smooth_sensitivity(X, k, r, beta, method="paper").work  # units Algorithm 2 needs here
@@ -198,6 +200,7 @@ def test_work_guard_fails_instead_of_falling_back_whatever_the_machine(monkeypat
         released_bound.smooth_bound(X, k, r, beta, "paper", need - 1, timeout_seconds=120)
 
 
+@pytest.mark.subprocess
 def test_safety_timeout_fails_loudly_instead_of_falling_back(monkeypatch):
     from privanomaly.outliers import enclosing as core
 

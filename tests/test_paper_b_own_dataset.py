@@ -14,7 +14,7 @@ import yaml
 
 import workflow_copy as wf
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 NAME = "mine"
 
 

@@ -71,6 +71,7 @@ def _exact_loss(mech, u, v, h, eps):
     return max(abs(math.log(a[s] / b[s])) for s in a)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("h", [1, 2])
 def test_printed_exponent_really_loses_more_than_eps_and_at_most_2eps(h):
     """On neighbours whose utilities differ by at most Δu = 1 per subspace, the printed weights leak more
@@ -314,6 +315,7 @@ def test_printed_exponent_is_a_registered_mechanism_with_its_own_weaker_claim():
         m.sample(U, h=1, eps=1.0, rng=np.random.RandomState(0), n_trials=3)
 
 
+@pytest.mark.slow
 def test_printed_exponent_passes_the_exhaustive_audit_against_its_own_2eps_claim():
     """The registry's small-world audit (shared with exp_top_h) checks each mechanism against the claim it
     states: 2 eps here. (That the loss can exceed eps: test_printed_exponent_really_loses_more_than_eps...)"""

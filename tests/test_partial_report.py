@@ -9,6 +9,8 @@ import stat
 import sys
 from pathlib import Path
 
+import pytest
+
 from privanomaly.report import partial
 
 SUMMARY = "output_file\tdate\trule\tlog-file(s)\tstatus\tplan\n{rows}"
@@ -32,6 +34,7 @@ def calls(tmp_path: Path) -> list[list[str]]:
     return [json.loads(line) for line in (tmp_path / "calls.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.subprocess
 def test_incomplete_run_lists_missing_and_reports_what_exists(tmp_path, capsys):
     done = tmp_path / "results" / "paper_a" / "tables" / "table1.csv"
     done.parent.mkdir(parents=True)
@@ -51,6 +54,7 @@ def test_incomplete_run_lists_missing_and_reports_what_exists(tmp_path, capsys):
     assert report_call[-3:] == ["--report", str(report), str(done)]  # only the existing output as a target
 
 
+@pytest.mark.subprocess
 def test_finishing_an_incomplete_run_reruns_its_recorded_configuration(tmp_path, capsys):
     # `make report` needs no CONFIG (the record names the run), so the finish command must name the record:
     # plain `make reproduce` would run config.yaml without the run's overlay, into another results_dir
@@ -76,6 +80,7 @@ def test_finish_command_without_a_record_names_the_overlay_or_nothing(tmp_path):
     assert partial.finish_command("make reproduce", ["--config", "data_mirror=/m"], record) == "make reproduce"
 
 
+@pytest.mark.subprocess
 def test_complete_run_is_plain_report_and_uses_the_recorded_config(tmp_path):
     done = tmp_path / "results" / "index.md"
     done.parent.mkdir(parents=True)
@@ -113,6 +118,7 @@ def test_report_run_lists_the_missing_outputs_on_its_front_page(tmp_path):
     assert 'snakemake.config["report"].get("missing_outputs")' in text
 
 
+@pytest.mark.subprocess
 def test_outputs_out_of_date_are_not_reported_as_the_runs_results(tmp_path, capsys):
     """A run of a new configuration that stopped after recording it (killed, or a job failed) leaves outputs of
     the old one: --summary plans to write them again ("update pending"). They must not appear in the report of

@@ -52,6 +52,7 @@ def test_shipped_configs_pass(tmp_path, overlay):
     check_plan(check_config(merged_config(files), DEFAULT_SCHEMA, files))  # .scale's mirror does not exist yet
 
 
+@pytest.mark.subprocess
 def test_command_line_exits_1_before_snakemake(tmp_path):
     bad = tmp_path / "my.yaml"
     bad.write_text("paper_a: {eps_ref: 7.0}\n")

@@ -146,6 +146,7 @@ SQUARE = np.array([[0, 0], [1, 0], [0, 1], [1, 1]])
     (LINE, (1.0, 2.0), (1, 2, 3), 3, 2, 5),           # k = 3: the empty database's edges are G_S(k) edges too
     (SQUARE, (1.0, math.sqrt(2.0)), (1, 2), 1, 1, 5),  # the diagonal at exactly r = √2 (its float)
 ])
+@pytest.mark.slow
 def test_paper_a_selection_then_sp_within_the_accountants_total(universe, radii, betas, k, max_mult, max_total):
     """Measured: worst log-ratio 0.930, 0.924 (line, k = 1, 3) and 0.906 (square) of the total ε = 0.5 over 844,
     882 and 760 edges: the answer's 0.9 ε plus what the selection's utility moves."""
@@ -156,6 +157,7 @@ def test_paper_a_selection_then_sp_within_the_accountants_total(universe, radii,
     assert ratio > Decimal("0.9")  # the SP answer on a flipped record spends its whole share: the check bites
 
 
+@pytest.mark.slow
 def test_paper_a_oracle_catches_tuning_on_the_private_part():
     ratio, _, _ = _paper_a_oracle(LINE, 2.0, (1, 2), (1.0, 2.0), max_mult=2, max_total=5, argmax=True)
     assert ratio == INF
@@ -229,6 +231,7 @@ def _paper_b_oracle(universe, radii, N, k, eps, delta=0.01, argmax=False):
     (np.array([[0], [1], [2], [4]]), (0.5, 1.0, 2.0), 4, 2),
     (SQUARE, (0.5, math.sqrt(0.5), 1.0), 4, 2),                            # dist_S = d/√2: sides at exactly √0.5
 ])
+@pytest.mark.slow
 def test_paper_b_selection_then_gaussian_within_the_claimed_delta(universe, radii, N, k):
     """Measured: worst composed δ 5e-10 to 2e-8 at the total ε = 0.5 over 4,620 pairs (Theorem 1's σ is loose)."""
     worst, pairs, total = _paper_b_oracle(universe, radii, N, k, eps=0.5)
@@ -237,6 +240,7 @@ def test_paper_b_selection_then_gaussian_within_the_claimed_delta(universe, radi
     assert worst > 0  # some mass beyond e^ε: the divergence is measured, not zero by construction
 
 
+@pytest.mark.slow
 def test_paper_b_oracle_catches_tuning_on_the_private_part():
     worst, _, _ = _paper_b_oracle(np.array([[0], [1], [2], [4]]), (0.5, 1.0, 2.0), 4, 1, eps=0.5, argmax=True)
     assert worst > 0.5

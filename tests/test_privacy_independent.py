@@ -149,6 +149,7 @@ def _pentagon_world(beta: int, r: float = 1.0):
     return np.repeat(np.c_[np.cos(ang), np.sin(ang)] * r, beta, axis=0), np.zeros(5 * beta, int)
 
 
+@pytest.mark.slow
 def test_paper_a_utility_moves_by_at_most_its_du():
     beta = 3
     du = price.paper_a_sensitivity(2, beta, "euclidean")
@@ -172,6 +173,7 @@ def test_paper_a_utility_moves_by_at_most_its_du():
     assert worst >= 4
 
 
+@pytest.mark.slow
 def test_paper_b_utility_moves_by_at_most_its_du_under_substitution():
     rng = np.random.default_rng(1)
     worst = 0

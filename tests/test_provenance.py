@@ -32,6 +32,7 @@ def test_package_versions_include_numpy_and_mark_missing():
     assert v == {"numpy": numpy.__version__, "surely-not-installed-pkg-xyz": None}
 
 
+@pytest.mark.subprocess
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 def test_git_commit_clean_dirty_and_unknown(tmp_path):
     assert provenance.git_commit(tmp_path) == "unknown"  # not a checkout

@@ -24,7 +24,7 @@ import pytest
 
 import workflow_copy as wf
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 README = wf.ROOT / "README.md"
 

@@ -56,6 +56,7 @@ def _cases():
             yield pytest.param(path, cfg, id=f"{path.stem}-{name}")
 
 
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::PendingDeprecationWarning")  # docutils 0.22: writer_name, as Snakemake calls it
 @pytest.mark.parametrize("path, cfg", list(_cases()))
 def test_caption_renders_without_docutils_messages_or_glued_words(path, cfg):

@@ -181,6 +181,7 @@ def test_plotted_item_must_start_with_its_png(tmp_path):
         catalogue.load(path)
 
 
+@pytest.mark.slow
 def test_error_vs_eps_legend_states_the_configured_confidence_level():
     """The sampled trials' intervals are computed at paper_a.ci_level: the legend says that level."""
     from privanomaly.paper_a import plots

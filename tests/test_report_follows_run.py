@@ -26,7 +26,7 @@ import tiny_dataset as td
 import workflow_copy as wf
 from tiny_dataset import N_ANOMALY, N_NORMAL, NAME
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 
 def _snakemake(copy, *args, timeout=900):

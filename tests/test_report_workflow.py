@@ -22,6 +22,7 @@ from privanomaly.report import catalogue
 ROOT = Path(__file__).resolve().parents[1]
 from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 CATALOGUE = ROOT / "workflow" / "report" / "catalogue.yaml"
+pytestmark = [pytest.mark.subprocess, pytest.mark.mirror]
 
 _DUMP = r"""
 import json, sys

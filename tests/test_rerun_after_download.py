@@ -15,7 +15,7 @@ import pytest
 
 from workflow_copy import MIRROR, RESULTS, SNAKEMAKE, copy_workflow, env_for
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 TABLE = f"{RESULTS}/data/thyroid.parquet"
 # the same file under another canonical URL: rule download's param url changes, the bytes (sha256) do not

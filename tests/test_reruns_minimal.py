@@ -25,7 +25,7 @@ import yaml
 from scope_checker import merged_config
 from workflow_copy import MIRROR, RESULTS, SNAKEMAKE, copy_workflow, env_for
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 TRIGGERS = ["--rerun-triggers", "mtime", "params", "input", "code", "software-env"]
 # every config change reruns these by design: they record the configuration itself

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from privanomaly.run import log as runlog
 
 
@@ -32,6 +34,7 @@ def test_read_job_cpu_reads_back_the_start_and_usage_lines():
     assert runlog.read_job_cpu(usage).start_cpu_s is None
 
 
+@pytest.mark.subprocess
 def test_a_job_ends_without_the_final_collections(tmp_path):
     """A process that ran a job body under log_to freezes its objects at exit (the shutdown's garbage
     collections skip them); a process that did not, does not; nothing is frozen before exit."""

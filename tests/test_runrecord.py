@@ -10,6 +10,7 @@ import pytest
 from privanomaly.run import record as runrecord
 
 
+@pytest.mark.subprocess
 def test_write_then_read_round_trip(tmp_path):
     m = runrecord.machine([0.25, 0.5, 1.0], "machine otherwise idle", tmp_path)
     rows = [runrecord.row("default run", 138, 129.0, 252.0, 199.0), runrecord.row("part", 3, None, 4.0, None)]
@@ -63,6 +64,7 @@ def test_machine_text_says_the_note_and_the_loads():
     assert runrecord.machine_text({}) == "not stated"
 
 
+@pytest.mark.subprocess
 def test_commit_of_this_checkout():
     import subprocess
     from pathlib import Path
@@ -75,6 +77,7 @@ def test_commit_of_this_checkout():
     assert runrecord.commit(root).removesuffix("+dirty") == head
 
 
+@pytest.mark.subprocess
 def test_a_changed_benchmark_record_does_not_make_the_commit_dirty(tmp_path):
     import subprocess
 

@@ -15,6 +15,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../shared/datasets
 
+pytestmark = [pytest.mark.subprocess, pytest.mark.mirror]  # the workflow, loaded in a fresh interpreter
+
 _DUMP = """
 import json, sys, types
 from pathlib import Path

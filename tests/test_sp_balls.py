@@ -75,6 +75,7 @@ def test_points_exactly_on_the_sphere():
     np.testing.assert_array_equal(sp.ball_counts(X, 4.0, metric="chebyshev")[:1], [4])
 
 
+@pytest.mark.slow
 def test_larger_random_with_workers_and_caps():
     rng = np.random.default_rng(7)
     X = np.round(rng.standard_normal((3000, 4)), 1)  # rounding creates duplicates and ties
@@ -113,6 +114,7 @@ def test_counts_at_many_radii_match_one_radius_at_a_time(X, radii, metric, cap):
         np.testing.assert_array_equal(row, np.minimum(sp.ball_counts_bruteforce(X, r, metric), cap))
 
 
+@pytest.mark.slow
 def test_counts_at_many_radii_float_data_and_workers():
     rng = np.random.default_rng(11)
     X = np.round(rng.standard_normal((4000, 5)), 1)  # duplicates and near-ties on the sphere

@@ -45,6 +45,7 @@ def test_creditcard_format(tmp_path):
     assert (amounts >= 0).all() and np.allclose(amounts, np.round(amounts, 2)) and amounts.max() > 200
 
 
+@pytest.mark.slow
 def test_creditcard_real_loader_and_preprocessing(tmp_path):
     path = tmp_path / "creditcard.csv"
     standins.write_creditcard(path, SEED, n=3000, n_fraud=7)
@@ -115,6 +116,7 @@ def test_aps_header_is_the_real_one(tmp_path):
     assert ",".join(["class", *standins.aps_attribute_names()]) == APS_REAL_HEADER
 
 
+@pytest.mark.slow
 def test_aps_real_loader_and_preprocessing(tmp_path):
     path = tmp_path / "aps+failure+at+scania+trucks.zip"
     standins.write_aps_zip(path, SEED, n=2000, n_pos=40)

@@ -98,6 +98,7 @@ def _table(files: list[pd.DataFrame], tmp_path, tag: str) -> bytes:
     return out.read_bytes()
 
 
+@pytest.mark.slow
 def test_a_batch_gives_the_rows_of_its_datasets_jobs_byte_for_byte(tmp_path):
     sw = _sweep(datasets=["a", "b", "c"], batches=[["c", "a"]])
     cap = counts.sweep_cap(sw.beta, sw.eps)

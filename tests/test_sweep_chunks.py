@@ -64,6 +64,7 @@ def _collect(tables: list[pd.DataFrame], tmp_path, tag: str) -> bytes:
     return out.to_csv(index=False).encode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("r", [{"fraction": [0.05, 0.1]}, {"value": [0.5, 0.9]}, {"quantile": [0.9]}])
 @pytest.mark.parametrize("points_per_job", [1, 3, 8, 9, 64])
 def test_chunked_sweep_table_is_byte_identical_to_one_job_per_point(tmp_path, r, points_per_job):

@@ -114,6 +114,7 @@ def test_top_h_names_every_line_by_its_h_and_its_k_r_point():
     assert len({next(iter(s)) for s in styles.values()}) == 4  # four points, four styles
 
 
+@pytest.mark.slow
 def test_sigma_ratio_says_where_a_smooth_bound_has_no_cell():
     """A smooth bound whose cells are all `skipped` (Algorithm 2 past its work guard) keeps its panel, saying so
     with the table's reason: the caption lists every bound of the sweep, so one cannot silently vanish."""

@@ -21,7 +21,7 @@ from workflow_copy import MIRROR  # noqa: E402 - $PRIVANOMALY_MIRROR, else ../sh
 CONFIG = yaml.safe_load((ROOT / "config.yaml").read_text())
 PAPER_A = [d for d in CONFIG["paper_a"]["datasets"] if d not in ("creditcard", "aps")]  # not mirrored
 PAPER_B = list(CONFIG["paper_b"]["scenario1"]["datasets"]) + list(CONFIG["paper_b"]["scenario2"]["datasets"])
-pytestmark = pytest.mark.skipif(not MIRROR.is_dir(), reason="dataset mirror not present")
+pytestmark = pytest.mark.mirror
 
 
 def dataset(name: str) -> np.ndarray:

@@ -251,6 +251,7 @@ def test_top_h_rows_at_a_smaller_weight_sensitivity_state_the_eps_they_spend():
     assert list(t["dp_epsilon"]) == [2 * float(draw_rate(0.5)), 2 * float(draw_rate(5.0))]
 
 
+@pytest.mark.subprocess
 def test_dataset_rows_cover_every_k_and_r_with_the_radius_read_off_the_data():
     """A paper-B sweep job on one dataset (rule sweep_b_dataset): every (k, r) point's σ and top-h rows, each
     point's rows equal to those of sigma_rows/top_h_rows at that point, grid columns first."""
@@ -364,6 +365,7 @@ def test_resolve_radii_equals_resolve_r_key_by_key(metric):
     assert counts.resolve_radii(X, spec.ball_keys(values), metric) == {"r~v0.5": 0.5, "r~v0.9": 0.9}
 
 
+@pytest.mark.subprocess
 def test_algorithm_2_rows_of_a_sweep_name_the_work_guard_where_the_shape_does_not_bound_it():
     """3-D data, max_work set: whether Algorithm 2's σ cells are filled depends on the data (its work), so its
     rows name the guard and are not proven end to end even at a public r; the fast bound's rows keep their

@@ -107,6 +107,7 @@ def test_an_unproven_claim_is_stated_as_such():
     assert (m["claim_note"].str.contains("lower bound proves nothing")).all()
 
 
+@pytest.mark.slow
 def test_noise_vs_eps_draws_the_tables_noise_per_mechanism(geometric):
     X, y = _data()
     t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],

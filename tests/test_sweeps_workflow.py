@@ -26,7 +26,7 @@ import yaml
 
 from workflow_copy import MIRROR, SNAKEMAKE, copy_workflow, env_for
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 SWEEP, DATA = "mysweep", "tinysweep"
 OUT = f"results/sweeps/{SWEEP}"

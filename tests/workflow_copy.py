@@ -30,8 +30,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = str(Path(sys.executable).with_name("snakemake"))
-# the local mirror of the datasets: $PRIVANOMALY_MIRROR, else ../shared/datasets beside the checkout
+# the local mirror of the datasets: $PRIVANOMALY_MIRROR, else ../shared/datasets beside the checkout (the
+# Makefile's DATA_MIRROR default); tests marked ``mirror`` are skipped with MIRROR_HINT where it is missing
 MIRROR = Path(os.environ.get("PRIVANOMALY_MIRROR") or ROOT.parent / "shared" / "datasets").resolve()
+MIRROR_HINT = (
+    f"no datasets mirror at {MIRROR}: set PRIVANOMALY_MIRROR to the directory holding MANIFEST.md and the "
+    "datasets (make check/test pass DATA_MIRROR, default ../shared/datasets beside the checkout)"
+)
 RESULTS = ".test/results"  # results_dir of .test/config.yaml
 
 # Stochastic tables (sampling with seeded generators) of each paper, relative to RESULTS. Chosen because

@@ -27,7 +27,8 @@ import pytest
 
 MARKS = ("slow", "subprocess")
 # Programs libraries run by themselves to look at the system, whatever the test does:
-PROBES = frozenset({"fc-list", "lscpu", "uname"})  # matplotlib fonts; joblib cores; platform
+PROBES = frozenset({"fc-list", "lscpu", "uname", "which"})  # matplotlib fonts; joblib cores; platform; the
+# SLURM executor plugin looking for sacct/squeue when Snakemake's command line loads its plugins
 
 _STARTED = pytest.StashKey[list]()
 

@@ -84,6 +84,7 @@ def test_an_output_directory_beside_the_tree_or_in_results_is_taken(tmp_path, mo
     assert _checked(tmp_path, "results_dir: .\n")["results_dir"] == "."
 
 
+@pytest.mark.subprocess
 def test_configplan_reads_config_as_config_not_configfile(capsys):
     # was: --config was taken as an abbreviation of --configfile ("config file not found: seed=-1")
     assert configplan.main(["--config", "seed=-1"]) == 1

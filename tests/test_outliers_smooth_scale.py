@@ -138,6 +138,7 @@ def test_the_work_a_dataset_needs_never_moves_the_horizon():
         assert [r.t_stop for r in runs] == [smooth.horizon(400, beta)] * 2
 
 
+@pytest.mark.subprocess
 def test_a_job_can_fork_for_its_safety_timeout_after_counting():
     # paper B's jobs count degrees (q_count) and then run the bound in a forked child (the safety timeout): the
     # counts must not start numba's GNU OpenMP thread pool, which aborts a forked child ("fork() called from a

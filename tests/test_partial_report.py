@@ -174,6 +174,7 @@ def test_the_front_page_tells_missing_outputs_from_ones_out_of_date(tmp_path):
     assert "* ``res/s/gain.png``" in head and f"* ``{outputs[2].path} (out of date)``" in head
 
 
+@pytest.mark.subprocess
 def test_results_without_a_recorded_configuration_say_so_and_stop(tmp_path, capsys):
     # was: the default config's DAG, and 267 "missing" outputs listed under the wrong folder
     results = tmp_path / "results"

@@ -30,6 +30,7 @@ def _dry_run(copy):
      "library_code('paper_a_selct'): no script {copy}/scripts/paper_a_selct.py - the name of the rule's script, "
      "misspelt?"),
 ], ids=["script", "library_code"])
+@pytest.mark.subprocess
 def test_a_misspelt_script_names_its_rule(copy, good, bad, expected):
     smk = copy / "workflow" / "rules" / "paper_a.smk"
     text = smk.read_text()

@@ -294,9 +294,7 @@ rule paper_a_claims:
         ],
         detection=expand(rules.paper_a_detection.output.csv, pa_dataset=PA_SETS.tables),
         growth=f"{RESULTS}/paper_a/tables/growth.csv",
-        growth_grid=expand(
-            rules.paper_a_growth.output.grid, pa_dataset=PA_SETS.growth
-        ),
+        growth_grid=expand(rules.paper_a_growth.output.grid, pa_dataset=PA_SETS.growth),
         compiler=expand(
             rules.paper_a_compiler_data.output.csv,
             pa_dataset=PA_SETS.compiler_sets,

@@ -56,6 +56,7 @@ def _db(rng: np.random.Generator) -> tuple[np.ndarray, int, float]:
 
 @pytest.mark.parametrize("seed", range(30))
 @pytest.mark.parametrize("method", ["paper", "fast"])
+@pytest.mark.slow
 def test_the_horizon_gives_the_value_over_every_t(seed, method, monkeypatch):
     rng = np.random.default_rng(seed)
     X, k, r = _db(rng)

@@ -123,6 +123,7 @@ def test_claim_is_stated_beside_the_sampler():
     assert "Claim" in pf.select.__doc__ and "McKenna & Sheldon" in pf.select.__doc__
 
 
+@pytest.mark.slow
 def test_audit_row_passes_and_the_half_sensitivity_control_is_caught():
     from privanomaly import audit
     from privanomaly.audit import harness
@@ -138,6 +139,7 @@ def test_audit_row_passes_and_the_half_sensitivity_control_is_caught():
     assert failing == ["utilities3_0to3_du1", "utilities3_0to3_du2"]
 
 
+@pytest.mark.slow
 def test_paper_a_end_to_end_row_with_permute_and_flip_passes_and_states_its_method():
     from privanomaly import audit  # noqa: F401 - registers the end-to-end mechanisms
     from privanomaly.audit import harness

@@ -235,6 +235,7 @@ def test_every_row_kind_that_can_say_proven_has_an_audit_row():
 
 
 @pytest.mark.parametrize("name", sorted(harness.RELEASED_PATHS))
+@pytest.mark.slow
 def test_released_path_audit_row_passes(name):
     row = harness._audited(name, harness.RELEASED_PATHS[name], harness.LEVELS["fast"], "released path")
     assert row.ok and row.expected == "pass" and row.worlds >= 2 and row.edges >= 40, row

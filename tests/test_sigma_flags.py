@@ -95,6 +95,7 @@ def assert_flags_beside(df: pd.DataFrame) -> int:
     return len(sigmas)
 
 
+@pytest.mark.slow
 def test_every_module_naming_a_sigma_column_has_its_table_checked():
     emitters = sigma_emitters()
     assert {"privanomaly.paper_b.scenario1", "privanomaly.price.tuning"} <= emitters  # the derivation finds them

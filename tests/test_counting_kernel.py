@@ -55,6 +55,7 @@ class _CountingTree(cKDTree):
 
 @pytest.mark.parametrize("metric", sorted(METRICS))
 @pytest.mark.parametrize("beta", [1, 3, 10])
+@pytest.mark.slow
 def test_largest_knn_radii_equal_the_full_table_and_brute_force(monkeypatch, metric, beta):
     """The threshold path (forced on small data) returns exactly the largest d_β of the full k-NN table,
     ties included, and most of these calls take it (fewer records queried than the data has)."""

@@ -112,6 +112,7 @@ def test_json_rejects_unknown_types_without_output(tmp_path):
     assert _siblings(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_save_figure_writes_both_formats_byte_identically(tmp_path):
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])

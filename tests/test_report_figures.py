@@ -197,6 +197,7 @@ def test_error_vs_eps_legend_states_the_configured_confidence_level():
     assert "sampled trials, 95% CI" in [t.get_text() for leg in fig.legends for t in leg.get_texts()]
 
 
+@pytest.mark.slow
 def test_error_vs_eps_draws_every_mechanism_of_the_errors_list():
     """paper_a.mechanisms.errors names the mechanisms of "the error-vs-eps figures": one beyond SP and DP
     is drawn too, with its exact values and sampled points (was: silently left out)."""

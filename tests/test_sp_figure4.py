@@ -8,6 +8,7 @@ so an edge adding j at x exists iff B_x(j, 1) >= 2 (the ball of j contains >= 2 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from privanomaly import sp
 
@@ -61,6 +62,7 @@ def test_figure4_edges_and_mdd():
     assert sp.mdd_sp_lower(1, 1, BETA, K) == 3
 
 
+@pytest.mark.slow
 def test_figure4_networkx_export():
     H, G, GS = setup()
     Gx = sp.to_networkx(N, 2, *sp.sensitive_graph(N, 2, R, BETA, K, "manhattan"))

@@ -64,6 +64,7 @@ def test_standins_are_reproducible_and_seeded(tmp_path):
     assert a.read_bytes() != c.read_bytes()
 
 
+@pytest.mark.slow
 def test_aps_format(tmp_path):
     path = tmp_path / "aps.zip"
     standins.write_aps_zip(path, SEED, n=2000, n_pos=40)

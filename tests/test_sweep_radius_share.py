@@ -67,6 +67,7 @@ def test_paper_b_adult_b1_at_a_tenth_flags_about_ten_percent():
 @pytest.mark.parametrize("name", PAPER_A)
 @pytest.mark.parametrize("beta", [2, 10])
 @pytest.mark.parametrize("f", [0.01, 0.05])
+@pytest.mark.slow
 def test_paper_a_fraction_flags_that_share_of_anomalies(name, beta, f):
     X = dataset(name)
     r = counts.resolve_r(X, "fraction", f, beta, "euclidean")

@@ -70,6 +70,7 @@ def test_paper_b_sweep_takes_count_mechanisms_by_name_and_rejects_others(geometr
         spec.parse("s", {**entry, "mechanisms": ["nope"]})
 
 
+@pytest.mark.slow
 def test_mechanism_rows_carry_each_laws_noise_and_its_claim(geometric):
     X, y = _data()
     t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 import yaml
 
 from privanomaly.paper_a import claims, tables
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MISSING = {"creditcard": "not in mirror", "aps": "not in mirror"}
 
 
+@pytest.mark.slow
 def test_figures_of_no_dataset_are_drawn_with_a_note(tmp_path):
     for name, inputs, params in [
         ("paper_a.error_vs_eps", {"summaries": [], "trials": []}, {"k_grid": [1, 5]}),

@@ -6,7 +6,7 @@ before Snakemake starts, with the key named first. ``workflow/rules/config.smk``
 runs the same checks once at DAG build with :func:`check_workflow`, which adds what depends on files (which
 datasets the data mirror makes available - ``make`` passes the mirror to Snakemake only -, the catalogue's
 captions, the gallery's figures); the run's notices (:func:`notices`: the mirror, the datasets left out, the
-Scenario-1 outlooks, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
+Scenario-1 outlooks and CPU estimates, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
 or a cluster job.
 """
 
@@ -87,7 +87,8 @@ def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> None:
 def notices(config: Mapping[str, Any]) -> list[str]:
     """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
     out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work
-    guard, the sweeps none of whose datasets is available."""
+    guard, every Scenario-1 job's estimated CPU time (from its table's shape), the sweeps none of whose datasets
+    is available."""
     plan = DataPlan(config)
     pa, pb = config["paper_a"], config["paper_b"]
     out = [plan.mirror_notice(), *(f"{n}: {why}" for n, why in plan.unavailable().items())]

@@ -104,14 +104,49 @@ def test_bad_inputs():
 @given(X=grid_points, radii=st.lists(st.integers(0, 5), min_size=1, max_size=4), metric=st.sampled_from(sp.METRICS),
        cap=st.integers(1, 30))
 def test_counts_at_many_radii_match_one_radius_at_a_time(X, radii, metric, cap):
-    """One nearest-rows search gives every radius's capped counts, equal to ball_counts at each radius:
-    dyadic grid points, so duplicates (weights) and points exactly at distance r abound."""
+    """One walk per row for every radius gives each radius's capped counts, equal to the brute force at each
+    radius: dyadic grid points, so duplicates (weights) and points exactly at distance r abound; the radii come
+    unsorted and repeated."""
     X = X.astype(float) / 4.0
     rr = [r / 4.0 for r in radii]
     got = sp.ball_counts_radii(X, rr, metric=metric, cap=cap)
     assert got.shape == (len(rr), len(X)) and got.dtype == np.int64
     for row, r in zip(got, rr):
         np.testing.assert_array_equal(row, np.minimum(sp.ball_counts_bruteforce(X, r, metric), cap))
+
+
+@settings(max_examples=60, deadline=None)
+@given(X=grid_points, radii=st.lists(st.integers(0, 6), min_size=1, max_size=6),
+       metric=st.sampled_from(sp.METRICS), cap=st.integers(1, 30))
+def test_query_counts_at_many_radii_match_the_brute_force(X, radii, metric, cap):
+    """Counts of other query points (rows of X, and points on a finer grid between them) at many radii: each
+    row equals the brute force of that radius, ties at exactly r included."""
+    X = X.astype(float) / 4.0
+    Q = np.concatenate([X[::2], X[::3] / 2.0 + 0.125])
+    rr = [r / 4.0 for r in radii]
+    got = sp.ball_counts_at_radii(Q, X, rr, metric=metric, cap=cap)
+    assert got.shape == (len(rr), len(Q)) and got.dtype == np.int64
+    for row, r in zip(got, rr):
+        brute = sp.pairwise_within(X, Q, r, metric).sum(axis=0)
+        np.testing.assert_array_equal(row, np.minimum(brute, cap))
+        np.testing.assert_array_equal(row, sp.ball_counts_at(Q, X, r, metric=metric, cap=cap))
+
+
+def test_many_radii_at_float_boundaries_equal_one_count_per_radius():
+    """Radii that are themselves pairwise distances (every square compared exactly at the boundary), their
+    neighbouring floats, and 40 radii in one walk: the counts of one walk equal one count per radius."""
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((600, 3))
+    d = np.sqrt(((X[:40, None, :] - X[None, :40, :]) ** 2).sum(-1))[np.triu_indices(40, 1)]
+    picks = rng.choice(d, 12, replace=False)
+    radii = np.concatenate([picks, np.nextafter(picks, 0), np.nextafter(picks, np.inf), [0.0, 0.3, 5.0, 0.3]])
+    for cap in (3, 25, 10**4):
+        got = sp.ball_counts_radii(X, radii, cap=cap)
+        want = np.array([sp.ball_counts(X, r, cap=cap) for r in radii])
+        np.testing.assert_array_equal(got, want)
+        Q = X[:50] + rng.standard_normal((50, 3)) * 0.01
+        np.testing.assert_array_equal(sp.ball_counts_at_radii(Q, X, radii, cap=cap),
+                                      np.array([sp.ball_counts_at(Q, X, r, cap=cap) for r in radii]))
 
 
 @pytest.mark.slow
@@ -125,8 +160,13 @@ def test_counts_at_many_radii_float_data_and_workers():
             got = sp.ball_counts_radii(X, radii, cap=cap, workers=workers)
             for row, r in zip(got, radii):
                 np.testing.assert_array_equal(row, sp.ball_counts(X, r, cap=cap))
+            Q = X[:300] + 0.05
+            np.testing.assert_array_equal(sp.ball_counts_at_radii(Q, X, radii, cap=cap, workers=workers),
+                                          np.array([sp.ball_counts_at(Q, X, r, cap=cap) for r in radii]))
     with pytest.raises(ValueError, match="cap"):
         sp.ball_counts_radii(X, radii, cap=None)
+    with pytest.raises(ValueError, match="columns"):
+        sp.ball_counts_at_radii(X[:, :2], X, radii, cap=3)
 
 
 def test_record_counts_dedupes_once_with_the_same_result():

@@ -13,6 +13,7 @@ from .balls import (
     METRICS,
     ball_counts,
     ball_counts_at,
+    ball_counts_at_radii,
     ball_counts_radii,
     ball_counts_bruteforce,
     ball_counts_scipy,

@@ -31,6 +31,7 @@ __all__ = [
     "ball_counts",
     "ball_counts_at",
     "ball_counts_radii",
+    "ball_counts_at_radii",
     "ball_counts_bruteforce",
     "ball_counts_scipy",
 ]
@@ -226,31 +227,52 @@ def _scale_groups(radii: list[float]) -> list[list[int]]:
 
 def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
     """``ball_counts(X, r, metric=metric, cap=cap)`` at every r of ``radii`` (rows, int64 (len(radii), n)),
-    from one search of each distinct row's ``cap`` nearest distinct rows instead of one count per radius:
-    the same integers, for many radii at about the cost of one. Euclidean: r = 0 counts the exact duplicates
-    (distance 0 iff every coordinate is equal); positive radii are searched with the scale of the largest of
-    their group (:func:`_scale_groups`: one group unless the radii span more than 2^256), so a small radius
-    beside a large one is compared without its square underflowing."""
+    from one walk of the tree per distinct row for every radius together instead of one count per radius
+    (:func:`privanomaly.sp._fastradii.capped_counts_radii`): the same integers. Euclidean: r = 0 counts the
+    exact duplicates (distance 0 iff every coordinate is equal); positive radii are searched with the scale of
+    the largest of their group (:func:`_scale_groups`: one group unless the radii span more than 2^256), so a
+    small radius beside a large one is compared without its square underflowing."""
     _check_metric(metric)
     A = _as_points(X)
+    U, inv, w = unique_rows(A)
+    return _counts_radii(None, U, w, radii, metric, cap, workers)[:, inv]
+
+
+def ball_counts_at_radii(Q, X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:
+    """``ball_counts_at(Q, X, r, metric=metric, cap=cap)`` at every r of ``radii`` (rows, int64
+    (len(radii), len(Q))), searched as :func:`ball_counts_radii` searches them: the same integers."""
+    _check_metric(metric)
+    Qa = _as_points(Q, "Q")
+    A = _as_points(X)
+    if Qa.shape[1] != A.shape[1]:
+        raise ValueError(f"Q has {Qa.shape[1]} columns but X has {A.shape[1]}")
+    U, _, w = unique_rows(A)
+    return _counts_radii(Qa, U, w, radii, metric, cap, workers)
+
+
+def _counts_radii(Q, U, w, radii, metric: str, cap, workers: int) -> np.ndarray:
+    """Capped weighted counts of the queries ``Q`` (None: the distinct rows ``U`` themselves) among ``U`` at
+    every radius, (len(radii), len(Q)); the radii grouped and scaled as :func:`ball_counts_radii` says."""
     radii = [_check_r(r) for r in np.asarray(radii, dtype=float).reshape(-1)]
     cap = _check_cap(cap)
     if cap is None:
-        raise ValueError("ball_counts_radii needs a cap (the number of nearest rows searched)")
-    from ._fastballs import capped_counts_radii
+        raise ValueError("counting at many radii needs a cap (where each count may stop)")
+    from ._fastballs import capped_counts
+    from ._fastradii import capped_counts_radii
 
-    U, inv, w = unique_rows(A)
+    same = Q is None
     if metric != "euclidean":
-        return capped_counts_radii(U, U, w, radii, metric, cap, workers=workers)[:, inv]
-    out = np.empty((len(radii), U.shape[0]), dtype=np.int64)
+        return capped_counts_radii(U if same else Q, U, w, radii, metric, cap, workers=workers)
+    out = np.empty((len(radii), U.shape[0] if same else Q.shape[0]), dtype=np.int64)
     zero = [i for i, r in enumerate(radii) if r == 0]
     if zero:  # the distinct rows are the equality classes: a row's ball of radius 0 is its own copies
-        out[zero] = np.minimum(w, cap)
+        out[zero] = np.minimum(w, cap) if same else capped_counts(Q, U, w, 0.0, "chebyshev", cap)
     for group in _scale_groups(radii):
-        s = euclidean_scale(max(radii[i] for i in group), U)
+        s = euclidean_scale(max(radii[i] for i in group), U, *(() if same else (Q,)))
         V = U * s
-        out[group] = capped_counts_radii(V, V, w, [radii[i] * s for i in group], metric, cap, workers=workers)
-    return out[:, inv]
+        out[group] = capped_counts_radii(V if same else Q * s, V, w, [radii[i] * s for i in group], metric, cap,
+                                         workers=workers)
+    return out
 
 
 def ball_counts_scipy(X, r: float, *, metric: str = "euclidean", workers: int = 1) -> np.ndarray:

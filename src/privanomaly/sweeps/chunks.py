@@ -44,10 +44,11 @@ def count_tables(dataset: str, X: np.ndarray, labels: np.ndarray, keys: Sequence
                  absent: np.ndarray) -> pd.DataFrame:
     """Ball counts (:func:`privanomaly.sweeps.counts.count_table`) of ``dataset`` at every ball key in ``keys``
     (:func:`privanomaly.sweeps.spec.ball_keys`), stacked with the dataset, the key and its radius r: its part
-    of the counts file of a (sweep, batch)."""
+    of the counts file of a (sweep, batch). Every radius is counted in one walk (``counts.count_tables_at``)."""
+    radii = counts.resolve_radii(X, keys, metric)
     tables = []
-    for key, r in counts.resolve_radii(X, keys, metric).items():
-        t = counts.count_table(X, labels, r, metric=metric, cap=cap, absent=absent)
+    for (key, r), t in zip(radii.items(), counts.count_tables_at(X, labels, list(radii.values()), metric=metric,
+                                                                 cap=cap, absent=absent), strict=True):
         t.insert(0, "ballkey", key)
         t.insert(0, "dataset", dataset)
         t["r"] = r

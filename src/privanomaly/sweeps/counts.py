@@ -114,22 +114,32 @@ def count_table(
     X: np.ndarray, labels: np.ndarray, r: float, *, metric: str, cap: int | None, absent: np.ndarray
 ) -> pd.DataFrame:
     """Records then absent points: ``kind, index, label, x_i, B`` (B = min(B, cap) when capped)."""
-    x_i, B = sp.record_counts(X, r, metric=metric, cap=cap)  # the kernel of paper_a.records.record_table
+    return count_tables_at(X, labels, [r], metric=metric, cap=cap, absent=absent)[0]
+
+
+def count_tables_at(
+    X: np.ndarray, labels: np.ndarray, radii, *, metric: str, cap: int | None, absent: np.ndarray
+) -> list[pd.DataFrame]:
+    """:func:`count_table` at every r of ``radii``, in their order: the ball counts of every radius from one
+    walk of the tree per record and per absent point (:func:`privanomaly.sp.ball_counts_radii`, the same
+    integers as one count per radius)."""
+    X = np.asarray(X, dtype=float)
     n_abs = len(absent)
+    walk_cap = int(cap) if cap is not None else max(len(X), 1)  # no count exceeds the number of records
+    B = sp.ball_counts_radii(X, radii, metric=metric, cap=walk_cap)
     B_abs = (
-        np.asarray(sp.ball_counts_at(absent, X, r, metric=metric, cap=cap), dtype=np.int64)
+        sp.ball_counts_at_radii(absent, X, radii, metric=metric, cap=walk_cap)
         if n_abs
-        else np.zeros(0, np.int64)
+        else np.zeros((len(B), 0), np.int64)
     )
-    return pd.DataFrame(
-        {
-            "kind": np.array(["record"] * len(X) + ["absent"] * n_abs),
-            "index": np.concatenate([np.arange(len(X)), np.arange(n_abs)]).astype(np.int64),
-            "label": np.concatenate([np.asarray(labels).astype(np.int8), np.zeros(n_abs, np.int8)]),
-            "x_i": np.concatenate([x_i, np.zeros(n_abs, np.int64)]),
-            "B": np.concatenate([B, B_abs]),
-        }
-    )
+    x_i = np.minimum(sp.duplicate_counts(X), walk_cap).astype(np.int64)
+    head = {
+        "kind": np.array(["record"] * len(X) + ["absent"] * n_abs),
+        "index": np.concatenate([np.arange(len(X)), np.arange(n_abs)]).astype(np.int64),
+        "label": np.concatenate([np.asarray(labels).astype(np.int8), np.zeros(n_abs, np.int8)]),
+        "x_i": np.concatenate([x_i, np.zeros(n_abs, np.int64)]),
+    }
+    return [pd.DataFrame({**head, "B": np.concatenate([b, b_abs]).astype(np.int64)}) for b, b_abs in zip(B, B_abs)]
 
 
 def sweep_cap(betas, eps_grid, mechanisms_halve_eps: bool = True, noise_share: float = 1.0) -> int:

@@ -223,7 +223,12 @@ def selection_surface(
             raise ValueError("subsampled selection needs a seeded rng")
         query_idx = np.sort(rng.choice(len(X), size=max_query_rows, replace=False))
     D = knn_radius_table(X, betas, query_idx=query_idx, p=p, workers=workers)
-    lab = labels if query_idx is None else labels[query_idx]
+    return surface_from_table(D, labels if query_idx is None else labels[query_idx], betas, fractions)
+
+
+def surface_from_table(D: np.ndarray, lab: np.ndarray, betas: list[int], fractions: list[float]) -> pd.DataFrame:
+    """:func:`selection_surface` from its (β+1)-NN distance table ``D`` (one column per β of ``betas``) and the
+    labels of D's rows."""
     rows = []
     for j, beta in enumerate(betas):
         d = D[:, j]

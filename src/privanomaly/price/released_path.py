@@ -102,6 +102,15 @@ class View:
     Xpriv: np.ndarray
     ypriv: np.ndarray
     scope: Scope
+    _knn: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def public_knn(self, betas: list[int], p: float) -> np.ndarray:
+        """The public part's (β+1)-NN distance table at ``betas`` (:func:`privanomaly.paper_a.selection
+        .knn_radius_table`), computed once per view: the public split and the public grid read the same one."""
+        key = (tuple(int(b) for b in betas), float(p))
+        if key not in self._knn:
+            self._knn[key] = selection.knn_radius_table(self.Xpub, list(key[0]), p=p)
+        return self._knn[key]
 
 
 Splitter = Callable[[np.ndarray, np.ndarray, int, float], ms.Membership]
@@ -199,11 +208,22 @@ class Counts:
         self.x_i = np.minimum(sp.balls.duplicate_counts(X), cap)
         radii = sorted({float(r) for r in radii})
         self._B: dict[float, np.ndarray] = dict(zip(radii, sp.ball_counts_radii(X, radii, metric=metric, cap=cap)))
+        self._pairs: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
     def B(self, r: float) -> np.ndarray:
         if r not in self._B:
             self._B[r] = sp.balls.ball_counts(self.X, r, metric=self.metric, cap=self.cap)
         return self._B[r]
+
+    def pairs(self, r: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The distinct (x_i, B) pairs at ``r`` and each record's index among them: ``(x_u, B_u, inv)`` with
+        ``x_i = x_u[inv]``, ``B(r) = B_u[inv]``. A record's (β, r)-status and a mechanism's error on it depend on
+        its pair alone (Def. 2.2, the mdd of Lemma A.2), so they are computed once per pair."""
+        if r not in self._pairs:
+            key = self.x_i.astype(np.int64) * (self.cap + 1) + self.B(r)  # x_i, B <= cap
+            u, inv = np.unique(key, return_inverse=True)
+            self._pairs[r] = (u // (self.cap + 1), u % (self.cap + 1), inv.reshape(-1))
+        return self._pairs[r]
 
 
 
@@ -273,7 +293,7 @@ def paper_b_private_selection(v: View, *, k: int, radii, selector: Selector = EX
 def public_grid(v: View, betas, fractions, p: float) -> list[tuple[int, float]]:
     """Paper A's candidates (β, r): r read off the public part's (β+1)-NN distances at each fraction."""
     usable = usable_betas(v, betas)
-    D = selection.knn_radius_table(v.Xpub, usable, p=p)
+    D = v.public_knn(usable, p)
     return [(b, selection.radius_for_fraction(D[:, j], f)) for j, b in enumerate(usable) for f in fractions]
 
 
@@ -287,7 +307,8 @@ def usable_betas(v: View, betas) -> list[int]:
 
 def paper_a_public_split(v: View, *, betas, fractions, p: float = 2.0) -> Path:
     """A/public_split: (β, r) by max F1 on the public part (``paper_a.selection``)."""
-    ch = selection.choose(selection.selection_surface(v.Xpub, v.ypub, usable_betas(v, betas), list(fractions), p=p))
+    usable = usable_betas(v, betas)
+    ch = selection.choose(selection.surface_from_table(v.public_knn(usable, p), v.ypub, usable, list(fractions)))
     return Path("A/public_split", v, ((ch.beta, ch.r),), chosen=0,
                 scope=v.scope + Scope((f"(β, r) = ({ch.beta}, {ch.r:.6g}) by max F1 on the public part",), ()),
                 public=_public(v, grid=np.array([[ch.beta, ch.r]])))

@@ -172,9 +172,9 @@ def _with_cheapest(t: pd.DataFrame, loss: str) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------------- paper A
 def _sp_metrics(m, c: Counts, y: np.ndarray, beta: int, r: float, k: int, eps: float) -> dict:
     """Exact error on the (β, r)-anomalies and expected precision/recall vs labels of ``m`` on c's records."""
-    x_i, B = c.x_i, c.B(r)
-    g = np.asarray(sp.is_anomaly(x_i, B, beta)).astype(bool)
-    err = np.asarray(m.error(x_i, B, beta=beta, k=k, eps=eps, cap=c.cap), dtype=float)
+    x_u, B_u, inv = c.pairs(r)  # status and error per distinct (x_i, B), then per record
+    g = np.asarray(sp.is_anomaly(x_u, B_u, beta)).astype(bool)[inv]
+    err = np.asarray(m.error(x_u, B_u, beta=beta, k=k, eps=eps, cap=c.cap), dtype=float)[inv]
     p_one = np.asarray(sp.prob_one(err, g.astype(np.int8)), dtype=float)
     precision, recall = expected_pr(p_one, y == 1)
     return {"error_anomaly": float(err[g].mean()) if g.any() else np.nan, "precision_labels": precision,

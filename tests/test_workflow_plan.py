@@ -66,11 +66,13 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
     assert plan.chunk_settings("a") == {"mechanisms": ["sp", "optimal_dp"], "cap": plan.cap("a")}
     assert plan.counts_settings("a")["cap"] == plan.cap("a")
     b = plan.b_settings("b", {"max_work": 99})
-    assert b["eps"] == [0.5, 1.0] and b["r_tokens"] == ["f0.1"] and b["max_work"] == 99
+    assert b["eps"] == [0.5, 1.0] and b["radii"] == [{"r_kind": "fraction", "r_spec": 0.1}] and b["max_work"] == 99
     assert plan.table_settings("b") == {"kind": "paper_b", "r_kind": "fraction"}
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
-    assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
-    assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]
+    # a job's parameters are records, never a string it parses back
+    assert plan.balls("a") == [{"beta": 5, "r_kind": "fraction", "r_spec": 0.05}] and plan.chunks("a") == [("t", 0)]
+    assert plan.chunk_points("a", 0) == [{"eps": 0.5, "beta": 5, "r_kind": "fraction", "r_spec": 0.05, "k": 1}]
+    assert plan.growth_points("a", "t") == [{"beta": 5, "r_kind": "fraction", "r_spec": 0.05}]
 
 
 def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():

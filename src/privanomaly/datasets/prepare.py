@@ -273,6 +273,31 @@ def stratified_subsample(
     return np.sort(np.concatenate(picks))
 
 
+def fitted_steps(X: np.ndarray, columns: list[str], opt: Mapping[str, Any], fit: bool, where: str
+                 ) -> tuple[np.ndarray, list[str], list[dict[str, Any]]]:
+    """Steps 3-4, the ones that fit statistics of the data (standardisation, PCA) as ``opt`` asks: (X, its columns,
+    the step records). ``fit = False`` applies neither and records each asked one with ``deferred: true``."""
+    if not fit:
+        steps = [{"step": "standardize", "deferred": True}] if opt["standardize"] else []
+        return X, columns, steps + ([{"step": "pca", "n_components": int(opt["pca"]), "deferred": True}]
+                                    if opt["pca"] else [])
+    steps = []
+    if opt["standardize"]:
+        X, step = standardize(X)
+        check_finite(X, columns, "standardize", where)
+        step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
+        step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
+        steps.append(step)
+    if opt["pca"]:
+        with np.errstate(over="ignore", invalid="ignore"):
+            X, step = pca(X, int(opt["pca"]), where)
+        columns = [f"pc{i}" for i in range(X.shape[1])]
+        check_finite(X, columns, "pca", where)
+        step["fitted_on"] = FITTED_ON_DATA  # its components are statistics of the records it releases
+        steps.append(step)
+    return X, columns, steps
+
+
 def preprocess(
     features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str, source: str = "",
     fit: bool = True,
@@ -300,24 +325,8 @@ def preprocess(
     steps.append(step)
     df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)
     steps.append(step)
-    columns = list(df.columns)
-    X = df.to_numpy(dtype=np.float64)
-    if not fit:
-        steps += [{"step": "standardize", "deferred": True}] if opt["standardize"] else []
-        steps += [{"step": "pca", "n_components": int(opt["pca"]), "deferred": True}] if opt["pca"] else []
-    elif opt["standardize"]:
-        X, step = standardize(X)
-        check_finite(X, columns, "standardize", where)
-        step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
-        step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
-        steps.append(step)
-    if opt["pca"] and fit:
-        with np.errstate(over="ignore", invalid="ignore"):
-            X, step = pca(X, int(opt["pca"]), where)
-        columns = [f"pc{i}" for i in range(X.shape[1])]
-        check_finite(X, columns, "pca", where)
-        step["fitted_on"] = FITTED_ON_DATA  # its components are statistics of the records it releases
-        steps.append(step)
+    X, columns, fitted = fitted_steps(df.to_numpy(dtype=np.float64), list(df.columns), opt, fit, where)
+    steps += fitted
     sub = opt["subsample"]
     if sub:
         idx = stratified_subsample(

@@ -296,9 +296,9 @@ def _label_values(column: pd.Series, most: int = 10) -> str:
 
 def _check_usable(X: np.ndarray, y: np.ndarray, df: pd.DataFrame, path: Path, fmt: str, cols: list, label: str,
                   anomaly_values: list, name: str) -> None:
-    """The pipeline's check of a dataset no analysis can use (:func:`privanomaly.datasets.prepare.check_degenerate`),
+    """The pipeline's check of a dataset no analysis can use (:func:`privanomaly.datasets.schema.check_degenerate`),
     worded for the arguments of :func:`load` (the CLI's options), with the label values found."""
-    from privanomaly.datasets.prepare import Wording, check_degenerate
+    from privanomaly.datasets.schema import Wording, check_degenerate
 
     where = {"csv": "the CSV", "npz": "the .npz", "parquet": "the Parquet file"}[fmt]
     wording = Wording(

@@ -8,6 +8,7 @@
 * :mod:`.prepare`    — missing values, column selection, standardise, PCA, seeded stratified subsample.
 * :mod:`.builder`    — a dataset's prepared table and provenance from its config entry (raw file or generator).
 * :mod:`.schema`     — the data schema's checks, and the prepared datasets no analysis can use.
+* :mod:`.user_file`  — a user's data file read as the pipeline reads its datasets (the Python API's ``load``).
 * :mod:`.validation` — clear errors (``DataError``, ``ChecksumError``) and config checks.
 
 Output schema (docs/CONVENTIONS.md): float64 feature columns plus ``label`` int8 (1 = anomaly/outlier).

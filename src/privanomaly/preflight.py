@@ -117,6 +117,22 @@ def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> Workflo
     return workflow_plan(config, data, items)
 
 
+def check_rule_scripts(scripts: Iterable[tuple[str, str, str, Path]]) -> None:
+    """Stop when the ``script:`` file of a rule does not exist, naming both: ``scripts`` holds (rule, its .smk file,
+    its script path as written, the directory that path is relative to) of every rule with a local script
+    (``workflow/rules/checks.smk``, once every rule is defined). Snakemake (9) fails on it only when it builds the
+    DAG, with a FileNotFoundError traceback of about 80 lines that names neither the rule nor its .smk file."""
+    for rule, snakefile, script, basedir in scripts:
+        if "{" in script:  # a script path with wildcards is known per job only
+            continue
+        path = Path(basedir) / script
+        if not path.is_file():
+            raise ValueError(
+                f"the script {script} of rule {rule} ({snakefile}) does not exist ({path.resolve()}); "
+                f"correct the path (relative to the directory of {Path(snakefile).name})"
+            )
+
+
 def notices(config: Mapping[str, Any], plan: WorkflowPlan | None = None) -> list[str]:
     """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
     out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work

@@ -81,12 +81,12 @@ def in_process(copy: Path, sw: spec.Sweep, seed: int, eps: list[float] | None = 
     for ds in DATASETS:
         X, y, _ = split_frame(pd.read_parquet(copy / RESULTS / "data" / f"{ds}.parquet"), ds)
         absent = counts.absent_points(X, sw.n_absent, seeding.rng(seed, "sweep_counts", NAME, ds))
-        tables[ds] = chunks.count_tables(ds, X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+        tables[ds] = chunks.count_tables(ds, X, y, spec.balls(sw), sw.metric, cap, absent)
     if eps is not None:
         w0, c0 = time.perf_counter(), time.process_time()
     n_rows = 0
     for ds in DATASETS:
-        pts = [(spec.num_token(e), *p) for e in (eps if eps is not None else sw.eps) for p in partition.eps_grid(sw)]
+        pts = [q for e in (eps if eps is not None else sw.eps) for q in partition.at_eps(e, partition.eps_grid(sw))]
         n_rows += len(chunks.chunk_rows(tables[ds], ds, pts, list(sw.mechanisms), cap))
     return time.perf_counter() - w0, time.process_time() - c0, n_rows
 

@@ -66,7 +66,7 @@ def in_process(results: Path, name: str, sw: spec.Sweep, eps: float) -> tuple[fl
         counts = pd.read_parquet(results / "sweeps" / name / "counts" / f"{batch}.parquet")
         tables.update({ds: counts[counts["dataset"] == ds] for ds in members})
     provs = {ds: scope.read_provenance(results / "data" / f"{ds}.json") for ds in tables}
-    pts = [(spec.num_token(eps), *p) for p in partition.eps_grid(sw)]
+    pts = partition.at_eps(eps, partition.eps_grid(sw))
     c0, rows = time.process_time(), 0
     for ds, table in tables.items():
         rows += len(chunks.chunk_rows(table, ds, pts, list(sw.mechanisms), int(table["cap"].iloc[0]), provs[ds]))

@@ -22,7 +22,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     df.insert(0, "dataset", name)
     with runlog.steps(name, ["growth curves on the claim sweep's grid"]) as step:
         step("growth curves on the claim sweep's grid")  # claim A4 at every (beta, r) point, same subsamples
-        grid = growth_grid(X, y, [tuple(pt) for pt in p.grid], p.sizes,
+        grid = growth_grid(X, y, list(p.grid), p.sizes,
                            lambda: seeding.rng(p.seed, "paper_a_growth", name), p.eps_ref, p.k_main,
                            lambda beta: records.cap_for(beta, p.eps_ref), snakemake.threads, p.metric)
     grid.insert(0, "dataset", name)

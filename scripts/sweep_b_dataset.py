@@ -16,7 +16,7 @@ with runlog.log_to(snakemake.log[0]) as log:
                 # the key a skipped Algorithm-2 cell tells to raise: the sweep's own (its default is scenario1's)
                 "guard_key": f"sweeps.{snakemake.wildcards.sweep}.max_work"}
     try:
-        rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, settings["k"], settings["r_tokens"], settings,
+        rows = sigma.dataset_rows(X, y, snakemake.wildcards.dataset, settings["k"], settings["radii"], settings,
                                   prov, log)
     except ValueError as exc:  # e.g. a k the dataset has too few records for: name the sweep
         raise ValueError(f"config sweeps.{snakemake.wildcards.sweep}: {exc}") from exc

@@ -17,7 +17,7 @@ with runlog.log_to(snakemake.log[0]) as log:
         # the same absent points at every r of the sweep: the stream depends on (seed, sweep, dataset) only
         absent = counts.absent_points(X, s["n_absent"], seeding.rng(p.seed, "sweep_counts", wc.sweep, dataset))
         try:
-            table = chunks.count_tables(dataset, X, y, list(p.ballkeys), s["metric"], s["cap"], absent)
+            table = chunks.count_tables(dataset, X, y, list(p.balls), s["metric"], s["cap"], absent)
         except ValueError as exc:  # e.g. a beta the dataset has too few records for: name the sweep and dataset
             raise ValueError(f"config sweeps.{wc.sweep} on dataset {dataset} ({len(X)} records): {exc}") from exc
         for key, t in table.groupby("ballkey", sort=False):

@@ -169,10 +169,12 @@ def test_read_table_names_every_missing_column(tmp_path):
 def test_sweep_counts_that_lost_a_column_name_file_column_and_rule(tmp_path):
     import numpy as np
 
-    from privanomaly.sweeps import chunks
+    from privanomaly.sweeps import chunks, spec
 
     X = np.array([[0.0], [0.1], [0.2], [5.0]])
-    table = chunks.count_tables("d", X, np.array([0, 0, 0, 1]), ["beta~1_r~v0.5"], "euclidean", 50, np.zeros((0, 1)))
+    balls = spec.radii("value", [0.5])  # r = 0.5, shared by every β
+    table = chunks.count_tables("d", X, np.array([0, 0, 0, 1]), [spec.ball_of(1, r) for r in balls], "euclidean", 50,
+                                np.zeros((0, 1)))
     path = tmp_path / "counts.parquet"
     table.to_parquet(path)
     assert chunks.read_counts(path)["B"].tolist() == [3, 3, 3, 1]

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 
 from privanomaly.datasets import DataError
-from privanomaly.datasets.prepare import build, check_degenerate
+from privanomaly.datasets.builder import build
+from privanomaly.datasets.schema import check_degenerate
 
 
 def csv_entry(tmp_path, rows: list[tuple[float, float, int]]):

@@ -60,12 +60,12 @@ def test_a_table_job_does_not_import_matplotlib():
 def test_lazy_names_resolve():
     """The names a package __init__ now loads on first use are the modules' own objects."""
     from privanomaly import datasets, outliers, sp
-    from privanomaly.datasets import prepare
+    from privanomaly.datasets import builder
     from privanomaly.outliers import distance, exponential
     from privanomaly.sp import metrics
 
     assert outliers.q_count is distance.q_count and outliers.exponential is exponential
-    assert sp.ranked_errors is metrics.ranked_errors and datasets.build is prepare.build
+    assert sp.ranked_errors is metrics.ranked_errors and datasets.build is builder.build
     assert set(outliers.__all__) >= {"q_count", "algorithm2", "gaussian_hockey_stick", "CONVENTIONS"}
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         outliers.nope  # noqa: B018

@@ -37,7 +37,7 @@ def test_sweep_rows_equal_the_oracle(metric):
                           "k": [1, 2], "beta": [2, 4], "r": {"value": [1.0, 2.0]}, "n_absent": 25, "metric": metric})
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(0, "sweep_counts", "s", "d"))
-    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.balls(sw), sw.metric, cap, absent)
     out = pd.concat([chunks.chunk_rows(table, "d", pts, MECHS, cap) for pts in partition.chunks(sw, 5)],
                     ignore_index=True)
     assert len(out) == 2 * 2 * 2 * 2 * len(MECHS)

@@ -13,7 +13,7 @@ import pytest
 
 import oracle_paper_a
 import oracle_paper_b as O
-from privanomaly.sweeps import sigma
+from privanomaly.sweeps import sigma, spec
 
 SETTINGS = {"eps": [0.2, 0.9], "delta": 0.01, "conventions": ["printed", "alpha_without_5", "beta_equals_eps",
                                                                "log10_global", "global_variance_as_std",
@@ -29,7 +29,7 @@ def test_sigma_rows_on_a_line_equal_the_oracle():
     y = np.zeros(len(x), int)
     y[[9, 12]] = 1
     s = {**SETTINGS, "h": [], "subspace_dims": []}
-    t = sigma.dataset_rows(x[:, None], y, "line", [2, 3], ["v1", "v0.5"], s, None)
+    t = sigma.dataset_rows(x[:, None], y, "line", [2, 3], spec.radii("value", [1, 0.5]), s, None)
     N, d = len(x), 1
     c = math.sqrt(2 * math.log(2 / 0.01))
     assert len(t) == 2 * 2 * len(s["methods"]) * len(s["conventions"]) * len(s["eps"])
@@ -68,7 +68,7 @@ def test_top_h_rows_equal_the_law_of_algorithm3():
     y[:3] = 1
     k, r = 3, 0.4
     s = {**SETTINGS, "conventions": ["printed"], "methods": ["fast"]}
-    t = sigma.dataset_rows(X, y, "cube", [k], ["v0.4"], s, None)
+    t = sigma.dataset_rows(X, y, "cube", [k], spec.radii("value", [0.4]), s, None)
     top = t[t["part"] == "top_h"]
     N = len(X)
     for _, row in top.iterrows():

@@ -9,6 +9,7 @@ import pytest
 from privanomaly.experiment.verdict import AGAINST, CHOICE, UNSTATED
 from privanomaly.paper_a import claims, growth
 from privanomaly.sweeps.growth import growth_grid
+from privanomaly.sweeps.spec import Ball
 from privanomaly.sweeps import claims as sc
 
 # (dataset, fraction, mechanism): n_anomalies, precision_br, recall_br, error_absent, median / share below 0.01 (SP)
@@ -150,8 +151,8 @@ def test_growth_grid_uses_the_selected_curves_subsamples_and_radius_rule():
     y = np.r_[np.zeros(300, int), np.ones(6, int)]
     sizes = [0.5, 1.0]
     sel = growth.growth_curve(X, y, 3, 0.05, sizes, np.random.default_rng(9), 1.0, 1, None)
-    grid = growth_grid(X, y, [(3, "f0.05"), (3, "q0.9")], sizes, lambda: np.random.default_rng(9), 1.0, 1,
-                              lambda beta: None)
+    points = [Ball(beta=3, r_kind="fraction", r_spec=0.05), Ball(beta=3, r_kind="quantile", r_spec=0.9)]
+    grid = growth_grid(X, y, points, sizes, lambda: np.random.default_rng(9), 1.0, 1, lambda beta: None)
     f = grid[grid["r_kind"] == "fraction"].reset_index(drop=True)
     pd.testing.assert_frame_equal(f[list(sel.columns)], sel)
     q = grid[grid["r_kind"] == "quantile"]

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from privanomaly.experiment import Verdict
-from privanomaly.paper_b import comparison, readings, scenario2, tuning
+from privanomaly.paper_b import comparison, comparison_page, readings, scenario2, tuning
 from privanomaly.paper_b import plan as workflow
 from privanomaly.sp.dlap import rational_rate
 
@@ -239,12 +239,12 @@ def test_your_datasets_get_our_numbers_and_no_verdict():
     paper, yours = comparison.split_yours(rows, {"r": {"synthetic_b2": 0.13}, "N": {"adult_b2": 379}})
     assert [r.id for r in paper] == ["s2.synthetic_b2.precision", "fig1.growth"]
     assert [r.id for r in yours] == ["s2.my_data.precision", "table1.my_data.r"]
-    md = comparison.render_yours(yours)
+    md = comparison_page.render_yours(yours)
     from privanomaly.report import checks
 
     assert "## Your datasets" in md and "| s2.my_data.precision | c | y |" in md
     assert checks.parse(md) == []  # no verdict for the index to count
-    assert comparison.render_yours(yours[:0]) == ""
+    assert comparison_page.render_yours(yours[:0]) == ""
     none, mine = comparison.split_yours([], {})  # a reading with no dataset at all
     assert none == [] and mine == []
 
@@ -266,7 +266,7 @@ def test_readings_section_says_which_reading_reproduces_each_claim():
     assert long["id"].tolist()[3:6] == ["paper_r/s2.d.precision", "paper_r/s2.synthetic_b2.practical",
                                         "paper_r/table1.d.r"]
     labels = {"ours": "ours", "paper_r": "paper's r", "paper_r_printed_exponent": "printed"}
-    md = comparison.render_readings(long, labels, {k: v[0] for k, v in per.items()},
+    md = comparison_page.render_readings(long, labels, {k: v[0] for k, v in per.items()},
                                     {"paper_r_printed_exponent": "paper_r"}, ["note"])
     assert "`s2.synthetic_b2.practical` (q): ours: differs · paper's r: differs · printed: match → " \
            "**reproduced only by printed**" in md
@@ -287,7 +287,7 @@ def test_index_selects_each_readings_verdicts_separately():
     per = {"ours": ("", [Verdict.compare("s2.a.precision", "p", "yes", "a", True)]),
            "paper_r": ("paper_r/", [Verdict.compare("s2.a.precision", "p", "yes", "a", False)])}
     long = comparison.readings_frame(per)
-    md = comparison.render_readings(long, {"ours": "ours", "paper_r": "paper's r"}, {"ours": "", "paper_r": "paper_r/"},
+    md = comparison_page.render_readings(long, {"ours": "ours", "paper_r": "paper's r"}, {"ours": "", "paper_r": "paper_r/"},
                                     {}, [])
     parsed = checks.parse(md)
     assert [(c.id, c.verdict) for c in parsed] == [("paper_r/s2.a.precision", "DIFFERS")]
@@ -332,7 +332,7 @@ def test_printed_exponent_passes_the_exhaustive_audit_against_its_own_2eps_claim
 
 def test_methodology_notes_of_the_comparison_live_in_the_library():
     names = {"adult_b2": "Adult 2", "synthetic_b1": "Synthetic 1"}
-    notes = comparison.methodology_notes(names, {"adult_b2_text_inliers": 369}, {"adult_b2": {"space": "full"}}, 1)
+    notes = comparison_page.methodology_notes(names, {"adult_b2_text_inliers": 369}, {"adult_b2": {"space": "full"}}, 1)
     assert len(notes) == 8 and notes[0].startswith("Datasets: Adult 2 = `adult_b2`, Synthetic 1 = `synthetic_b1`.")
     assert "(Adult 2: full)" in notes[3] and notes[3].endswith("the paper's r is used only here.")
-    assert comparison.methodology_notes(names, {}, {}, 3)[3].endswith("in the other readings (section 'Readings').")
+    assert comparison_page.methodology_notes(names, {}, {}, 3)[3].endswith("in the other readings (section 'Readings').")

@@ -97,8 +97,31 @@ def test_the_workflow_hub_runs_no_check_and_prints_no_notice():
         text = (rules / name).read_text(encoding="utf-8")
         for word in ("check_dataset_entry", "check_papers", "check_sections", "check_known", r"\bprint\("):
             assert not re.search(word, text), (name, word)
-    assert "check_workflow(config" in (rules / "config.smk").read_text(encoding="utf-8")
-    assert "notices(config)" in (rules / "data.smk").read_text(encoding="utf-8")
+    assert "RUN_PLAN = check_workflow(config" in (rules / "config.smk").read_text(encoding="utf-8")
+    assert "notices(config, RUN_PLAN)" in (rules / "data.smk").read_text(encoding="utf-8")
+
+
+@pytest.mark.mirror
+def test_the_plan_is_built_once_by_the_config_check(tmp_path):
+    """check_workflow returns what it built (the data plan, the papers' sets, the sweeps, the catalogue) and
+    common.smk binds it: it used to build the DataPlan, the sets, the sweeps and the catalogue a second time."""
+    text = (ROOT / "workflow" / "rules" / "common.smk").read_text(encoding="utf-8")
+    for built in ("DataPlan(", "catalogue.load(", "pa_plan.sets(", "pb_plan.sets(", "SweepPlan("):
+        assert built not in text, built
+    files = [str(ROOT / "config.yaml"), str(ROOT / ".test" / "config.yaml")]
+    config = check_config(merged_config(files), DEFAULT_SCHEMA, files)
+    config = {**config, "data_mirror": str(tmp_path), "resources_dir": str(tmp_path / "resources")}
+    from workflow_copy import MIRROR
+
+    config = {**config, "data_mirror": str(MIRROR)}  # the .test datasets, credit card and APS left out
+    plan = configplan.check_workflow(config, ROOT / "workflow" / "report")
+    from privanomaly.report import catalogue
+
+    assert plan.catalogue == catalogue.load(ROOT / "workflow" / "report" / "catalogue.yaml")
+    assert "creditcard" in plan.data.unavailable()
+    assert "creditcard" in plan.paper_a.missing and plan.paper_b.datasets
+    assert plan.sweeps.a == ["paperAbetaR"] and plan.sweeps.claims_sweep("paperAbetaR") == "paperAbetaR"
+    assert configplan.notices(config, plan) == configplan.notices(config)  # the same lines from the shared plan
 
 
 def test_notices_name_the_datasets_a_run_leaves_out(tmp_path):

@@ -119,11 +119,11 @@ def test_paper_a_with_scope_unknown_dataset_rows():
 def test_paper_vs_ours_pages_say_both_papers_tune_non_privately():
     from privanomaly.experiment.verdict import Verdict
     from privanomaly.paper_a import claims
-    from privanomaly.paper_b import comparison
+    from privanomaly.paper_b import comparison_page
 
     md = claims.to_markdown([Verdict.check("A1", "c", "t", "e", True)], "# h")
     assert scope.TUNING_NOTE in md and "Both papers tune non-privately" in scope.TUNING_NOTE
-    assert comparison.methodology_notes({}, {}, {}, 1)[-1] == scope.TUNING_NOTE
+    assert comparison_page.methodology_notes({}, {}, {}, 1)[-1] == scope.TUNING_NOTE
 
 
 def _scenario2(tmp_path, choice: dict, exponent: str = "standard") -> pd.DataFrame:

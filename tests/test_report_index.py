@@ -17,6 +17,7 @@ from privanomaly.experiment import Verdict  # noqa: E402
 from privanomaly.experiment.verdict import AGAINST, UNSTATED  # noqa: E402
 from privanomaly.paper_a import claims as paper_a_claims  # noqa: E402
 from privanomaly.paper_b import comparison as paper_b_comparison  # noqa: E402
+from privanomaly.paper_b import comparison_page  # noqa: E402
 from privanomaly.report import catalogue, checks, gallery, index  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -215,7 +216,7 @@ def _paper_b_comparison_md() -> str:
             row("b7.feasible", "Algorithm 1 is exponential", "N <= 500", "cut at N = 379", None),
         ]
     )
-    return paper_b_comparison.render_markdown(rows, pd.DataFrame({"convention": ["printed"], "both_hold": [False]}),
+    return comparison_page.render_markdown(rows, pd.DataFrame({"convention": ["printed"], "both_hold": [False]}),
                                               ["a note that says MATCH in prose"])
 
 

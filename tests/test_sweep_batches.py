@@ -85,7 +85,7 @@ def test_the_plan_has_one_chunk_list_per_batch():
 
 def _counts(sw: spec.Sweep, name: str, X, y, cap: int) -> pd.DataFrame:
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(7, "sweep_counts", sw.name, name))
-    return chunks.count_tables(name, X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    return chunks.count_tables(name, X, y, spec.balls(sw), sw.metric, cap, absent)
 
 
 def _table(files: list[pd.DataFrame], tmp_path, tag: str) -> bytes:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io as _io
 from itertools import product
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -34,23 +33,20 @@ def _data(seed: int = 3):
 
 
 def _per_point_table(X, y, sw: spec.Sweep, cap: int, absent) -> pd.DataFrame:
-    """The table as one job per grid point computed it: counts per ball key, one point file per point."""
+    """The table as one job per grid point computed it: counts per (β, r) table, one point file per point."""
     files = []
-    grid = [SimpleNamespace(beta=str(b), r=t, k=str(k), eps=spec.num_token(e))
-            for b, t, k, e in product(sw.beta, sw.r_tokens, sw.k, sw.eps)]
-    for row in grid:
-        beta, rtok = spec.parse_ball_key(spec.ball_key(sw, row.beta, row.r))
-        r_kind, value = spec.parse_r_token(rtok)
-        r = counts.resolve_r(X, r_kind, value, beta, sw.metric)
+    for beta, radius, k, eps in product(sw.beta, sw.radii, sw.k, sw.eps):
+        ball = spec.ball_of(beta, radius)  # β None when r is a value: the table every β shares
+        r = counts.resolve_r(X, ball["r_kind"], ball["r_spec"], ball["beta"], sw.metric)
         t = counts.count_table(X, y, r, metric=sw.metric, cap=cap, absent=absent)
         t["r"], t["cap"] = r, cap
         t = pd.read_parquet(_io.BytesIO(t.to_parquet()))  # through the file, as the jobs read it
-        rows = points.point_rows(t, int(row.beta), int(row.k), float(row.eps), MECHS, cap)
-        grid = {"dataset": "d", "beta": int(row.beta), "r_kind": r_kind, "r_spec": spec.parse_r_token(row.r)[1],
-                "r": float(t["r"].iloc[0]), "k": int(row.k), "eps": float(row.eps)}
+        rows = points.point_rows(t, beta, k, eps, MECHS, cap)
+        grid = {"dataset": "d", "beta": beta, "r_kind": radius["r_kind"], "r_spec": radius["r_spec"],
+                "r": float(t["r"].iloc[0]), "k": k, "eps": eps}
         for i, (c, v) in enumerate(grid.items()):
             rows.insert(i, c, v)
-        files.append(scope.add_sweep_columns(rows, "paper_a", r_kind, spec.parse_r_token(row.r)[1], None))
+        files.append(scope.add_sweep_columns(rows, "paper_a", radius["r_kind"], radius["r_spec"], None))
     return files
 
 
@@ -72,7 +68,7 @@ def test_chunked_sweep_table_is_byte_identical_to_one_job_per_point(tmp_path, r,
     sw = _sweep(r)
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(1, "sweep_counts", "s", "d"))
-    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.balls(sw), sw.metric, cap, absent)
     table = pd.read_parquet(_io.BytesIO(table.to_parquet()))
     chunked = [chunks.chunk_rows(table, "d", pts, MECHS, cap) for pts in partition.chunks(sw, points_per_job)]
     assert _collect(chunked, tmp_path, "c") == _collect(_per_point_table(X, y, sw, cap, absent), tmp_path, "p")
@@ -81,8 +77,9 @@ def test_chunked_sweep_table_is_byte_identical_to_one_job_per_point(tmp_path, r,
 def test_chunks_partition_the_grid_in_order():
     sw = _sweep({"fraction": [0.01, 0.05, 0.1]}, beta=(2, 5, 10), k=(1, 5), eps=(0.25, 0.5, 1.0, 2.0, 4.0))
     one_eps = partition.eps_grid(sw)
-    assert len(one_eps) == 18 and one_eps[0] == (2, "f0.01", 1) and one_eps[-1] == (10, "f0.1", 5)
-    grid = [(spec.num_token(e), *p) for e in sw.eps for p in one_eps]
+    assert len(one_eps) == 18 and one_eps[0] == {"beta": 2, "r_kind": "fraction", "r_spec": 0.01, "k": 1}
+    assert one_eps[-1] == {"beta": 10, "r_kind": "fraction", "r_spec": 0.1, "k": 5}
+    grid = [{"eps": e, **p} for e in sw.eps for p in one_eps]
     for ppj in (1, 4, 5, 17, 18, 19, 36, 53, 54, 90, 1000):
         parts = partition.chunks(sw, ppj)
         assert [x for part in parts for x in part] == grid
@@ -109,13 +106,15 @@ def test_appending_an_eps_changes_only_the_last_chunk(ppj):
     new = partition.chunks(_sweep(eps=(0.25, 0.5, 1.0, 2.0, 4.0, 8.0), **kw), ppj)
     assert new[: len(old) - 1] == old[:-1]
     assert new[len(old) - 1][: len(old[-1])] == old[-1]  # the last block: the same, or grown by the new ε
-    assert all(p[0] == "8" for chunk in new[len(old):] for p in chunk)
+    assert all(p["eps"] == 8.0 for chunk in new[len(old):] for p in chunk)
     assert (len(new), len(new[-1])) == {4: (30, 4), 18: (6, 18), 36: (3, 36), 54: (2, 54), 90: (2, 18),
                                          108: (1, 108)}[ppj]
 
 
-def test_a_chunk_without_its_ball_key_says_to_rerun_the_counts():
+def test_a_chunk_without_its_count_table_says_to_rerun_the_counts():
     X, y = _data()
-    table = chunks.count_tables("d", X, y, ["beta~2_r~f0.05"], "euclidean", 50, np.zeros((0, 3)))
-    with pytest.raises(ValueError, match="no ball key for beta 5, r f0.05.*rerun its counts"):
-        chunks.chunk_rows(table, "d", [("1", 5, "f0.05", 1)], MECHS, 50)
+    ball = spec.Ball(beta=2, r_kind="fraction", r_spec=0.05)
+    table = chunks.count_tables("d", X, y, [ball], "euclidean", 50, np.zeros((0, 3)))
+    point = spec.GridPoint(eps=1.0, beta=5, r_kind="fraction", r_spec=0.05, k=1)
+    with pytest.raises(ValueError, match=r"no table beta~5_r~f0.05 for beta 5, r \(fraction\) 0.05.*rerun its counts"):
+        chunks.chunk_rows(table, "d", [point], MECHS, 50)

@@ -43,7 +43,7 @@ def _table(n_absent):
     sw = spec.parse("s", _sweep(mechs, n_absent))
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(0, "sweep_counts", "s", "d"))
-    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.balls(sw), sw.metric, cap, absent)
     return pd.concat([chunks.chunk_rows(table, "d", pts, mechs, cap) for pts in partition.chunks(sw, 128)],
                      ignore_index=True)
 

@@ -31,7 +31,8 @@ def _heat_maps(fig):
                                                 (["alpha_without_5", "printed"], "printed")])
 def test_sigma_ratio_shows_one_conventions_rows(conventions, shown):
     X, y = _line()
-    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"], {**B_SETTINGS, "conventions": conventions}, None)
+    t = sigma.dataset_rows(X, y, "line", [1, 2], spec.radii("value", [1, 0.5]),
+                           {**B_SETTINGS, "conventions": conventions}, None)
     t = t.sort_values(["convention"], kind="mergesort")  # as sweeps.collect orders them
     ratios = t.pivot_table(index=["convention", "k", "eps"], columns="r_spec", values="ratio")
     assert not np.allclose(ratios.xs(conventions[0]), ratios.xs(conventions[1]))  # the readings differ
@@ -55,7 +56,7 @@ def test_gain_at_a_tiny_reference_eps_uses_that_eps_only():
                           "k": [1], "beta": [1, 2], "r": {"value": [1.0, 2.0]}, "n_absent": 5})
     cap = counts.sweep_cap(sw.beta, sw.eps)
     absent = counts.absent_points(X, sw.n_absent, seeding.rng(0, "sweep_counts", "s", "d"))
-    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, absent)
+    table = chunks.count_tables("d", X, y, spec.balls(sw), sw.metric, cap, absent)
     t = pd.concat([chunks.chunk_rows(table, "d", pts, mechs, cap) for pts in partition.chunks(sw, 128)],
                   ignore_index=True)
     fig = plots.gain(t)
@@ -76,7 +77,7 @@ def test_gain_labels_two_close_radii_apart():
     sw = spec.parse("s", {"kind": "paper_a", "datasets": ["d"], "mechanisms": mechs, "eps": [1.0], "k": [1],
                           "beta": [2], "r": {"value": [1.0000001, 1.0000002]}, "n_absent": 0})
     cap = counts.sweep_cap(sw.beta, sw.eps)
-    table = chunks.count_tables("d", X, y, spec.ball_keys(sw), sw.metric, cap, np.zeros((0, 2)))
+    table = chunks.count_tables("d", X, y, spec.balls(sw), sw.metric, cap, np.zeros((0, 2)))
     t = chunks.chunk_rows(table, "d", partition.chunks(sw, 128)[0], mechs, cap)
     ax = next(ax for ax in plots.gain(t).axes if ax.images)
     assert [tl.get_text() for tl in ax.get_xticklabels()] == ["r = 1.0000001", "r = 1.0000002"]
@@ -88,7 +89,7 @@ def test_top_h_names_every_line_by_its_h_and_its_k_r_point():
     (k, r) point its own line style named "k = .., r = ..", with the drawn values those of the table."""
     x, y = _line()
     X = np.hstack([x, x[::-1], (x * 7) % 5])  # three 1-D subspaces: h = 1, 2 are both below their number
-    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"],
+    t = sigma.dataset_rows(X, y, "line", [1, 2], spec.radii("value", [1, 0.5]),
                            {**B_SETTINGS, "conventions": ["printed"], "h": [1, 2], "subspace_dims": [1],
                             "max_subspaces": 10}, None)
     t = pd.concat([t, t.iloc[:0]])  # the collected table's dtypes: h float (sigma rows have none)
@@ -119,7 +120,7 @@ def test_sigma_ratio_says_where_a_smooth_bound_has_no_cell():
     """A smooth bound whose cells are all `skipped` (Algorithm 2 past its work guard) keeps its panel, saying so
     with the table's reason: the caption lists every bound of the sweep, so one cannot silently vanish."""
     X, y = _line()
-    t = sigma.dataset_rows(X, y, "line", [1, 2], ["v1", "v0.5"],
+    t = sigma.dataset_rows(X, y, "line", [1, 2], spec.radii("value", [1, 0.5]),
                            {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper", "fast"], "max_work": 0},
                            None)
     paper = t[t["method"] == "paper"]
@@ -135,7 +136,7 @@ def test_a_skipped_sweep_cell_names_the_sweeps_own_work_guard():
     own, or paper_b.scenario1's by default) - raising paper_b.scenario1.max_work does nothing for a sweep that
     sets its own, as config.yaml's paperBkR does."""
     X, y = _line()
-    t = sigma.dataset_rows(X, y, "line", [1], ["v1"],
+    t = sigma.dataset_rows(X, y, "line", [1], spec.radii("value", [1]),
                            {**B_SETTINGS, "conventions": ["printed"], "methods": ["paper"], "max_work": 0,
                             "guard_key": "sweeps.mySweep.max_work"}, None)
     why = set(t["skipped"])

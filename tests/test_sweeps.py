@@ -25,24 +25,22 @@ def a_entry(**kw) -> dict:
 # ------------------------------------------------------------------------------------------ spec
 
 
-def test_tokens_are_canonical_and_invertible():
+def test_tokens_are_canonical():
     assert spec.num_token(1.0) == spec.num_token(1) == "1"
     assert spec.num_token(0.05) == "0.05"
     assert spec.num_token(1e-4) == "0.0001"
     assert spec.r_token("fraction", 0.05) == "f0.05"
-    assert spec.parse_r_token("q0.9") == ("quantile", 0.9)
-    assert spec.parse_r_token("v2") == ("value", 2.0)
-    with pytest.raises(ValueError, match="not an r token"):
-        spec.parse_r_token("x0.1")
 
 
 def test_ball_counts_shared_across_beta_only_for_absolute_r():
     frac = spec.parse("s", a_entry())
-    assert spec.ball_keys(frac) == ["beta~2_r~f0.01", "beta~2_r~f0.05", "beta~5_r~f0.01", "beta~5_r~f0.05"]
+    assert spec.balls(frac) == [{"beta": b, "r_kind": "fraction", "r_spec": f} for b in (2, 5) for f in (0.01, 0.05)]
+    assert [spec.ball_label(b) for b in spec.balls(frac)] == ["beta~2_r~f0.01", "beta~2_r~f0.05", "beta~5_r~f0.01",
+                                                               "beta~5_r~f0.05"]
     val = spec.parse("s", a_entry(r={"value": [0.5, 1]}))
-    assert spec.ball_keys(val) == ["r~v0.5", "r~v1"]  # one table per r, shared by every β, k, ε, mechanism
-    assert spec.parse_ball_key("beta~5_r~f0.05") == (5, "f0.05")
-    assert spec.parse_ball_key("r~v1") == (None, "v1")
+    # one table per r, shared by every β, k, ε, mechanism
+    assert spec.balls(val) == [{"beta": None, "r_kind": "value", "r_spec": v} for v in (0.5, 1.0)]
+    assert [spec.ball_label(b) for b in spec.balls(val)] == ["r~v0.5", "r~v1"]
 
 
 @pytest.mark.parametrize(
@@ -261,7 +259,7 @@ def test_dataset_rows_cover_every_k_and_r_with_the_radius_read_off_the_data():
     s = {"eps": [0.5, 1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["fast"], "h": [1],
          "subspace_dims": [1], "max_subspaces": 10, "max_work": 3000, "fast_exact_max": 0, "timeout": 60,
          "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
-    t = sigma.dataset_rows(X, y, "d", [1, 3], ["f0.1", "v1.5"], s, None)
+    t = sigma.dataset_rows(X, y, "d", [1, 3], spec.radii("fraction", [0.1]) + spec.radii("value", [1.5]), s, None)
     assert list(t.columns[:5]) == ["dataset", "k", "r_kind", "r_spec", "r"]
     assert t[["k", "r_spec"]].drop_duplicates().values.tolist() == [[1, 0.1], [1, 1.5], [3, 0.1], [3, 1.5]]
     at = t[(t["k"] == 3) & (t["r_spec"] == 0.1)]
@@ -345,24 +343,23 @@ def test_claims_from_sweep_fail_on_tampered_tables(iso_sweep):
 
 
 @pytest.mark.parametrize("metric", ["euclidean", "manhattan", "chebyshev"])
-def test_resolve_radii_equals_resolve_r_key_by_key(metric):
-    """The sweep's counts read every fraction of one β off one search: the same floats as one key at a time."""
+def test_resolve_radii_equals_resolve_r_table_by_table(metric):
+    """The sweep's counts read every fraction of one β off one search: the same floats as one table at a time."""
+    from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
+
     rng = np.random.default_rng(5)
     X = np.round(rng.normal(size=(400, 3)), 1)  # rounded: ties among the d_β
     sw = spec.parse("s", a_entry(beta=[2, 5], r={"fraction": [0.01, 0.05, 0.3]}))
-    keys = spec.ball_keys(sw)
-    got = counts.resolve_radii(X, keys, metric)
-    assert list(got) == keys and len(keys) == 6
-    for key in keys:
-        beta, rtok = spec.parse_ball_key(key)
-        kind, value = spec.parse_r_token(rtok)
-        assert got[key] == counts.resolve_r(X, kind, value, beta, metric)
-        from privanomaly.paper_a.selection import knn_radius_table, radius_for_fraction
-
+    balls = spec.balls(sw)
+    got = counts.resolve_radii(X, balls, metric)
+    assert len(got) == len(balls) == 6
+    for ball, r in zip(balls, got):
+        beta, value = ball["beta"], ball["r_spec"]
+        assert r == counts.resolve_r(X, ball["r_kind"], value, beta, metric)
         p = counts.P_OF_METRIC[metric]
-        assert got[key] == radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], value)
+        assert r == radius_for_fraction(knn_radius_table(X, [beta], p=p)[:, 0], value)
     values = spec.parse("v", a_entry(r={"value": [0.5, 0.9]}))
-    assert counts.resolve_radii(X, spec.ball_keys(values), metric) == {"r~v0.5": 0.5, "r~v0.9": 0.9}
+    assert counts.resolve_radii(X, spec.balls(values), metric) == [0.5, 0.9]
 
 
 @pytest.mark.subprocess
@@ -376,12 +373,12 @@ def test_algorithm_2_rows_of_a_sweep_name_the_work_guard_where_the_shape_does_no
     s = {"eps": [1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["paper", "fast"], "h": [],
          "subspace_dims": [], "max_subspaces": 10, "max_work": 100_000, "fast_exact_max": 0, "timeout": 60,
          "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
-    t = sigma.dataset_rows(X3, y3, "d", [2], ["v1.5"], s, None).set_index("method")
+    t = sigma.dataset_rows(X3, y3, "d", [2], spec.radii("value", [1.5]), s, None).set_index("method")
     assert "Algorithm 2 within max_work = 100,000" in t.loc["paper", "data_dependent"]
     assert not t.loc["paper", "proven_end_to_end"]
     assert "max_work" not in t.loc["fast", "data_dependent"]
     assert list(t.reset_index()["method"]) == ["paper", "fast"]  # the table's row order is kept
-    t2 = sigma.dataset_rows(X3[:, :2], y3, "d", [2], ["v1.5"], s, None).set_index("method")
+    t2 = sigma.dataset_rows(X3[:, :2], y3, "d", [2], spec.radii("value", [1.5]), s, None).set_index("method")
     assert "max_work" not in t2.loc["paper", "data_dependent"]
 
 

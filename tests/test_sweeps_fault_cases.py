@@ -32,14 +32,14 @@ def test_paper_b_k_too_large_works_with_an_absolute_r():
     s = {"eps": [1.0], "delta": 0.01, "conventions": ["printed"], "methods": ["fast"], "h": [], "subspace_dims": [],
          "max_subspaces": 100, "max_work": 1000, "fast_exact_max": 1000, "timeout": None,
          "true_subspace": {"rule": "labelled_outlier", "min_outliers": 1}, "sensitivity": 1.0}
-    rows = sigma.dataset_rows(X, y, "d", [6], ["v0.5"], s, None)
+    rows = sigma.dataset_rows(X, y, "d", [6], spec.radii("value", [0.5]), s, None)
     assert rows["true_count"].tolist() == [6.0]
 
 
 def test_dataset_rows_names_the_dataset_when_k_is_too_large():
     X, y = _xy(6)
     with pytest.raises(ValueError, match=r"dataset d \(6 records\).*k = 6"):
-        sigma.dataset_rows(X, y, "d", [6], ["f0.1"], {}, None)
+        sigma.dataset_rows(X, y, "d", [6], spec.radii("fraction", [0.1]), {}, None)
 
 
 def test_a_description_over_several_lines_stays_one_row_of_the_index():

@@ -73,7 +73,7 @@ def test_paper_b_sweep_takes_count_mechanisms_by_name_and_rejects_others(geometr
 @pytest.mark.slow
 def test_mechanism_rows_carry_each_laws_noise_and_its_claim(geometric):
     X, y = _data()
-    t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],
+    t = sigma.dataset_rows(X, y, "toy", [1, 2], spec.radii("value", [1, 0.5]),
                            {**SETTINGS, "mechanisms": ["gaussian_gs_upper", "gaussian_smooth_fast", "geometric_test"]},
                            {"steps": []})  # raw features: nothing fitted on the data
     m = t[t["part"] == "mechanism"]
@@ -102,7 +102,8 @@ def test_mechanism_rows_carry_each_laws_noise_and_its_claim(geometric):
 
 def test_an_unproven_claim_is_stated_as_such():
     X, y = _data()
-    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**SETTINGS, "mechanisms": ["gaussian_gs_lower"]}, {"steps": []})
+    t = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1]), {**SETTINGS, "mechanisms": ["gaussian_gs_lower"]},
+                           {"steps": []})
     m = t[t["part"] == "mechanism"]
     assert len(m) == 2 and not m["claim_proven"].any() and not m["proven_end_to_end"].any()
     assert (m["claim_note"].str.contains("lower bound proves nothing")).all()
@@ -111,7 +112,7 @@ def test_an_unproven_claim_is_stated_as_such():
 @pytest.mark.slow
 def test_noise_vs_eps_draws_the_tables_noise_per_mechanism(geometric):
     X, y = _data()
-    t = sigma.dataset_rows(X, y, "toy", [1, 2], ["v1", "v0.5"],
+    t = sigma.dataset_rows(X, y, "toy", [1, 2], spec.radii("value", [1, 0.5]),
                            {**SETTINGS, "mechanisms": ["gaussian_gs_upper", "geometric_test"]}, None)
     t = pd.concat([t, t.iloc[:0]])
     fig = plots.noise_vs_eps(t)
@@ -132,7 +133,7 @@ def test_an_eps_where_a_mechanism_has_no_law_is_a_skipped_row_not_a_failed_job()
     gaussian_gs_upper is kept, skipped with the reason and no noise, as the sigma rows show NaN there; the other
     eps and mechanisms are computed."""
     X, y = _data()
-    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"],
+    t = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1]),
                            {**SETTINGS, "eps": [1.0, 10.0], "mechanisms": ["gaussian_gs_upper", "gaussian_smooth_fast"]},
                            {"steps": []})
     m = t[t["part"] == "mechanism"].set_index(["mechanism", "eps"])
@@ -153,9 +154,9 @@ def test_every_dataset_of_a_sweep_writes_the_same_columns(tmp_path):
 
     X, y = _data()
     s = {**SETTINGS, "methods": ["paper"], "h": [1], "subspace_dims": [1, 2], "mechanisms": ["gaussian_gs_upper"]}
-    two = sigma.dataset_rows(X, y, "two", [2], ["v1"], s, {"steps": []})
-    one = sigma.dataset_rows(X[:, :1], y, "one", [2], ["v1"], s, {"steps": []})
-    stuck = sigma.dataset_rows(X, y, "stuck", [2], ["v1"], {**s, "max_work": 0}, {"steps": []})
+    two = sigma.dataset_rows(X, y, "two", [2], spec.radii("value", [1]), s, {"steps": []})
+    one = sigma.dataset_rows(X[:, :1], y, "one", [2], spec.radii("value", [1]), s, {"steps": []})
+    stuck = sigma.dataset_rows(X, y, "stuck", [2], spec.radii("value", [1]), {**s, "max_work": 0}, {"steps": []})
     assert (one[one["part"] == "top_h"]["skipped"] != "").all() and (two[two["part"] == "top_h"]["skipped"] == "").any()
     assert (stuck[stuck["part"] == "sigma"]["skipped"] != "").all()
     assert set(one.columns) == set(two.columns) == set(stuck.columns)
@@ -187,8 +188,8 @@ def test_a_paper_b_sweep_takes_a_delta_grid():
             spec.parse("s", {**entry, "delta": bad})
     X, y = _data()
     s = {**SETTINGS, "delta": [0.01, 1e-5], "h": [1], "subspace_dims": [1], "mechanisms": ["gaussian_gs_upper"]}
-    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], s, {"steps": []})
-    one = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**s, "delta": [1e-5]}, {"steps": []})
+    t = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1]), s, {"steps": []})
+    one = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1]), {**s, "delta": [1e-5]}, {"steps": []})
     for part in ("sigma", "mechanism"):
         rows = t[t["part"] == part]
         assert sorted(rows["delta"].unique()) == [1e-5, 0.01] and len(rows) == 2 * len(one[one["part"] == part])
@@ -205,7 +206,7 @@ def test_a_paper_b_sweep_takes_a_delta_grid():
 def test_delta_grid_figures_draw_each_delta(tmp_path):
     X, y = _data()
     s = {**SETTINGS, "delta": [0.01, 1e-5], "mechanisms": ["gaussian_gs_upper"]}
-    t = sigma.dataset_rows(X, y, "toy", [2], ["v1", "v0.5"], s, {"steps": []})
+    t = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1, 0.5]), s, {"steps": []})
     fig = plots.sigma_ratio(t)
     titles = [ax.get_title() for ax in fig.axes if ax.images]
     assert any("δ = 0.01" in x for x in titles) and any("δ = 0.00001" in x for x in titles)
@@ -222,7 +223,7 @@ def test_top_h_rows_state_h_and_the_candidate_subspaces_as_public():
     """A top-h row's claim (Algorithm 3) treats h and the candidate subspaces as public, as Scenario 2's tables
     say; the σ and mechanism rows do not involve them."""
     X, y = _data()
-    t = sigma.dataset_rows(X, y, "toy", [2], ["v1"], {**SETTINGS, "h": [1], "subspace_dims": [1],
+    t = sigma.dataset_rows(X, y, "toy", [2], spec.radii("value", [1]), {**SETTINGS, "h": [1], "subspace_dims": [1],
                                                        "mechanisms": ["gaussian_gs_upper"]}, {"steps": []})
     top = t[t["part"] == "top_h"]
     assert len(top) and top["public_inputs"].str.contains("h, candidate subspaces").all()

@@ -66,11 +66,46 @@ def test_sweep_settings_are_per_sweep_and_max_work_falls_back_to_scenario1():
     assert plan.chunk_settings("a") == {"mechanisms": ["sp", "optimal_dp"], "cap": plan.cap("a")}
     assert plan.counts_settings("a")["cap"] == plan.cap("a")
     b = plan.b_settings("b", {"max_work": 99})
-    assert b["eps"] == [0.5, 1.0] and b["r_tokens"] == ["f0.1"] and b["max_work"] == 99
+    assert b["eps"] == [0.5, 1.0] and b["radii"] == [{"r_kind": "fraction", "r_spec": 0.1}] and b["max_work"] == 99
     assert plan.table_settings("b") == {"kind": "paper_b", "r_kind": "fraction"}
     assert plan.claims_table("S", "a") == ["S/a/sweep.parquet"] and plan.claims_table("S", None) == []
-    assert plan.ball_keys("a") == ["beta~5_r~f0.05"] and plan.chunks("a") == [("t", 0)]
-    assert plan.chunk_points("a", 0) == [["0.5", 5, "f0.05", 1]]
+    # a job's parameters are records, never a string it parses back
+    assert plan.balls("a") == [{"beta": 5, "r_kind": "fraction", "r_spec": 0.05}] and plan.chunks("a") == [("t", 0)]
+    assert plan.chunk_points("a", 0) == [{"eps": 0.5, "beta": 5, "r_kind": "fraction", "r_spec": 0.05, "k": 1}]
+    assert plan.growth_points("a", "t") == [{"beta": 5, "r_kind": "fraction", "r_spec": 0.05}]
+
+
+
+def _plain(x) -> bool:
+    """Built of dicts, lists, strings, numbers, bools and None only: a param Snakemake can compare by its repr."""
+    if isinstance(x, dict):
+        return type(x) is dict and all(_plain(k) and _plain(v) for k, v in x.items())
+    if isinstance(x, list):
+        return all(map(_plain, x))
+    return x is None or type(x) in (str, int, float, bool)
+
+
+def test_sweep_params_are_plain_data_whose_repr_changes_only_with_the_points():
+    """Snakemake reruns a job when the repr of a param changes and ignores a param of another type (a dataclass,
+    a tuple subclass is a tuple, a numpy number...): every sweep param is plain data, its repr the same plan after
+    plan, and adding a β changes the chunks' points while appending an ε keeps the first chunk's."""
+    def plan(beta=(2, 5), eps=(0.5, 1.0)):
+        cfg = {"a": {"kind": "paper_a", "datasets": ["t"], "mechanisms": ["sp"], "eps": list(eps), "k": [1],
+                     "beta": list(beta), "r": {"value": [0.5, 1.0]}},
+               "b": {"kind": "paper_b", "datasets": ["t"], "k": [3], "r": {"quantile": [0.9]}, "eps": [0.5]}}
+        return SweepPlan(cfg, lambda names, key: names, lambda names: list(names), points_per_job=4)
+
+    p = plan()
+    params = [p.balls("a"), p.chunk_points("a", 0), p.growth_points("a", "t"), p.counts_settings("a"),
+              p.chunk_settings("a"), p.b_settings("b", {"max_work": 9}), p.table_settings("b")]
+    assert all(map(_plain, params)), params
+    assert repr(params) == repr([plan().balls("a"), plan().chunk_points("a", 0), plan().growth_points("a", "t"),
+                                 plan().counts_settings("a"), plan().chunk_settings("a"),
+                                 plan().b_settings("b", {"max_work": 9}), plan().table_settings("b")])
+    assert p.balls("a") == [{"beta": None, "r_kind": "value", "r_spec": r} for r in (0.5, 1.0)]  # shared by every β
+    assert plan(beta=(2, 5, 9)).balls("a") == p.balls("a")
+    assert repr(plan(beta=(2, 5, 9)).chunk_points("a", 0)) != repr(p.chunk_points("a", 0))
+    assert repr(plan(eps=(0.5, 1.0, 2.0)).chunk_points("a", 0)) == repr(p.chunk_points("a", 0))
 
 
 def test_record_tables_are_capped_at_the_smallest_eps_each_is_used_at():

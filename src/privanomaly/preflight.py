@@ -5,7 +5,8 @@ cannot import the planners. This module runs it, then the cross-key checks, so `
 before Snakemake starts, with the key named first. ``workflow/rules/config.smk`` (the workflow's config check)
 runs the same checks once at DAG build with :func:`check_workflow`, which adds what depends on files (which
 datasets the data mirror makes available - ``make`` passes the mirror to Snakemake only -, the catalogue's
-captions, the gallery's figures); the run's notices (:func:`notices`: the mirror, the datasets left out, the
+captions, the gallery's figures) and returns what it built, the run's :class:`WorkflowPlan` (the data plan, the
+papers' sets, the sweeps, the catalogue), which ``workflow/rules/common.smk`` binds: built once; the run's notices (:func:`notices`: the mirror, the datasets left out, the
 Scenario-1 outlooks and CPU estimates, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
 or a cluster job.
 """
@@ -13,7 +14,8 @@ or a cluster job.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,38 @@ from privanomaly.paper_a import plan as pa_plan
 from privanomaly.paper_b import plan as pb_plan
 from privanomaly.datasets.plan import DataPlan
 from privanomaly.sweeps.plan import SweepPlan
+
+
+@dataclass(frozen=True)
+class WorkflowPlan:
+    """The run's plan, built from the checked config by :func:`check_workflow` (once per DAG build) and bound by
+    ``workflow/rules/common.smk``: ``data`` (``PLAN``), ``paper_a`` / ``paper_b`` the papers' dataset sets
+    (``PA_SETS``, ``PB_SETS``), ``sweeps`` (``SW``), ``catalogue`` the items of workflow/report/catalogue.yaml
+    (``CATALOGUE_ITEMS``; empty when built for the notices only)."""
+
+    data: DataPlan
+    paper_a: pa_plan.PaperASets
+    paper_b: pb_plan.PaperBSets
+    sweeps: SweepPlan
+    catalogue: list = field(default_factory=list)
+
+
+def workflow_plan(config: Mapping[str, Any], data: DataPlan | None = None, catalogue: Iterable = ()) -> WorkflowPlan:
+    """The :class:`WorkflowPlan` of a checked ``config`` (``data``: its :class:`DataPlan` when already built)."""
+    data = DataPlan(config) if data is None else data
+    pa, pb = config["paper_a"], config["paper_b"]
+    return WorkflowPlan(data=data, paper_a=pa_plan.sets(pa, data.available(pa["datasets"]), data.unavailable()),
+                        paper_b=pb_plan.sets(pb, data.available(list(pb["datasets"]))),
+                        sweeps=_sweeps(config, data, data.available), catalogue=list(catalogue))
+
+
+def _sweeps(config: Mapping[str, Any], data: DataPlan, available: Callable[[Iterable[str]], list[str]]) -> SweepPlan:
+    """The sweeps of ``config`` on the datasets ``available`` (:class:`SweepPlan` checks their names and sizes),
+    with the claim sweep's name checked (a name that is no paper-A sweep raises naming the key)."""
+    sweeps = SweepPlan(config.get("sweeps"), data.check_names, available, config.get("sweep_max_points"),
+                       config.get("sweep_points_per_job"))
+    sweeps.claims_sweep((config["paper_a"].get("claims") or {}).get("sweep"))
+    return sweeps
 
 
 def check_papers(config: Mapping[str, Any], plan: DataPlan, unavailable: Mapping[str, str]) -> None:
@@ -57,9 +91,7 @@ def check_plan(config: Mapping[str, Any]) -> None:
     with its message (which names the key)."""
     try:
         plan = _check_plan(config, {})  # which datasets are unavailable depends on the mirror: DAG time
-        sweeps = SweepPlan(config.get("sweeps"), plan.check_names, list, config.get("sweep_max_points"),
-                           config.get("sweep_points_per_job"))
-        sweeps.claims_sweep((config["paper_a"].get("claims") or {}).get("sweep"))  # a name that is no sweep
+        _sweeps(config, plan, list)
         check_catalogue()
     except ConfigError:
         raise
@@ -68,38 +100,51 @@ def check_plan(config: Mapping[str, Any]) -> None:
         raise ConfigError(f"invalid configuration:\n  {text}") from None
 
 
-def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> None:
+def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> WorkflowPlan:
     """The DAG-time checks (``workflow/rules/config.smk``, after the schema): the dataset entries, the papers'
-    cross-key checks with what the data mirror leaves unavailable, the ``report`` section, the catalogue's
-    captions (``report_dir``: workflow/report) and the gallery's figures. Each raises ``ValueError`` naming
-    the key."""
+    cross-key checks with what the data mirror leaves unavailable, the sweeps, the ``report`` section, the
+    catalogue's captions (``report_dir``: workflow/report) and the gallery's figures. Each raises ``ValueError``
+    naming the key. Returns the run's :class:`WorkflowPlan`, with the catalogue it loaded."""
     from privanomaly.report import catalogue, gallery
 
-    _check_plan(config, None)
+    data = _check_plan(config, None)
     if "report" not in config:
         raise ValueError("config: missing section 'report' (gallery_width, gallery); see config.yaml")
     items = catalogue.load(Path(report_dir) / "catalogue.yaml")
     catalogue.check_sections(items, report_dir)
     figures = [f for it in items for f in it.files if f.endswith(".png")] + ["sweeps/{sweep}/figures/{figure}.png"]
     gallery.check_known(config["report"]["gallery"], figures)
+    return workflow_plan(config, data, items)
 
 
-def notices(config: Mapping[str, Any]) -> list[str]:
+def check_rule_scripts(scripts: Iterable[tuple[str, str, str, Path]]) -> None:
+    """Stop when the ``script:`` file of a rule does not exist, naming both: ``scripts`` holds (rule, its .smk file,
+    its script path as written, the directory that path is relative to) of every rule with a local script
+    (``workflow/rules/checks.smk``, once every rule is defined). Snakemake (9) fails on it only when it builds the
+    DAG, with a FileNotFoundError traceback of about 80 lines that names neither the rule nor its .smk file."""
+    for rule, snakefile, script, basedir in scripts:
+        if "{" in script:  # a script path with wildcards is known per job only
+            continue
+        path = Path(basedir) / script
+        if not path.is_file():
+            raise ValueError(
+                f"the script {script} of rule {rule} ({snakefile}) does not exist ({path.resolve()}); "
+                f"correct the path (relative to the directory of {Path(snakefile).name})"
+            )
+
+
+def notices(config: Mapping[str, Any], plan: WorkflowPlan | None = None) -> list[str]:
     """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
     out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work
     guard, every Scenario-1 job's estimated CPU time (from its table's shape), the sweeps none of whose datasets
-    is available."""
-    plan = DataPlan(config)
-    pa, pb = config["paper_a"], config["paper_b"]
-    out = [plan.mirror_notice(), *(f"{n}: {why}" for n, why in plan.unavailable().items())]
-    pa_sets = pa_plan.sets(pa, plan.available(pa["datasets"]), plan.unavailable())
-    out += [f"paper_a: {n} left out of the tables ({why})" for n, why in pa_sets.missing.items()]
-    pb_sets = pb_plan.sets(pb, plan.available(list(pb["datasets"])))
-    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, pb_sets.scenario1, plan.parquet)]
-    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, pb_sets.scenario1, plan.parquet)]
-    sweeps = SweepPlan(config.get("sweeps"), plan.check_names, plan.available, config.get("sweep_max_points"),
-                       config.get("sweep_points_per_job"))
-    return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in sweeps.skipped]
+    is available. ``plan``: the run's plan (:func:`check_workflow`'s), else built from ``config``."""
+    plan = workflow_plan(config) if plan is None else plan
+    data, pb, s1 = plan.data, config["paper_b"], plan.paper_b.scenario1
+    out = [data.mirror_notice(), *(f"{n}: {why}" for n, why in data.unavailable().items())]
+    out += [f"paper_a: {n} left out of the tables ({why})" for n, why in plan.paper_a.missing.items()]
+    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, s1, data.parquet)]
+    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, s1, data.parquet)]
+    return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in plan.sweeps.skipped]
 
 
 def check_catalogue(report_dir: str | Path = Path("workflow") / "report") -> None:

@@ -10,7 +10,7 @@ from privanomaly import mechanisms as mech_registry
 from privanomaly.run.code_digest import module_digest, script_digest
 from privanomaly.paper_a import plan as pa_plan
 from privanomaly.paper_b import plan as pb_plan
-from privanomaly.datasets.plan import DataPlan, wildcard_choice
+from privanomaly.datasets.plan import wildcard_choice
 from privanomaly.run.provenance import config_sha256, git_commit
 from privanomaly.report import catalogue
 from privanomaly.report import gallery
@@ -20,7 +20,6 @@ from privanomaly.config.effective import (
     finished_message,
 )
 from privanomaly.run.log import skip_collection_at_exit
-from privanomaly.sweeps.plan import SweepPlan
 
 # Snakemake's own process (every run, dry-run and cluster job step) ends without the final garbage
 # collections over its modules and DAG: ~0.2 s CPU per start (run.log.skip_collection_at_exit).
@@ -36,24 +35,19 @@ PA_WORK = f"{RESULTS}/paper_a/work"
 PB_OUT = f"{RESULTS}/paper_b"
 SW_OUT = f"{RESULTS}/sweeps"
 CATALOGUE = f"{WORKFLOW_ROOT}/workflow/report/catalogue.yaml"
-CATALOGUE_ITEMS = catalogue.load(CATALOGUE)
 
-# ---- The run's plan: privanomaly.datasets.plan, paper_a.plan, paper_b.plan, sweeps.plan ----
-PLAN = DataPlan(config)
+# ---- The run's plan, built by the config check (config.smk: RUN_PLAN = privanomaly.preflight.WorkflowPlan):
+# privanomaly.datasets.plan, paper_a.plan, paper_b.plan, sweeps.plan and the catalogue ----
+CATALOGUE_ITEMS = RUN_PLAN.catalogue
+PLAN = RUN_PLAN.data
 STANDIN_MIRROR = PLAN.standin_mirror
-PA_SETS = pa_plan.sets(PA, PLAN.available(PA["datasets"]), PLAN.unavailable())
+PA_SETS = RUN_PLAN.paper_a
 # scale runs only (.scale/config.yaml): {dataset: "stand-in data: ..."} carried by every table/figure/claim
 PA_STAND_IN = PLAN.stand_in_notes(PA_SETS.selected)
-PB_SETS = pb_plan.sets(PB, PLAN.available(list(PB["datasets"])))
+PB_SETS = RUN_PLAN.paper_b
 PB_READINGS_PLAN = pb_plan.readings_plan(PB_OUT, PB, PB_SETS)
 PB_METHOD_REGEX = "paper|fast"  # the smooth bounds of a Scenario-1 table or figure
-SW = SweepPlan(
-    config.get("sweeps"),
-    PLAN.check_names,
-    PLAN.available,
-    config.get("sweep_max_points"),
-    config.get("sweep_points_per_job"),
-)
+SW = RUN_PLAN.sweeps
 SW_CLAIMS = SW.claims_sweep(PA.get("claims", {}).get("sweep"))  # "" if none runs
 # the sets by the names the catalogue's `datasets`, `sets`, `expand` and `when` use (report.smk)
 CATALOGUE_SETS = {
@@ -90,23 +84,6 @@ def library_code(script):
             f"library_code({script!r}): no script {path} - the name of the rule's script, misspelt?"
         )
     return script_digest(path)
-
-
-def check_rule_scripts():
-    """Stop when the `script:` file of a rule does not exist, naming both (called by the Snakefile
-    after every rule is defined). Snakemake (9) fails on it only when it builds the DAG, with a FileNotFoundError
-    traceback of about 80 lines that names neither the rule nor its .smk file."""
-    for r in workflow.rules:
-        script = str(r.script or "")
-        # none, wildcards in it, or a remote module
-        if not script or "{" in script or not r.basedir.is_local:
-            continue
-        path = Path(r.basedir.get_path_or_uri(secret_free=True)) / script
-        if not path.is_file():
-            raise ValueError(
-                f"the script {script} of rule {r.name} ({r.snakefile}) does not exist ({path.resolve()}); "
-                f"correct the path (relative to the directory of {Path(r.snakefile).name})"
-            )
 
 
 # ---- Targets (rule all) ----

@@ -11,7 +11,7 @@
 # cannot express, and fills schema defaults (snakemake.utils.validate). YAML syntax errors and empty
 # --configfile files stop Snakemake before this runs: `python -m privanomaly.config.check --configfile F`
 # names their file and line (make reproduce/test run it first; docs/troubleshooting.md). Then the plan's
-# cross-key checks (privanomaly.preflight.check_workflow); the run's notices print once when it starts
+# cross-key checks (privanomaly.preflight.check_workflow), which return the run's plan (RUN_PLAN); the run's notices print once when it starts
 # (data.smk's onstart: never in a dry run or a cluster job's step).
 import sys
 from pathlib import Path
@@ -43,5 +43,6 @@ check_config(
     WORKFLOW_ROOT / "workflow" / "schemas" / "config.schema.yaml",
     _CONFIG_FILES,
 )
-# the plan's cross-key checks (privanomaly.preflight, as make's config check), with what the mirror leaves out
-check_workflow(config, WORKFLOW_ROOT / "workflow" / "report")
+# the plan's cross-key checks (privanomaly.preflight, as make's config check), with what the mirror leaves out;
+# what they built is the run's plan, bound by common.smk (built once per DAG build)
+RUN_PLAN = check_workflow(config, WORKFLOW_ROOT / "workflow" / "report")

@@ -12,7 +12,7 @@ onstart:
     from privanomaly.io import remove_stale_temporaries
     from privanomaly.preflight import notices
 
-    print("\n".join(notices(config)), file=sys.stderr)
+    print("\n".join(notices(config, RUN_PLAN)), file=sys.stderr)
     for _root in (RESULTS, f"{RESOURCES}/raw"):
         for _p in remove_stale_temporaries(_root):
             print(f"removed {_p} (left by a killed run)", file=sys.stderr)

@@ -117,9 +117,9 @@ def get_sweep_group(wildcards):
     return "paper_a" if wildcards.sweep in SW.a else "paper_b"
 
 
-def get_sweep_ball_keys(wildcards):
-    """The (beta, r) ball keys of the job's paper-A sweep: one count table each in a dataset's counts file."""
-    return SW.ball_keys(wildcards.sweep)
+def get_sweep_balls(wildcards):
+    """The (beta, r) count tables of the job's paper-A sweep, as records (privanomaly.sweeps.spec.Ball)."""
+    return SW.balls(wildcards.sweep)
 
 
 def get_sweep_counts_settings(wildcards):
@@ -148,7 +148,7 @@ def get_sweep_datasets(wildcards):
 
 
 def get_chunk_points(wildcards):
-    """The [eps, beta, r, k] points of the job's chunk (privanomaly.sweeps.partition)."""
+    """The (eps, beta, r, k) points of the job's chunk, as records (privanomaly.sweeps.partition)."""
     return SW.chunk_points(wildcards.sweep, wildcards.part)
 
 

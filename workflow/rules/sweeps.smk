@@ -47,7 +47,7 @@ rule sweep_counts:
     params:
         library=library_code("sweep_counts"),
         datasets=get_batch_datasets,
-        ballkeys=get_sweep_ball_keys,
+        balls=get_sweep_balls,
         settings=get_sweep_counts_settings,
         seed=config["seed"],
     script:

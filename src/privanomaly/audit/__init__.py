@@ -1,8 +1,10 @@
 """Privacy audits: the statistical (Clopper–Pearson) machinery and the one harness over the mechanism registry.
 
-* :mod:`.statistical` — Clopper–Pearson lower bounds of the privacy loss from samples, event families,
-  exact hockey-stick divergences (discrete and Gaussian), worst edges (the former ``privanomaly.audit``;
-  every name is re-exported here, so ``from privanomaly import audit; audit.audit(...)`` still works).
+* :mod:`.statistical` — Clopper–Pearson lower bounds of the privacy loss from samples, event families (the
+  former ``privanomaly.audit``; every name is re-exported here, so ``from privanomaly import audit;
+  audit.audit(...)`` still works).
+* :mod:`.exact_loss` — exact hockey-stick divergences (discrete and Gaussian) and privacy losses of closed-form
+  output distributions, the worst edge of a neighbourhood graph (re-exported here too).
 * :mod:`.worlds` — exhaustive small worlds (1-D and 2-D grids, l1/l2/l_inf, several r) and their edges.
 * :mod:`.harness` — :func:`run`: every registered mechanism through its family's auditor, plus the
   negative controls (:mod:`.controls`), into the "Privacy audit" table. ``python -m privanomaly.audit``.
@@ -17,6 +19,7 @@
 """
 
 from .statistical import *  # noqa: F401,F403
+from .exact_loss import *  # noqa: F401,F403
 from .statistical import __doc__ as _statistical_doc  # noqa: F401
 from .harness import (  # noqa: F401
     AUDITORS,

@@ -24,7 +24,7 @@ from privanomaly import seeding
 from privanomaly.mechanisms import exact
 from privanomaly.mechanisms.base import Mechanism
 
-from . import statistical
+from . import exact_loss, statistical
 from .harness import AuditRow, Level, auditor, claim_text, sampled_check, sampling
 from .worlds import DOMAINS, decode_pair, decode_sig, make_worlds
 
@@ -197,7 +197,7 @@ def _cp_aiq(m: Mechanism, level: Level, row: AuditRow) -> None:
     p1 = np.asarray(m.prob_one(x, b, **CP_PARAMS), float)
     u, v = inv[: len(su)], inv[len(su):]
     n = level.cp_n
-    e, _ = statistical.worst_binary_edge(p1, u, v, n=n)
+    e, _ = exact_loss.worst_binary_edge(p1, u, v, n=n)
     ends = [(int(x[i]), int(b[i])) for i in (u[e], v[e])]
 
     def sampler(xi: int, bi: int):

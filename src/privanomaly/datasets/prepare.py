@@ -1,7 +1,8 @@
-"""Turn a raw file (or a generator) into the pipeline's data schema, recording every step.
+"""The preprocessing steps that turn a parsed raw table into the pipeline's data schema, each recorded.
 
-Output: a DataFrame of float64 feature columns plus ``label`` (int8, 1 = anomaly/outlier, 0 = normal), and
-a provenance dict (source, sha256, rows, dims, #anomalies, steps with their parameters).
+Output of :func:`preprocess`: a DataFrame of float64 feature columns plus ``label`` (int8, 1 = anomaly/outlier,
+0 = normal) and the list of steps with their parameters (a dataset's whole table and provenance:
+:func:`privanomaly.datasets.builder.build`; the schema's checks: :mod:`privanomaly.datasets.schema`).
 
 Steps, always in this order (``datasets.<name>.preprocess``):
 
@@ -23,10 +24,8 @@ Steps, always in this order (``datasets.<name>.preprocess``):
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -37,8 +36,7 @@ from privanomaly.seeding import rng as make_rng
 # ``fitted_on`` of a step whose statistics come from the data (read by privanomaly.privacy.scope)
 FITTED_ON_DATA = "all records (the released data included)"
 
-from . import labels, loaders, sources, synthetic
-from .validation import DataError, draws_randomness, is_local_file
+from .validation import DataError
 
 # the name pandas gives a column whose header field is empty
 UNNAMED = re.compile(r"Unnamed: \d+")
@@ -273,6 +271,31 @@ def stratified_subsample(
     return np.sort(np.concatenate(picks))
 
 
+def fitted_steps(X: np.ndarray, columns: list[str], opt: Mapping[str, Any], fit: bool, where: str
+                 ) -> tuple[np.ndarray, list[str], list[dict[str, Any]]]:
+    """Steps 3-4, the ones that fit statistics of the data (standardisation, PCA) as ``opt`` asks: (X, its columns,
+    the step records). ``fit = False`` applies neither and records each asked one with ``deferred: true``."""
+    if not fit:
+        steps = [{"step": "standardize", "deferred": True}] if opt["standardize"] else []
+        return X, columns, steps + ([{"step": "pca", "n_components": int(opt["pca"]), "deferred": True}]
+                                    if opt["pca"] else [])
+    steps = []
+    if opt["standardize"]:
+        X, step = standardize(X)
+        check_finite(X, columns, "standardize", where)
+        step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
+        step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
+        steps.append(step)
+    if opt["pca"]:
+        with np.errstate(over="ignore", invalid="ignore"):
+            X, step = pca(X, int(opt["pca"]), where)
+        columns = [f"pc{i}" for i in range(X.shape[1])]
+        check_finite(X, columns, "pca", where)
+        step["fitted_on"] = FITTED_ON_DATA  # its components are statistics of the records it releases
+        steps.append(step)
+    return X, columns, steps
+
+
 def preprocess(
     features: pd.DataFrame, y: np.ndarray, pre: Mapping[str, Any] | None, seed: int, name: str, source: str = "",
     fit: bool = True,
@@ -300,24 +323,8 @@ def preprocess(
     steps.append(step)
     df, step = select_columns(df, opt["keep_columns"], opt["drop_columns"], where, rows=rows, source=source)
     steps.append(step)
-    columns = list(df.columns)
-    X = df.to_numpy(dtype=np.float64)
-    if not fit:
-        steps += [{"step": "standardize", "deferred": True}] if opt["standardize"] else []
-        steps += [{"step": "pca", "n_components": int(opt["pca"]), "deferred": True}] if opt["pca"] else []
-    elif opt["standardize"]:
-        X, step = standardize(X)
-        check_finite(X, columns, "standardize", where)
-        step["constant_columns_set_to_0"] = [columns[i] for i in step["constant_columns_set_to_0"]]
-        step["fitted_on"] = FITTED_ON_DATA  # its mean/std are statistics of the records it releases
-        steps.append(step)
-    if opt["pca"] and fit:
-        with np.errstate(over="ignore", invalid="ignore"):
-            X, step = pca(X, int(opt["pca"]), where)
-        columns = [f"pc{i}" for i in range(X.shape[1])]
-        check_finite(X, columns, "pca", where)
-        step["fitted_on"] = FITTED_ON_DATA  # its components are statistics of the records it releases
-        steps.append(step)
+    X, columns, fitted = fitted_steps(df.to_numpy(dtype=np.float64), list(df.columns), opt, fit, where)
+    steps += fitted
     sub = opt["subsample"]
     if sub:
         idx = stratified_subsample(
@@ -336,165 +343,3 @@ def preprocess(
     out = pd.DataFrame(X, columns=columns)
     out["label"] = np.asarray(y, dtype=np.int8)
     return out, steps
-
-
-def build(
-    name: str, entry: Mapping[str, Any], raw_files: Sequence[str], seed: int | None, fit: bool = True
-) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """Load or generate dataset ``name`` per its config ``entry`` (the keys of
-    :data:`privanomaly.datasets.validation.BUILD_KEYS`; others are ignored); return (table, provenance).
-
-    ``raw_files`` are the local paths of ``entry['files']`` (raw cache or local file), in the same order.
-    ``seed`` is the config seed when the entry draws random numbers (:func:`.validation.draws_randomness`), else
-    None: a table that draws none does not depend on it (provenance records ``seed`` null).
-    """
-    where = f"datasets.{name}."
-    if draws_randomness(entry) and seed is None:
-        raise ValueError(f"{where[:-1]}: a generator or a subsample draws random numbers: a seed is needed")
-    if "generator" in entry:
-        features, y, source_prov = _generated(name, entry, seed)
-        raw_rows = len(features)
-    else:
-        features, y, source_prov, raw_rows = _read_raw(name, entry, raw_files)
-    prov: dict[str, Any] = {"dataset": name, "source": source_prov}
-    raw_dims = features.shape[1]
-    source = "" if "generator" in entry else str(raw_files[0])
-    out, steps = preprocess(features, y, entry.get("preprocess"), seed, name, source, fit=fit)
-    check_degenerate(out, name)
-    prov.update(
-        raw_rows=int(raw_rows),
-        raw_columns=int(raw_dims),
-        rows=int(len(out)),
-        dims=int(out.shape[1] - 1),
-        n_anomalies=int(out["label"].sum()),
-        columns=[c for c in out.columns if c != "label"],
-        steps=steps,
-        seed=seed,
-    )
-    return out, prov
-
-
-def _generated(name: str, entry: Mapping[str, Any], seed: int | None) -> tuple[pd.DataFrame, np.ndarray, dict]:
-    """(features, labels, provenance source) of a synthetic dataset drawn by its ``generator``."""
-    where = f"datasets.{name}."
-    gen = dict(entry["generator"])
-    try:
-        X, y = synthetic.generate(make_rng(seed, "synthetic", name), gen)
-    except OverflowError as exc:
-        raise DataError(f"{where}generator: its numbers are too large for float64 ({exc}); use smaller means, "
-                        "variances or ranges") from exc
-    if not np.isfinite(X).all():
-        raise DataError(f"{where}generator: drew non-finite values (a mean plus its spread overflows float64); "
-                        "use smaller means, variances or ranges")
-    features = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
-    return features, y, {"generator": gen, "seed_keys": [seed, "synthetic", name]}
-
-
-def _damage_hints(name: str, spec: Mapping[str, Any], path: str) -> tuple[str, str]:
-    """(what to do on a sha256 mismatch, what to do on a file that cannot be read) for raw file ``path``."""
-    where = f"datasets.{name}."
-    if is_local_file(spec):
-        return (f"the local file is not the one pinned: put the right file at {path}, or, if the file changed on "
-                f"purpose, set {where}files[0].sha256 to its new sha256 (or remove the key)",
-                f"the local file is damaged: replace {path} with a good copy (and update {where}files[0].sha256)")
-    return (f"delete {path} so that it is fetched again (if a fresh download differs too, the source changed: "
-            f"check {where}files[0].sha256)",
-            f"delete {path} so that it is fetched again, and check {where}files[0].sha256")
-
-
-def _read_raw(name: str, entry: Mapping[str, Any], raw_files: Sequence[str]
-              ) -> tuple[pd.DataFrame, np.ndarray, dict, int]:
-    """(features, labels, provenance source, raw rows) of a dataset read from its first raw file, its sha256
-    checked (downloaded files were verified by the download rule, local files were not: both are checked
-    here, so that provenance records the hash of the bytes actually read)."""
-    where = f"datasets.{name}."
-    if len(raw_files) != len(entry["files"]):
-        raise DataError(f"{where}files: {len(entry['files'])} configured, {len(raw_files)} given")
-    spec, path = entry["files"][0], raw_files[0]
-    if not sources.file_present(path, f"{where}files[0]"):
-        raise DataError(f"{where}files[0]: {path} not found")
-    sha_hint, fix = _damage_hints(name, spec, path)
-    got = sources.verify_sha256(path, spec.get("sha256"), what=f"{where}files[0] {path}", hint=sha_hint)
-    table = loaders.load_table(path, entry["format"], entry.get("read"), entry["label"]["column"], where=where, fix=fix)
-    if len(table) == 0:  # the label check would say only that no row matches anomaly_values
-        raise DataError(f"{where}files[0]: {path} has no data rows (a header, or nothing but blank or skipped "
-                        "lines); put the data in the file")
-    features, y = labels.split_label(table, entry["label"], where, str(path))
-    label_name = next(str(c) for c in table.columns if str(c) not in map(str, features.columns))
-    for key in ("keep_columns", "drop_columns"):
-        if label_name in map(str, (entry.get("preprocess") or {}).get(key) or []):
-            raise DataError(f"{where}preprocess.{key}: {label_name!r} is the label column ({where}label.column), "
-                            f"never a feature; remove it from {key}")
-    source = {"path": spec["path"], "url": spec.get("url"), "sha256": got, "format": entry["format"],
-              "read": dict(entry.get("read") or {}), "label": dict(entry["label"])}
-    if "preamble_lines" in table.attrs:
-        source["preamble_lines"] = table.attrs["preamble_lines"]
-    return features, y, source, len(table)
-
-
-@dataclass(frozen=True)
-class Wording:
-    """What :func:`check_degenerate`'s messages name: the dataset (``subject``), where its rows stand (``stage``),
-    what to check when one class is missing (``labels``) and when all rows are identical (``columns``)."""
-
-    subject: str
-    stage: str
-    labels: str
-    columns: str
-
-
-def pipeline_wording(name: str) -> Wording:
-    """The pipeline's wording: the config keys of ``datasets.<name>``."""
-    key = f"datasets.{name}"
-    return Wording(key, "after preprocessing", f"{key}.label (column, positive values) and {key}.preprocess.subsample",
-                   f"{key}.preprocess (keep_columns/drop_columns) and the file")
-
-
-def check_degenerate(df: pd.DataFrame, name: str, wording: Wording | None = None) -> list[str]:
-    """Stop on a prepared dataset no analysis of either paper can use, naming it; return warnings for one the
-    analyses run on but read with care (logged too).
-
-    Errors: fewer than 2 rows (every notion of both papers compares a record with others: balls B(x, r),
-    (k+1)-NN distances); one label only (paper A selects (β, r) by F1 and paper B tunes r by accuracy against
-    the labels, both undefined without both classes); all rows identical (every distance is 0, so every
-    radius flags all records or none). Warning: anomalies are the majority (the papers' anomalies are rare).
-    The messages name the config keys of ``datasets.<name>`` unless ``wording`` says otherwise (the Python API).
-    """
-    w = wording or pipeline_wording(name)
-    key = w.subject
-    n = len(df)
-    if n < 2:
-        raise DataError(f"{key}: {n} row(s) {w.stage}; at least 2 are needed (every analysis compares a "
-                        "record with the others)")
-    y = df["label"].to_numpy()
-    n_anom = int(y.sum())
-    if n_anom in (0, n):
-        which = "no anomaly (every label is 0)" if n_anom == 0 else "only anomalies (every label is 1)"
-        raise DataError(f"{key}: {which} in {n} rows {w.stage}; the (β, r) selection (F1) and paper B's "
-                        f"r tuning (accuracy) need both classes: check {w.labels}")
-    X = df.drop(columns="label").to_numpy()
-    if X.shape[1] == 0 or bool(np.all(X == X[0])):
-        raise DataError(f"{key}: all {n} rows are identical {w.stage} (every distance is 0, so no "
-                        f"record differs from another); check {w.columns}")
-    warnings = []
-    if 2 * n_anom > n:
-        warnings.append(f"{key}: anomalies are the majority ({n_anom} of {n} rows have label 1); both papers "
-                        "take anomalies to be rare - check the label's positive values")
-    for msg in warnings:
-        logging.getLogger("privanomaly").warning(msg)  # in the prepare job's log
-    return warnings
-
-
-def check_schema(df: pd.DataFrame, where: str = "", missing: bool = False) -> None:
-    """Raise ``DataError`` unless ``df`` has float64 features and an int8 0/1 ``label`` column (the data schema);
-    ``missing``: NaN cells allowed (the raw-scale table of a deferred median imputation, ``build(fit=False)``)."""
-    if "label" not in df.columns:
-        raise DataError(f"{where}: no 'label' column")
-    if df["label"].dtype != np.int8 or not df["label"].isin([0, 1]).all():
-        raise DataError(f"{where}: 'label' must be int8 with values 0/1")
-    bad = [c for c in df.columns if c != "label" and df[c].dtype != np.float64]
-    if bad:
-        raise DataError(f"{where}: feature columns must be float64, got {bad}")
-    X = df.drop(columns="label").to_numpy()
-    if not (np.isfinite(X) | (missing & np.isnan(X))).all():
-        raise DataError(f"{where}: non-finite feature values")

@@ -23,7 +23,7 @@ class ChecksumError(DataError):
     """A file's sha256 differs from the one pinned in the config."""
 
 
-# The keys of a dataset entry that make its table (read by privanomaly.datasets.prepare.build); the others
+# The keys of a dataset entry that make its table (read by privanomaly.datasets.builder.build); the others
 # (description, homepage, the stand-in note) only document it: a new description reruns neither rule prepare nor
 # what reads its table.
 BUILD_KEYS = ("files", "format", "read", "label", "preprocess", "generator")

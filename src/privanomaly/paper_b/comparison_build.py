@@ -1,6 +1,6 @@
 """Paper B's comparison built from its input tables (rule ``paper_b_comparison``): our rows, every reading's
-claims (:mod:`privanomaly.paper_b.readings`) and the Markdown page, from the verdict functions of
-:mod:`privanomaly.paper_b.comparison`.
+claims (:mod:`privanomaly.paper_b.readings`) and the Markdown page (:mod:`privanomaly.paper_b.comparison_page`), from the verdict
+functions of :mod:`privanomaly.paper_b.comparison`.
 
 The files are read through the callables given (``read(path)`` for a CSV, ``read_json(path)``), so the rule's
 script decides how a file is read and checked; nothing here knows Snakemake.
@@ -16,6 +16,7 @@ import pandas as pd
 
 from privanomaly import experiment
 from privanomaly.paper_b import comparison as cmp
+from privanomaly.paper_b import comparison_page as page
 
 
 @dataclass(frozen=True)
@@ -77,11 +78,11 @@ def build(inp: Any, p: Any, read: Callable[[str], pd.DataFrame], read_json: Call
 
     long, labels, prefixes, shared = _readings(p, read, read_json)
     reading_notes = [f"{rd['short']}: {rd['label']}" for rd in p.readings.values()]
-    notes = cmp.methodology_notes(p.names, p.paper, choices, len(p.readings))
-    extra = [cmp.render_yours(yours)]
+    notes = page.methodology_notes(p.names, p.paper, choices, len(p.readings))
+    extra = [page.render_yours(yours)]
     if len(labels) > 1:
-        extra.append(cmp.render_readings(long, labels, prefixes, shared, reading_notes))
-    markdown = cmp.render_markdown(df, conv, notes, cmp.implied_s_lines(s1, p.paper, p.delta), extra)
+        extra.append(page.render_readings(long, labels, prefixes, shared, reading_notes))
+    markdown = page.render_markdown(df, conv, notes, page.implied_s_lines(s1, p.paper, p.delta), extra)
     counts = {"ours": df["verdict"].value_counts().to_dict()}
     counts |= {f"reading {name}": long.loc[long["reading"] == name, "verdict"].value_counts().to_dict()
                for name in labels}

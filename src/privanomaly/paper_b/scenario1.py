@@ -58,80 +58,79 @@ def scenario1_table(
     The wall-clock safety timeout (:class:`~privanomaly.paper_b.released_bound.SafetyTimeout`) makes the rows
     of its beta and the smaller ones ``skipped`` in every case: a machine-dependent limit never fails a run.
     """
-    from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
-
     X = np.asarray(X, dtype=float)
     N, d = X.shape
-    true_count = int(ol.q_count(X, k, r))
-    gs = int(ol.gs_lower(N, d, k))
-    gs_up = int(ol.gs_upper(N, d, k))
     known = ol.CONVENTIONS
     for name in conventions:
         if name not in known:
             raise ValueError(f"paper_b.scenario1.conventions: unknown {name!r}; known: {', '.join(known)}")
     scales = _scales(N, d, k, eps_grid, delta, conventions)
     betas = {key: float(sc.beta) for key, sc in scales.items()}
+    cache, skipped = _smooth_bounds(smooth_fn, set(betas.values()), skip_infeasible)
+    shape = {"N": N, "d": d, "k": k, "r": float(r), "true_count": int(ol.q_count(X, k, r)),
+             "gs_lower": int(ol.gs_lower(N, d, k)), "gs_upper": int(ol.gs_upper(N, d, k))}
+    rows = [_row(name, eps, delta, betas[(name, eps)], scales[(name, eps)], shape, cache, skipped)
+            for name in conventions for eps in eps_grid]
+    df = pd.DataFrame(rows)
+    return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
+
+
+def _smooth_bounds(smooth_fn: SmoothFn, betas: set[float], skip_infeasible: bool) -> tuple[dict[float, dict], str]:
+    """``smooth_fn`` at each β, largest first (the cheap ones), until one is skipped (:func:`scenario1_table`'s
+    ``skip_infeasible`` and safety timeout): ({β: its bound}, why the smaller β were skipped, or "")."""
+    from privanomaly.paper_b.released_bound import AlgorithmTooCostly, SafetyTimeout
+
     cache: dict[float, dict] = {}
-    skipped = ""
-    for beta in sorted(set(betas.values()), reverse=True):
-        if skipped:
-            break
+    for beta in sorted(betas, reverse=True):
         try:
             cache[beta] = smooth_fn(beta)
         except AlgorithmTooCostly as exc:
             if not skip_infeasible:
                 raise
-            skipped = f"beta <= {beta:.4g}: {exc}"
+            return cache, f"beta <= {beta:.4g}: {exc}"
         except SafetyTimeout as exc:  # never a failed job: the rows say why
-            skipped = f"beta <= {beta:.4g}: {exc}"
-    rows = []
-    for name in conventions:
-        conv = known[name]
-        for eps in eps_grid:
-            beta = betas[(name, eps)]
-            sm = cache.get(beta) or {"value": np.nan, "ls0": np.nan, "t_max": None, "t_stop": None,
-                                     "method_used": "", "work_paper": np.nan}
-            S = float(sm["ls0"]) if conv.use_ls0 else float(sm["value"])
-            s_glob = scales[(name, eps)].sigma_global
-            s_glob_up = ol.noise_scales(conv, gs_up, eps, delta).sigma_global
-            s_smooth = S / scales[(name, eps)].alpha
-            theorem1_ok = ol.theorem1_exact_delta(eps, delta) <= delta
-            theorem2_ok = ol.theorem2_worst_delta(eps, delta) <= delta
-            rows.append(
-                {
-                    "convention": name,
-                    "eps": float(eps),
-                    "delta": float(delta),
-                    "N": N,
-                    "d": d,
-                    "k": k,
-                    "r": float(r),
-                    "true_count": true_count,
-                    "gs_lower": gs,
-                    "gs_upper": gs_up,
-                    "beta": beta,
-                    "smooth_sensitivity": S,
-                    "t_max": np.nan if conv.use_ls0 or sm.get("t_max") is None else sm["t_max"],
-                    "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
-                    "method_used": sm["method_used"],
-                    "work_paper": sm["work_paper"] if beta not in cache else int(sm.get("work_paper", 0)),
-                    # each σ's flag: every premise of its theorem holds. σ_Global: GS is an upper bound (never
-                    # for gs_lower), printed constants, Theorem 1's condition
-                    "sigma_global": s_glob,
-                    "sigma_global_proven": False,
-                    "sigma_global_upper": s_glob_up,
-                    "sigma_global_upper_proven": bool(conv.privacy_proven and theorem1_ok),
-                    # σ_Smooth: a beta-smooth upper bound chosen by public parameters, printed constants of
-                    # Theorem 2, and its condition (exact worst-case delta <= delta; fails for large eps)
-                    "sigma_smooth": s_smooth,
-                    "sigma_smooth_proven": bool(beta in cache and conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
-                    "ratio": s_glob / s_smooth,
-                    "ratio_upper": s_glob_up / s_smooth,
-                    "skipped": "" if beta in cache else skipped,
-                }
-            )
-    df = pd.DataFrame(rows)
-    return df[[*ANSWER_COLUMNS, *(c for c in df.columns if c not in ANSWER_COLUMNS)]]
+            return cache, f"beta <= {beta:.4g}: {exc}"
+    return cache, ""
+
+
+def _row(name: str, eps: float, delta: float, beta: float, scale, shape: dict, cache: dict[float, dict],
+         skipped: str) -> dict:
+    """The row of convention ``name`` at ``eps`` (:func:`scenario1_table`): ``scale`` its noise scales
+    (:func:`_scales`), ``shape`` N, d, k, r, the true count and the GS bounds, ``cache`` the smooth bounds."""
+    conv = ol.CONVENTIONS[name]
+    sm = cache.get(beta) or {"value": np.nan, "ls0": np.nan, "t_max": None, "t_stop": None, "method_used": "",
+                             "work_paper": np.nan}
+    S = float(sm["ls0"]) if conv.use_ls0 else float(sm["value"])
+    s_glob = scale.sigma_global
+    s_glob_up = ol.noise_scales(conv, shape["gs_upper"], eps, delta).sigma_global
+    s_smooth = S / scale.alpha
+    theorem1_ok = ol.theorem1_exact_delta(eps, delta) <= delta
+    theorem2_ok = ol.theorem2_worst_delta(eps, delta) <= delta
+    return {
+        "convention": name,
+        "eps": float(eps),
+        "delta": float(delta),
+        **shape,
+        "beta": beta,
+        "smooth_sensitivity": S,
+        "t_max": np.nan if conv.use_ls0 or sm.get("t_max") is None else sm["t_max"],
+        "t_stop": np.nan if sm.get("t_stop") is None else sm["t_stop"],
+        "method_used": sm["method_used"],
+        "work_paper": sm["work_paper"] if beta not in cache else int(sm.get("work_paper", 0)),
+        # each σ's flag: every premise of its theorem holds. σ_Global: GS is an upper bound (never
+        # for gs_lower), printed constants, Theorem 1's condition
+        "sigma_global": s_glob,
+        "sigma_global_proven": False,
+        "sigma_global_upper": s_glob_up,
+        "sigma_global_upper_proven": bool(conv.privacy_proven and theorem1_ok),
+        # σ_Smooth: a beta-smooth upper bound chosen by public parameters, printed constants of
+        # Theorem 2, and its condition (exact worst-case delta <= delta; fails for large eps)
+        "sigma_smooth": s_smooth,
+        "sigma_smooth_proven": bool(beta in cache and conv.privacy_proven and not conv.use_ls0 and theorem2_ok),
+        "ratio": s_glob / s_smooth,
+        "ratio_upper": s_glob_up / s_smooth,
+        "skipped": "" if beta in cache else skipped,
+    }
 
 
 def _scales(N: int, d: int, k: int, eps_grid: list[float], delta: float, conventions: list[str]) -> dict:

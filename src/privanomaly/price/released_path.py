@@ -82,7 +82,7 @@ def read_raw(path: str, provenance_path: str) -> RawRecords:
     part); an error naming the file when it does not follow the data schema."""
     import pandas as pd
 
-    from privanomaly.datasets.prepare import check_schema
+    from privanomaly.datasets.schema import check_schema
     from privanomaly.experiment.inputs import read_output
     from privanomaly.privacy.scope import read_provenance
 

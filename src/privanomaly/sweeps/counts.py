@@ -12,8 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from collections.abc import Sequence
+
 from privanomaly import sp
-from privanomaly.sweeps.spec import parse_ball_key, parse_r_token
+from privanomaly.sweeps.spec import Ball
 
 P_OF_METRIC = {m: sp.minkowski_p(m) for m in sp.METRICS}
 
@@ -57,24 +59,23 @@ def closed_at(X: np.ndarray, d_beta: np.ndarray, r: float, beta: int, metric: st
     return r
 
 
-def resolve_radii(X: np.ndarray, keys, metric: str) -> dict[str, float]:
-    """{ball key: r} for every key of :func:`privanomaly.sweeps.spec.ball_keys`: :func:`resolve_r` of each,
-    the same floats, the fractions of one β read off one search of the largest d_β."""
+def resolve_radii(X: np.ndarray, balls: Sequence[Ball], metric: str) -> list[float]:
+    """The radius r of each count table of :func:`privanomaly.sweeps.spec.balls`, in order: :func:`resolve_r` of
+    each, the same floats, the fractions of one β read off one search of the largest d_β."""
     from privanomaly.paper_a.selection import radii_at_fractions  # scipy: only when read off
 
-    out: dict[str, float] = {}
-    fractions: dict[int, list[tuple[str, float]]] = {}
-    for key in keys:
-        beta, rtok = parse_ball_key(key)
-        r_kind, value = parse_r_token(rtok)
+    out: dict[int, float] = {}
+    fractions: dict[int, list[tuple[int, float]]] = {}
+    for i, ball in enumerate(balls):
+        beta, r_kind, value = ball["beta"], ball["r_kind"], float(ball["r_spec"])
         if r_kind == "fraction" and beta is not None:
-            fractions.setdefault(int(beta), []).append((key, value))
+            fractions.setdefault(int(beta), []).append((i, value))
         else:
-            out[key] = resolve_r(X, r_kind, value, beta, metric)
-    for beta, kv in fractions.items():
-        radii = radii_at_fractions(X, beta, [v for _, v in kv], p=P_OF_METRIC[metric])
-        out.update(zip([k for k, _ in kv], radii))
-    return {key: out[key] for key in keys}
+            out[i] = resolve_r(X, r_kind, value, beta, metric)
+    for beta, iv in fractions.items():
+        radii = radii_at_fractions(X, beta, [v for _, v in iv], p=P_OF_METRIC[metric])
+        out.update(zip([i for i, _ in iv], radii))
+    return [out[i] for i in range(len(balls))]
 
 
 def resolve_r_paper_b(X: np.ndarray, r_kind: str, value: float, k: int) -> float:

@@ -8,18 +8,18 @@ import pandas as pd
 
 from privanomaly.paper_a.growth import growth_curve
 from privanomaly.sweeps.counts import resolve_r
-from privanomaly.sweeps.spec import parse_r_token
+from privanomaly.sweeps.spec import Ball
 
 
-def growth_grid(X: np.ndarray, labels: np.ndarray, points: list[tuple[int, str]], sizes: list[float], rng_of,
+def growth_grid(X: np.ndarray, labels: np.ndarray, points: list[Ball], sizes: list[float], rng_of,
                 eps: float, k: int, cap_of, workers: int = 1, metric: str = "euclidean") -> pd.DataFrame:
-    """The growth curve at every (β, r token) of ``points`` (a sweep's grid, :func:`privanomaly.sweeps.spec.r_token`),
-    each on the same nested subsamples: ``rng_of()`` gives a fresh generator of one seed per curve; ``cap_of(β)``
-    the ball-count cap. Columns: ``beta``, ``r_kind``, ``r_spec`` (as a sweep's tidy table) and those of
-    :func:`growth_curve`."""
+    """The growth curve at every (β, r) of ``points`` (a sweep's grid,
+    :meth:`privanomaly.sweeps.plan.SweepPlan.growth_points`), each on the same nested subsamples: ``rng_of()``
+    gives a fresh generator of one seed per curve; ``cap_of(β)`` the ball-count cap. Columns: ``beta``,
+    ``r_kind``, ``r_spec`` (as a sweep's tidy table) and those of :func:`growth_curve`."""
     parts = []
-    for beta, rtok in points:
-        kind, value = parse_r_token(rtok)
+    for pt in points:
+        beta, kind, value = int(pt["beta"]), pt["r_kind"], float(pt["r_spec"])
         c = growth_curve(X, labels, int(beta), value, sizes, rng_of(), eps, k, cap_of(int(beta)), workers, metric, kind,
                          resolve_r)
         parts.append(c.drop(columns="beta").assign(beta=int(beta), r_kind=kind, r_spec=value))

@@ -26,33 +26,37 @@ from __future__ import annotations
 
 import math
 
-from privanomaly.sweeps.spec import Sweep, num_token
+from privanomaly.sweeps.spec import GridPoint, Sweep
 
 DEFAULT_POINTS_PER_JOB = 128
 BATCH_JOIN = "+"  # a batch's name: its datasets joined (dataset names are letters, digits and '_')
 
-Point = tuple[str, int, str, int]  # (ε token, β, r token, k)
+
+def eps_grid(sw: Sweep) -> list[dict]:
+    """The (β, r, k) points of one ε of a sweep, in grid order: a :class:`~privanomaly.sweeps.spec.GridPoint`
+    without its ε."""
+    return [{"beta": int(b), **r, "k": int(k)} for b in sw.beta for r in sw.radii for k in sw.k]
 
 
-def eps_grid(sw: Sweep) -> list[tuple[int, str, int]]:
-    """The (β, r token, k) points of one ε of a sweep, in grid order."""
-    return [(int(b), t, int(k)) for b in sw.beta for t in sw.r_tokens for k in sw.k]
+def at_eps(eps: float, grid: list[dict]) -> list[GridPoint]:
+    """The points of ``grid`` (:func:`eps_grid`) at ``eps``."""
+    return [GridPoint(eps=float(eps), **p) for p in grid]
 
 
-def chunks(sw: Sweep, points_per_job: int) -> list[list[Point]]:
-    """Every chunk of one dataset of ``sw``: lists of (ε token, β, r token, k), in grid order (module doc)."""
+def chunks(sw: Sweep, points_per_job: int) -> list[list[GridPoint]]:
+    """Every chunk of one dataset of ``sw``: lists of grid points, in grid order (module doc)."""
     if points_per_job < 1:
         raise ValueError(f"points_per_job must be >= 1, got {points_per_job}")
-    grid, eps = eps_grid(sw), [num_token(e) for e in sw.eps]
+    grid, eps = eps_grid(sw), list(sw.eps)
     if len(grid) <= points_per_job:
         per = points_per_job // len(grid)  # whole ε values per chunk
-        return [[(e, *p) for e in eps[i : i + per] for p in grid] for i in range(0, len(eps), per)]
+        return [[q for e in eps[i : i + per] for q in at_eps(e, grid)] for i in range(0, len(eps), per)]
     parts = math.ceil(len(grid) / points_per_job)
     bounds = [round(j * len(grid) / parts) for j in range(parts + 1)]
-    return [[(e, *p) for p in grid[bounds[j] : bounds[j + 1]]] for e in eps for j in range(parts)]
+    return [at_eps(e, grid[bounds[j] : bounds[j + 1]]) for e in eps for j in range(parts)]
 
 
-def chunk(sw: Sweep, part: int, points_per_job: int) -> list[Point]:
+def chunk(sw: Sweep, part: int, points_per_job: int) -> list[GridPoint]:
     """The points of chunk ``part`` (0-based) of every dataset of ``sw``."""
     every = chunks(sw, points_per_job)
     if not 0 <= part < len(every):

@@ -10,7 +10,7 @@ from typing import Any
 
 from privanomaly.sweeps import index, partition
 from privanomaly.sweeps.counts import sweep_cap
-from privanomaly.sweeps.spec import Sweep, ball_keys, parse_all
+from privanomaly.sweeps.spec import Ball, GridPoint, Sweep, balls, parse_all
 
 
 def grid_size(sw: Sweep) -> int:
@@ -83,9 +83,10 @@ class SweepPlan:
         sw = self.sweeps[sweep]
         return sweep_cap(sw.beta, sw.eps, noise_share=mechanisms.smallest_noise_share(sw.mechanisms))
 
-    def ball_keys(self, sweep: str) -> list[str]:
-        """The (β, r) ball keys of a paper-A sweep: one count table each, in its dataset's counts file."""
-        return ball_keys(self.sweeps[sweep])
+    def balls(self, sweep: str) -> list[Ball]:
+        """The (β, r) count tables of a paper-A sweep (:func:`privanomaly.sweeps.spec.balls`), each in its
+        datasets' counts file."""
+        return balls(self.sweeps[sweep])
 
     def chunks(self, sweep: str) -> list[tuple[str, int]]:
         """(batch, part) of every chunk of a paper-A sweep (:mod:`privanomaly.sweeps.partition`; a batch is
@@ -100,9 +101,9 @@ class SweepPlan:
         except KeyError:
             raise ValueError(f"sweep {sweep}: no job batch {batch!r} (it has {list(self.batches.get(sweep, {}))})") from None
 
-    def chunk_points(self, sweep: str, part: int) -> list[list]:
-        """The [ε token, β, r token, k] points of chunk ``part`` of every dataset of a paper-A sweep."""
-        return [list(p) for p in partition.chunk(self.sweeps[sweep], int(part), self.points_per_job)]
+    def chunk_points(self, sweep: str, part: int) -> list[GridPoint]:
+        """The (ε, β, r, k) points of chunk ``part`` of every dataset of a paper-A sweep."""
+        return partition.chunk(self.sweeps[sweep], int(part), self.points_per_job)
 
     def claims_sweep(self, name: str | None) -> str:
         """The paper-A sweep feeding claims A1, A3, A6, A8, A10 (config ``paper_a.claims.sweep``), "" if unset or not
@@ -141,7 +142,7 @@ class SweepPlan:
     def b_settings(self, sweep: str, scenario1: Mapping[str, Any]) -> dict[str, Any]:
         """Rule sweep_b_dataset's settings of a paper-B sweep: its grids, bounds, mechanisms and Algorithm 2's
         guard (:meth:`or_scenario1`: paper_b.scenario1's unless the sweep has one)."""
-        names = ("k", "r_tokens", "eps", "delta", "conventions", "methods", "mechanisms", "h", "subspace_dims",
+        names = ("k", "radii", "eps", "delta", "conventions", "methods", "mechanisms", "h", "subspace_dims",
                  "max_subspaces")
         return {**self._fields(sweep, names), "max_work": self.or_scenario1(sweep, "max_work", scenario1)}
 
@@ -149,14 +150,14 @@ class SweepPlan:
         """Rule sweep_collect's settings: the sweep's kind (its rows' columns) and the kind of its r."""
         return self._fields(sweep, ("kind", "r_kind"))
 
-    def growth_points(self, name: str | None, dataset: str) -> list[list]:
-        """The [β, r token] points of the claim sweep ``name`` (:meth:`claims_sweep`) where claim A4 reads a growth
+    def growth_points(self, name: str | None, dataset: str) -> list[Ball]:
+        """The (β, r) points of the claim sweep ``name`` (:meth:`claims_sweep`) where claim A4 reads a growth
         curve of ``dataset`` (rule paper_a_growth); none when the sweep is unset or does not run on ``dataset``."""
         sweep = self.claims_sweep(name)
         if not sweep or dataset not in self.datasets[sweep]:
             return []
         sw = self.sweeps[sweep]
-        return [[int(b), t] for b in sw.beta for t in sw.r_tokens]
+        return [Ball(beta=int(b), **r) for b in sw.beta for r in sw.radii]
 
     def claims_table(self, out: str, name: str | None) -> list[str]:
         """The tidy table of the sweep feeding claims A1, A3, A6, A8, A10 (:meth:`claims_sweep`), or none."""

@@ -176,7 +176,7 @@ def _fast_memo(X: np.ndarray, k: int, r: float, s: Mapping, deltas: list) -> dic
     return {("fast", b): v for b, v in pre.items()}
 
 
-def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], r_tokens: Sequence[str],
+def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], radii: Sequence[Mapping],
                  s: Mapping, provenance: Mapping | None, log=None) -> pd.DataFrame:
     """Every (k, r) point of a paper-B sweep on one dataset: :func:`sigma_rows` and (when ``s["h"]`` and
     ``s["subspace_dims"]``) :func:`top_h_rows`, grid columns first (dataset, k, r_kind, r_spec, r), the scope
@@ -185,14 +185,15 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     ``s`` holds the sweep's settings (eps, delta - one δ or a list -, conventions, methods, mechanisms, h,
     subspace_dims, max_subspaces, max_work; ``guard_key``, the config key of max_work that a skipped cell tells
     to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
-    (k, r token) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
+    (k, r) of ``radii`` (:class:`privanomaly.sweeps.spec.Radius` records;
+    :func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
     from privanomaly.paper_b import released_bound
-    from privanomaly.sweeps import counts, spec
+    from privanomaly.sweeps import counts
 
     parts = []
     for k in (int(x) for x in ks):
-        for tok in r_tokens:
-            r_kind, r_value = spec.parse_r_token(tok)
+        for radius in radii:
+            r_kind, r_value = radius["r_kind"], float(radius["r_spec"])
             try:
                 r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
             except ValueError as exc:  # e.g. a k the dataset has too few records for: name the dataset

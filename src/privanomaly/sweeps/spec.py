@@ -24,17 +24,20 @@ has fewer than k *other* records within r, i.e. its ball count (itself included)
 B's distance dist_S, scaled by 1/sqrt(|S|) (:func:`privanomaly.sweeps.counts.resolve_r_paper_b`), so that
 ``fraction: f`` flags about f of the records as ``q_count`` counts them.
 
-Grid points are named by *tokens* (strings that are also file names): numbers are written by
-:func:`num_token` (``1.0`` and ``1`` are the same point), radii by :func:`r_token` (``v0.5``, ``f0.05``,
-``q0.9``). A point's token is fixed by its own values only; which points share a job is
-:mod:`privanomaly.sweeps.partition`'s (blocks of whole ε values), so appending an ε reruns only each dataset's
-last block, while a new β or r changes every chunk's point list and the counts (docs/guide.md "Sweeps").
+A grid point reaches its job as a record (:class:`GridPoint`: ε, β, r's kind and value, k; the count tables
+a counts job computes as :class:`Ball` records), built by the plan: no job reads its parameters out of a
+string. Numbers are written by :func:`num_token` (``1.0`` and ``1`` are the same point: the duplicate check,
+labels); a count table is labelled in the counts file by :func:`ball_label` (``beta~5_r~f0.05``, ``r~v0.5``).
+Which points share a job is :mod:`privanomaly.sweeps.partition`'s (blocks of whole ε values), so appending an ε
+reruns only each dataset's last block, while a new β or r changes every chunk's point list and the counts
+(docs/guide.md "Sweeps").
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 
@@ -43,10 +46,7 @@ KINDS = ("paper_a", "paper_b")
 KIND_ONLY = {"paper_a": ("metric", "n_absent", "batches"),
              "paper_b": ("delta", "methods", "conventions", "h", "subspace_dims", "max_work", "max_subspaces")}
 R_KINDS = {"value": "v", "fraction": "f", "quantile": "q"}
-R_PREFIX = {v: k for k, v in R_KINDS.items()}
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*$")  # no '_' / '~' / '/': they separate the parts of a file name
-NUMBER = r"[0-9][0-9.e+-]*"
-R_TOKEN = r"[vfq][0-9][0-9.e+-]*"
 
 
 def num_token(x: float) -> str:
@@ -58,15 +58,42 @@ def num_token(x: float) -> str:
 
 
 def r_token(kind: str, value: float) -> str:
-    """``("fraction", 0.05)`` -> "f0.05" (kind letter + number token)."""
+    """``("fraction", 0.05)`` -> "f0.05" (kind letter + number token): r in a label."""
     return R_KINDS[kind] + num_token(value)
 
 
-def parse_r_token(token: str) -> tuple[str, float]:
-    """Inverse of :func:`r_token`: "f0.05" -> ("fraction", 0.05)."""
-    if not re.fullmatch(R_TOKEN, token):
-        raise ValueError(f"not an r token: {token!r} (expected v/f/q followed by a number)")
-    return R_PREFIX[token[0]], float(token[1:])
+def per_beta(r_kind: str) -> bool:
+    """Whether r of this kind depends on β: fraction/quantile radii are read off the (β+1)-NN distances, so each β
+    has its own r; a value is the same for every β."""
+    return r_kind != "value"
+
+
+class Radius(TypedDict):
+    """r of a grid point as the config gives it: its kind (``value``, ``fraction``, ``quantile``) and value."""
+
+    r_kind: str
+    r_spec: float
+
+
+def radii(r_kind: str, values) -> list[Radius]:
+    """The records of r given as ``r_kind`` at each of ``values``: ``radii("value", [1, 0.5])``."""
+    return [Radius(r_kind=r_kind, r_spec=float(v)) for v in values]
+
+
+class Ball(Radius):
+    """One count table of a paper-A sweep (rule ``sweep_counts``): r, and the β it is read off (``None`` when r is
+    a value: one table shared by every β). Claim A4's growth points are Balls with β set."""
+
+    beta: int | None
+
+
+class GridPoint(Radius):
+    """One (ε, β, r, k) point of a paper-A sweep, as rule ``sweep_chunk`` receives it
+    (:mod:`privanomaly.sweeps.partition`)."""
+
+    eps: float
+    beta: int
+    k: int
 
 
 @dataclass(frozen=True)
@@ -95,13 +122,9 @@ class Sweep:
     batches: tuple[tuple[str, ...], ...] = ()  # paper A: datasets that share their counts and chunk jobs
 
     @property
-    def r_tokens(self) -> list[str]:
-        return [r_token(self.r_kind, v) for v in self.r_values]
-
-    @property
-    def r_depends_on_beta(self) -> bool:
-        """Fraction/quantile radii are read off the (β+1)-NN distances, so each β has its own r."""
-        return self.r_kind != "value"
+    def radii(self) -> list[Radius]:
+        """Every r of the grid, as records."""
+        return radii(self.r_kind, self.r_values)
 
 
 def _tuple(v, cast, where: str) -> tuple:
@@ -290,27 +313,23 @@ def parse_all(block: dict | None) -> dict[str, Sweep]:
     return {name: parse(name, entry) for name, entry in (block or {}).items()}
 
 
-# ------------------------------------------------------------------------------ the ball keys
+# ------------------------------------------------------------------------------ the count tables
 
 
-def key_of(beta: int | str, rtok: str, per_beta: bool) -> str:
-    """The ball key of a (β, r) point: ``beta~5_r~f0.05`` when r is read off the (β+1)-NN distances, else
-    ``r~v0.5`` (one count table shared by every β)."""
-    return f"beta~{beta}_r~{rtok}" if per_beta else f"r~{rtok}"
+def ball_of(beta: int, r: Radius) -> Ball:
+    """The count table of the (β, r) point: β kept only when r is read off the (β+1)-NN distances (:func:`per_beta`),
+    else the table is shared by every β."""
+    return Ball(beta=int(beta) if per_beta(r["r_kind"]) else None, r_kind=r["r_kind"], r_spec=float(r["r_spec"]))
 
 
-def ball_key(sw: Sweep, beta: int | str, rtok: str) -> str:
-    """The ball key of a (β, r) point of ``sw``: shared by every β when r is absolute."""
-    return key_of(beta, rtok, sw.r_depends_on_beta)
+def balls(sw: Sweep) -> list[Ball]:
+    """The count tables of a paper-A sweep, in grid order, each once."""
+    out = [ball_of(b, r) for b in sw.beta for r in sw.radii]
+    return list({ball_label(b): b for b in out}.values())
 
 
-def ball_keys(sw: Sweep) -> list[str]:
-    return list(dict.fromkeys(ball_key(sw, b, t) for b in sw.beta for t in sw.r_tokens))
-
-
-def parse_ball_key(key: str) -> tuple[int | None, str]:
-    """"beta~5_r~f0.05" -> (5, "f0.05"); "r~v0.5" -> (None, "v0.5")."""
-    m = re.fullmatch(rf"(?:beta~(\d+)_)?r~({R_TOKEN})", key)
-    if not m:
-        raise ValueError(f"not a ball key: {key!r}")
-    return (int(m.group(1)) if m.group(1) else None), m.group(2)
+def ball_label(ball: Ball) -> str:
+    """The label of a count table in a counts file (its column ``ballkey``): ``beta~5_r~f0.05`` when r is read
+    off the (β+1)-NN distances, else ``r~v0.5``; a job finds its table by it, never reads a parameter from it."""
+    rtok = r_token(ball["r_kind"], ball["r_spec"])
+    return f"r~{rtok}" if ball["beta"] is None else f"beta~{ball['beta']}_r~{rtok}"

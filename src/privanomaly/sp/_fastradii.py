@@ -30,6 +30,38 @@ def _first_within(thrs, a, upper):
     return lo_
 
 
+@njit(cache=True, inline="always")
+def _split(q, l, rgt, lo, hi, wt, thrs, upper, metric, diff, stack, stack_mn, stack_lim, sp):
+    """Visit an inner node's children ``l`` and ``rgt``: a child whose box lies within radius j and above is
+    added in bulk there (through ``diff``) and pushed to be counted one by one only below that j, the nearer
+    child last (visited first). Returns the new stack size."""
+    ml, xl = _box_minmax(q, lo, hi, l, metric)
+    mr, xr = _box_minmax(q, lo, hi, rgt, metric)
+    jl = _first_within(thrs, xl, upper)
+    jr = _first_within(thrs, xr, upper)
+    diff[jl] += wt[l]
+    diff[jr] += wt[rgt]
+    diff[upper + 1] -= wt[l] + wt[rgt]
+    if ml <= mr:
+        sp = _push_lim(stack, stack_mn, stack_lim, sp, rgt, mr, jr - 1)
+        return _push_lim(stack, stack_mn, stack_lim, sp, l, ml, jl - 1)
+    sp = _push_lim(stack, stack_mn, stack_lim, sp, l, ml, jl - 1)
+    return _push_lim(stack, stack_mn, stack_lim, sp, rgt, mr, jr - 1)
+
+
+@njit(cache=True, inline="always")
+def _top_below_cap(diff, cnt, top, cap):
+    """The counts up to radius index ``top`` (prefix sums of ``diff``, into ``cnt``), and the largest index whose
+    count is still below ``cap`` (-1: none)."""
+    run = 0
+    for j in range(top + 1):
+        run += diff[j]
+        cnt[j] = run
+    while top >= 0 and cnt[top] >= cap:
+        top -= 1
+    return top
+
+
 @njit(cache=True)
 def _count_radii_one(q, PT, wp, start, end, left, right, lo, hi, wt, thrs, cap, metric, stack, stack_mn, stack_lim,
                      acc, diff, cnt):
@@ -66,28 +98,8 @@ def _count_radii_one(q, PT, wp, start, end, left, right, lo, hi, wt, thrs, cap, 
                     diff[_first_within(thrs, acc[t], upper)] += wp[s + t]
                     diff[upper + 1] -= wp[s + t]
         else:
-            rgt = right[node]
-            ml, xl = _box_minmax(q, lo, hi, l, metric)
-            mr, xr = _box_minmax(q, lo, hi, rgt, metric)
-            # a child whose box lies within radius j and above is added in bulk there; its points are then
-            # counted one by one only below that j
-            jl = _first_within(thrs, xl, upper)
-            jr = _first_within(thrs, xr, upper)
-            diff[jl] += wt[l]
-            diff[jr] += wt[rgt]
-            diff[upper + 1] -= wt[l] + wt[rgt]
-            if ml <= mr:
-                sp = _push_lim(stack, stack_mn, stack_lim, sp, rgt, mr, jr - 1)
-                sp = _push_lim(stack, stack_mn, stack_lim, sp, l, ml, jl - 1)
-            else:
-                sp = _push_lim(stack, stack_mn, stack_lim, sp, l, ml, jl - 1)
-                sp = _push_lim(stack, stack_mn, stack_lim, sp, rgt, mr, jr - 1)
-        run = 0
-        for j in range(top + 1):
-            run += diff[j]
-            cnt[j] = run
-        while top >= 0 and cnt[top] >= cap:
-            top -= 1
+            sp = _split(q, l, right[node], lo, hi, wt, thrs, upper, metric, diff, stack, stack_mn, stack_lim, sp)
+        top = _top_below_cap(diff, cnt, top, cap)
         if top < 0:
             break
     run = 0

@@ -6,7 +6,7 @@ before Snakemake starts, with the key named first. ``workflow/rules/config.smk``
 runs the same checks once at DAG build with :func:`check_workflow`, which adds what depends on files (which
 datasets the data mirror makes available - ``make`` passes the mirror to Snakemake only -, the catalogue's
 captions, the gallery's figures); the run's notices (:func:`notices`: the mirror, the datasets left out, the
-Scenario-1 outlooks and CPU estimates, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
+Scenario-1 outlooks and paper B's CPU estimates, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
 or a cluster job.
 """
 
@@ -23,7 +23,7 @@ from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import plan as pa_plan
 from privanomaly.paper_b import plan as pb_plan
 from privanomaly.datasets.plan import DataPlan
-from privanomaly.sweeps.plan import SweepPlan
+from privanomaly.sweeps.plan import SweepPlan, b_estimates
 
 
 def check_papers(config: Mapping[str, Any], plan: DataPlan, unavailable: Mapping[str, str]) -> None:
@@ -87,8 +87,8 @@ def check_workflow(config: Mapping[str, Any], report_dir: str | Path) -> None:
 def notices(config: Mapping[str, Any]) -> list[str]:
     """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
     out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work
-    guard, every Scenario-1 job's estimated CPU time (from its table's shape), the sweeps none of whose datasets
-    is available."""
+    guard, every paper-B job's estimated CPU time (Scenario 1, r tuning, Scenario 2, the paper-B sweeps: from its
+    table's shape and the config), the sweeps none of whose datasets is available."""
     plan = DataPlan(config)
     pa, pb = config["paper_a"], config["paper_b"]
     out = [plan.mirror_notice(), *(f"{n}: {why}" for n, why in plan.unavailable().items())]
@@ -97,8 +97,10 @@ def notices(config: Mapping[str, Any]) -> list[str]:
     pb_sets = pb_plan.sets(pb, plan.available(list(pb["datasets"])))
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, pb_sets.scenario1, plan.parquet)]
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, pb_sets.scenario1, plan.parquet)]
+    out += [f"paper_b: {msg}" for msg in pb_plan.job_estimates(pb, pb_sets, plan.parquet)]
     sweeps = SweepPlan(config.get("sweeps"), plan.check_names, plan.available, config.get("sweep_max_points"),
                        config.get("sweep_points_per_job"))
+    out += [f"sweeps: {msg}" for msg in b_estimates(sweeps, pb, plan.parquet)]
     return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in sweeps.skipped]
 
 

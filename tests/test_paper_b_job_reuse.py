@@ -80,3 +80,33 @@ def test_a_sweep_point_computes_its_fast_bound_once_through_the_forked_child(mon
     assert again == fresh == {b: got[b]["value"] for b in betas}
     released_bound.fast_bounds(X, 3, 0.4, betas, 0, timeout_seconds=60)  # no block: nothing kept
     assert smooth._BLOCK_MEMO is None
+
+
+def test_degree_counts_in_chunks_equal_one_compiled_call_and_log_the_time_left(monkeypatch, caplog):
+    import itertools
+    import logging
+
+    from privanomaly.outliers import distance
+    from privanomaly.run import log as runlog
+    from privanomaly.sp._fastballs import capped_counts
+    from privanomaly.sp.balls import unique_rows
+
+    X = _data(300, 2)
+    Z = distance.subspace_coords(X)
+    U, inv, w = unique_rows(Z)
+    clock = itertools.count(0.0, 3.0)  # 3 s per reading: a line at every other chunk
+
+    class Clocked(runlog.Ticker):
+        def __init__(self, what, every=5.0, clock_=None):
+            super().__init__(what, every, lambda: next(clock))
+
+    monkeypatch.setattr(distance, "COUNT_CHUNK", 37)
+    monkeypatch.setattr(runlog, "Ticker", Clocked)
+    with caplog.at_level(logging.INFO, logger="privanomaly"):
+        for cap in (None, 1, 4, 50):
+            whole = capped_counts(U, U, w, 0.31, "euclidean", cap, workers=1)
+            assert np.array_equal(distance._tree_counts(U, w, 0.31, cap), whole)
+        assert np.array_equal(distance._counts_scaled(Z, 0.3, 4), np.minimum(distance.neighbour_counts(X, 0.3), 4))
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("neighbour counts")]
+    assert lines and all("rows counted, about" in x and " s left" in x for x in lines)
+    assert f"of {len(U)} rows counted" in lines[0]

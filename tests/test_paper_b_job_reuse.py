@@ -19,7 +19,7 @@ def _data(n: int = 400, d: int = 3, seed: int = 3) -> np.ndarray:
     return np.vstack([X, X[:20]])
 
 
-@pytest.mark.parametrize("rows", [None, np.array([5, 3, 400, 0, 3]), np.array([], dtype=int)])
+@pytest.mark.parametrize("rows", [None, np.array([5, 3, 400, 0, 3]), np.array([], dtype=int), np.arange(420) % 3 == 0])
 @pytest.mark.parametrize("p", [2.0, 1.0, np.inf])
 def test_knn_in_tree_order_equals_the_plain_query(rows, p):
     X = _data()

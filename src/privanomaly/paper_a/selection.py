@@ -52,9 +52,8 @@ def knn_radius_table(
     if kmax > len(X):
         raise ValueError(f"largest β={max(betas)} needs at least {kmax} records, dataset has {len(X)}")
     s = unit_scale(X)
-    Q = X if query_idx is None else X[query_idx]
-    dist, _ = cKDTree(X * s).query(Q * s, k=kmax, p=p, workers=workers)
-    dist = dist.reshape(len(Q), kmax)
+    Xs = X * s
+    dist = knn_distances(cKDTree(Xs), Xs, kmax, query_idx, p, workers)  # in the tree's order: the same floats
     return dist[:, betas] / s
 
 

@@ -11,9 +11,10 @@ from privanomaly.run.log import Ticker
 CHUNK = 16_384
 
 
-def knn_distances(tree: cKDTree, P: np.ndarray, k: int, rows: np.ndarray | None = None, p: float = 2.0) -> np.ndarray:
+def knn_distances(tree: cKDTree, P: np.ndarray, k: int, rows: np.ndarray | None = None, p: float = 2.0,
+                  workers: int = 1) -> np.ndarray:
     """``tree.query(P[rows], k=k, p=p)[0]`` (``rows`` None: every row of P, the tree's own points) as
-    ``(len(rows), k)`` distances, the queries issued in the order of the tree's leaves.
+    ``(len(rows), k)`` distances, the queries issued in the order of the tree's leaves (``workers``: the query's).
 
     Each query is answered on its own, so the floats are those of the plain call; only the order differs (and the
     queries go in chunks of :data:`CHUNK`, so that a long query logs its progress with the time left):
@@ -22,13 +23,14 @@ def knn_distances(tree: cKDTree, P: np.ndarray, k: int, rows: np.ndarray | None 
     n = len(P)
     rank = np.empty(n, dtype=np.int64)
     rank[tree.indices] = np.arange(n)  # where each record lies in the tree's order (tree.indices: its leaves')
-    rows = np.arange(n) if rows is None else np.asarray(rows, dtype=np.int64)
+    rows = np.arange(n) if rows is None else np.asarray(rows)
+    rows = np.flatnonzero(rows) if rows.dtype == bool else rows.astype(np.int64, copy=False)
     order = np.argsort(rank[rows], kind="stable")
     out = np.empty((len(rows), k))
     tick = Ticker(f"{k}-nearest neighbours of {len(rows)} records", 5.0)
     for start in range(0, len(rows), CHUNK):  # chunks: a long query writes a progress line with the time left
         part = order[start:start + CHUNK]
-        out[part] = np.asarray(tree.query(P[rows[part]], k=k, p=p)[0]).reshape(len(part), k)
+        out[part] = np.asarray(tree.query(P[rows[part]], k=k, p=p, workers=workers)[0]).reshape(len(part), k)
         tick(lambda: f"{start + len(part)} of {len(rows)} queried, about "
                      f"{(tick.clock() - tick.start) * (len(rows) - start - len(part)) / (start + len(part)):.0f} s left")
     return out

@@ -81,7 +81,7 @@ def test_the_outlook_names_every_paper_b_job_kind_from_its_shape_only(tmp_path):
     assert f"tune_r synthetic_b2: {cost.say(cost.tune_r_seconds(5000, 6, 3, 466), 'k-NN radii, N = 5,000, d = 6')}" \
         in lines
     assert any(x.startswith("scenario2 synthetic_b2: ") and "64 cells, N = 5,000, d = 6" in x for x in lines)
-    assert any(x == "scenario2 adult_b2: estimated once its table is prepared" for x in lines)
+    assert "scenario2 adult_b2, ionosphere_b: estimated once the table is prepared" in lines
     sweeps = SweepPlan(cfg["sweeps"], lambda names, key: names, list, None, None)
     swept = b_estimates(sweeps, pb, plan.parquet)
     assert swept[0].startswith("sweep tryB synthetic_b2: about ") and "4 (k, r) points" in swept[0]

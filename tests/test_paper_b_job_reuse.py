@@ -110,3 +110,18 @@ def test_degree_counts_in_chunks_equal_one_compiled_call_and_log_the_time_left(m
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("neighbour counts")]
     assert lines and all("rows counted, about" in x and " s left" in x for x in lines)
     assert f"of {len(U)} rows counted" in lines[0]
+
+
+def test_bounds_handed_back_with_the_default_exact_refinement_serve_the_same_settings_only():
+    X = _data(60, 2)
+    fresh = smooth.block_smooth_bound(X, 3, 0.4, 0.1)
+    with smooth.reuse_block_bounds():
+        smooth.block_smooth_bound(X, 3, 0.4, 0.1)  # exact_max None: the dimension's default
+        kept = smooth.kept_block_bounds(X, 3, 0.4, None)
+        assert kept is not None and smooth.kept_block_bounds(X, 3, 0.4, 0) is None
+    with smooth.reuse_block_bounds():
+        smooth.keep_block_bounds(X, 3, 0.4, kept, None)
+        assert len(smooth._BLOCK_MEMO) == 1
+        assert smooth.block_smooth_bound(X, 3, 0.4, 0.1).ls_bounds.tolist() == fresh.ls_bounds.tolist()
+        assert len(smooth._BLOCK_MEMO) == 1  # read, not computed again
+        assert list(smooth._BLOCK_MEMO.values())[0][0].flags.writeable is False

@@ -8,7 +8,7 @@ with runlog.log_to(snakemake.log[0]) as log:
     p = snakemake.params
     X, y, _ = experiment.load_dataset(snakemake.input.data)
     radii = tuning.r_grid(p.r_grid)
-    curves = [tuning.accuracy_curve(X, y, p.k, radii, space) for space in tuning.SPACES]
+    curves = tuning.accuracy_curves(X, y, p.k, radii)  # one per space of tuning.SPACES
     curve = tuning.pd.concat(curves, ignore_index=True)
     by_space = {space: tuning.select_r(c, p.tie_break) for space, c in zip(tuning.SPACES, curves)}
     chosen = by_space[p.space]

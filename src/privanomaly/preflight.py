@@ -6,8 +6,9 @@ before Snakemake starts, with the key named first. ``workflow/rules/config.smk``
 runs the same checks once at DAG build with :func:`check_workflow`, which adds what depends on files (which
 datasets the data mirror makes available - ``make`` passes the mirror to Snakemake only -, the catalogue's
 captions, the gallery's figures) and returns what it built, the run's :class:`WorkflowPlan` (the data plan, the
-papers' sets, the sweeps, the catalogue), which ``workflow/rules/common.smk`` binds: built once; the run's notices (:func:`notices`: the mirror, the datasets left out, the
-Scenario-1 outlooks and CPU estimates, the sweeps skipped) print once when a run starts (its ``onstart``), never in a dry run
+papers' sets, the sweeps, the catalogue), which ``workflow/rules/common.smk`` binds: built once; the run's notices
+(:func:`notices`: the mirror, the datasets left out, the Scenario-1 outlooks and paper B's CPU estimates, the sweeps
+skipped) print once when a run starts (its ``onstart``), never in a dry run
 or a cluster job.
 """
 
@@ -25,7 +26,7 @@ from privanomaly.datasets.validation import check_dataset_entry
 from privanomaly.paper_a import plan as pa_plan
 from privanomaly.paper_b import plan as pb_plan
 from privanomaly.datasets.plan import DataPlan
-from privanomaly.sweeps.plan import SweepPlan
+from privanomaly.sweeps.plan import SweepPlan, b_estimates
 
 
 @dataclass(frozen=True)
@@ -136,14 +137,17 @@ def check_rule_scripts(scripts: Iterable[tuple[str, str, str, Path]]) -> None:
 def notices(config: Mapping[str, Any], plan: WorkflowPlan | None = None) -> list[str]:
     """The lines a run prints when it starts: where raw files come from, the datasets the data mirror leaves
     out, paper A's tables without them, the Scenario-1 datasets whose Algorithm 2 is predicted past its work
-    guard, every Scenario-1 job's estimated CPU time (from its table's shape), the sweeps none of whose datasets
-    is available. ``plan``: the run's plan (:func:`check_workflow`'s), else built from ``config``."""
+    guard, every paper-B job's estimated CPU time (Scenario 1, r tuning, Scenario 2, the paper-B sweeps: from its
+    table's shape and the config), the sweeps none of whose datasets is available. ``plan``: the run's plan
+    (:func:`check_workflow`'s), else built from ``config``."""
     plan = workflow_plan(config) if plan is None else plan
     data, pb, s1 = plan.data, config["paper_b"], plan.paper_b.scenario1
     out = [data.mirror_notice(), *(f"{n}: {why}" for n, why in data.unavailable().items())]
     out += [f"paper_a: {n} left out of the tables ({why})" for n, why in plan.paper_a.missing.items()]
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, s1, data.parquet)]
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, s1, data.parquet)]
+    out += [f"paper_b: {msg}" for msg in pb_plan.job_estimates(pb, plan.paper_b, data.parquet)]
+    out += [f"sweeps: {msg}" for msg in b_estimates(plan.sweeps, pb, data.parquet)]
     return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in plan.sweeps.skipped]
 
 

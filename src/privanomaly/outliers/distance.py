@@ -81,7 +81,6 @@ def _counts_scaled(Z: np.ndarray, r: float, cap: int | None = None) -> np.ndarra
         raise ValueError(f"radius r must be > 0, got {r}")
     if len(Z) == 0:
         return np.zeros(0, dtype=np.int64)
-    from privanomaly.sp._fastballs import capped_counts
     from privanomaly.sp.balls import unique_rows
 
     rho = r * (1.0 + RADIUS_RTOL)
@@ -95,10 +94,37 @@ def _counts_scaled(Z: np.ndarray, r: float, cap: int | None = None) -> np.ndarra
         return _counts_brute(np.asarray(Z) * s, (rho * s) ** 2, cap)
     U, inv, w = unique_rows(np.asarray(Z) * s)
     with_self = None if cap is None else int(cap) + 1  # the row itself is in its ball
-    # one thread: paper B's jobs fork a child for the safety timeout after counting, and a process that has
-    # started numba's (GNU OpenMP) thread pool cannot fork; the counts are capped, so one thread is quick
-    counts = capped_counts(U, U, w, rho * s, "euclidean", with_self, workers=1)
-    return np.asarray(counts, dtype=np.int64)[inv] - 1
+    return _tree_counts(U, w, rho * s, with_self)[inv] - 1
+
+
+#: the rows of one call of the compiled count (:func:`_tree_counts`): a progress line may follow each call
+COUNT_CHUNK = 16_384
+
+
+def _tree_counts(U: np.ndarray, w: np.ndarray, rho: float, cap: int | None) -> np.ndarray:
+    """``capped_counts(U, U, w, rho, "euclidean", cap)`` (:mod:`privanomaly.sp._fastballs`): the same tree and
+    query order (the tree's own), the queries in chunks of :data:`COUNT_CHUNK` rows so that a long count writes a
+    progress line with the time left to the job's log (at most one every 5 s; each query is answered on its own:
+    the same counts). One thread: paper B's jobs fork a child for the safety timeout after counting, and a process that
+    has started numba's (GNU OpenMP) thread pool cannot fork; the counts are capped, so one thread is quick."""
+    from privanomaly.run.log import Ticker
+    from privanomaly.sp._fastballs import CappedTree
+
+    tree = CappedTree(U, w)
+    order = tree.perm.astype(np.int64)
+    out = np.empty(len(U), dtype=np.int64)
+    tick = Ticker(f"neighbour counts (N = {len(U)} distinct rows, cap {cap})", 5.0)
+    for start in range(0, len(U), COUNT_CHUNK):
+        rows = order[start:start + COUNT_CHUNK]
+        out[rows] = tree.count(U[rows], rho, "euclidean", cap=cap, workers=1)
+        tick(lambda: _left(tick, start + len(rows), len(U)))
+    return out
+
+
+def _left(tick, done: int, total: int) -> str:
+    """``done of total rows, about N s left`` at the rate so far (the clock only paces the log)."""
+    spent = tick.clock() - tick.start
+    return f"{done} of {total} rows counted, about {spent * (total - done) / max(done, 1):.0f} s left"
 
 
 def _counts_brute(V: np.ndarray, thr: float, cap: int | None) -> np.ndarray:

@@ -317,8 +317,7 @@ def block_smooth_bound(
     if _BLOCK_MEMO is None:
         B, g_k, g_km1, work_t = _block_bounds(*args)
     else:
-        key = (X.shape, X.tobytes(), int(k), float(r), dims, int(max_block_dims), int(exact_max), bool(full_grid),
-               max_work)
+        key = _memo_key(X, k, r, dims, max_block_dims, exact_max, full_grid, max_work)
         if key not in _BLOCK_MEMO or len(_BLOCK_MEMO[key][0]) < T:
             _BLOCK_MEMO[key] = _block_bounds(*args)
         # windows below T are exact whatever horizon they were computed at: a longer computation's prefix is this one
@@ -336,6 +335,42 @@ def block_smooth_bound(
 
 
 _BLOCK_MEMO: dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
+
+
+def _memo_key(X: np.ndarray, k: int, r: float, dims, max_block_dims: int, exact_max: int, full_grid: bool,
+              max_work: int | None) -> tuple:
+    """What the bounds B_t of :func:`block_smooth_bound` depend on besides the horizon: the database and settings."""
+    return (X.shape, X.tobytes(), int(k), float(r), dims, int(max_block_dims), int(exact_max), bool(full_grid),
+            max_work)
+
+
+def kept_block_bounds(X: np.ndarray, k: int, r: float, exact_max: int | None = 0,
+                      max_block_dims: int = 8) -> tuple | None:
+    """The bounds B_t (with G_k, G_{k-1}, the work per t) kept for the full-space database (X, k, r) with these
+    settings inside :func:`reuse_block_bounds` (None: not kept, or no block): to hand them to the caller of a
+    forked child (:func:`keep_block_bounds`)."""
+    if _BLOCK_MEMO is None:
+        return None
+    X = np.asarray(X, dtype=float)
+    exact_max = auto_exact_max(X.shape[1]) if exact_max is None else exact_max
+    return _BLOCK_MEMO.get(_memo_key(X, k, r, None, max_block_dims, exact_max, False, None))
+
+
+def keep_block_bounds(X: np.ndarray, k: int, r: float, kept: tuple | None, exact_max: int | None = 0,
+                      max_block_dims: int = 8) -> None:
+    """Keep bounds of (X, k, r) computed elsewhere (:func:`kept_block_bounds` of a forked child: the same
+    computation, so the same values) in the active :func:`reuse_block_bounds` block; no block or nothing kept: no-op.
+    A later :func:`block_smooth_bound` of the database at a horizon they cover reads them instead of recomputing."""
+    if _BLOCK_MEMO is None or kept is None:
+        return
+    X = np.asarray(X, dtype=float)
+    exact_max = auto_exact_max(X.shape[1]) if exact_max is None else exact_max
+    key = _memo_key(X, k, r, None, max_block_dims, exact_max, False, None)
+    if key not in _BLOCK_MEMO or len(_BLOCK_MEMO[key][0]) < len(kept[0]):
+        arrays = tuple(np.array(a) for a in kept)
+        for a in arrays:
+            a.flags.writeable = False  # shared, never changed
+        _BLOCK_MEMO[key] = arrays
 
 
 @contextmanager

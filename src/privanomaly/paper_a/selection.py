@@ -28,6 +28,7 @@ import pandas as pd
 from scipy.spatial import cKDTree
 
 from privanomaly.sp.balls import unit_scale
+from privanomaly.sp.knn import knn_distances
 
 
 def knn_radius_table(
@@ -51,9 +52,8 @@ def knn_radius_table(
     if kmax > len(X):
         raise ValueError(f"largest β={max(betas)} needs at least {kmax} records, dataset has {len(X)}")
     s = unit_scale(X)
-    Q = X if query_idx is None else X[query_idx]
-    dist, _ = cKDTree(X * s).query(Q * s, k=kmax, p=p, workers=workers)
-    dist = dist.reshape(len(Q), kmax)
+    Xs = X * s
+    dist = knn_distances(cKDTree(Xs), Xs, kmax, query_idx, p, workers)  # in the tree's order: the same floats
     return dist[:, betas] / s
 
 
@@ -126,9 +126,8 @@ def largest_knn_radii(X: np.ndarray, beta: int, count: int, *, p: float = 2.0) -
     Xs = X * s
     tree = cKDTree(Xs)
 
-    def d_beta(rows: np.ndarray | None) -> np.ndarray:
-        dist, _ = tree.query(Xs if rows is None else Xs[rows], k=beta + 1, p=p)
-        return dist.reshape(-1, beta + 1)[:, beta] / s
+    def d_beta(rows: np.ndarray | None) -> np.ndarray:  # queried in the tree's order: the same floats, less CPU
+        return knn_distances(tree, Xs, beta + 1, rows, p)[:, beta] / s
 
     metric = METRIC_OF_P.get(float(p))
     if metric is not None and n >= FULL_KNN_BELOW and 4 * count <= n:

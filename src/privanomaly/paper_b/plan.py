@@ -125,6 +125,31 @@ def scenario1_estimates(pb: dict, datasets: list[str], parquet) -> list[str]:
     return out
 
 
+def job_estimates(pb: dict, sets: "PaperBSets", parquet) -> list[str]:
+    """DAG-time outlook of paper B's other long jobs (:mod:`privanomaly.paper_b.cost`, from each prepared table's
+    shape, k and the config's grids): rule paper_b_tune_r of every dataset that reads a tuned r, rule
+    paper_b_scenario2 of every Scenario-2 dataset; one line per kind names the datasets whose table is not prepared
+    yet. Nothing is decided by it."""
+    from privanomaly.paper_b import cost
+    from privanomaly.paper_b.released_bound import file_shape
+
+    s2, grid, out, later = pb["scenario2"], pb["tuning"]["r_grid"], [], {}
+    jobs = [("tune_r", d) for d in dict.fromkeys(sets.table_sets + sets.scenario1 + sets.scenario2)]
+    for kind, d in jobs + [("scenario2", d) for d in sets.scenario2]:
+        shape = file_shape(parquet(d))
+        if shape is None:
+            later.setdefault(kind, []).append(d)
+        elif kind == "tune_r":
+            secs = cost.tune_r_seconds(*shape, pb["k"], int(grid["num"]))
+            out.append(f"tune_r {d}: " + cost.say(secs, f"k-NN radii, N = {shape[0]:,}, d = {shape[1]}"))
+        else:
+            n_cells = len(s2["h"]) * len(s2["eps"])
+            secs = cost.scenario2_seconds(*shape, pb["k"], int(s2["subspace_dim"]), n_cells, int(s2["n_trials"]))
+            out.append(f"scenario2 {d}: " + cost.say(secs, f"top-h over {n_cells} cells, N = {shape[0]:,}, "
+                                                           f"d = {shape[1]}"))
+    return out + [f"{kind} {', '.join(names)}: estimated once the table is prepared" for kind, names in later.items()]
+
+
 def check_methods_by_dataset(pb: dict) -> None:
     """Every dataset ``paper_b.scenario1.methods_by_dataset`` / ``max_work_by_dataset`` names is a Scenario-1 one."""
     s1 = pb["scenario1"]

@@ -131,15 +131,21 @@ def fast_bounds(X: np.ndarray, k: int, r: float, betas: list[float], fast_exact_
     """The fast bound (:func:`smooth_bound` ``method="fast"``) at every beta of ``betas`` in one computation:
     smallest beta first inside :func:`privanomaly.outliers.smooth.reuse_block_bounds`, so the windows are
     computed once, at the longest horizon, and every other beta reads their prefix (the same values as one call
-    per beta: tested). One safety timeout for all (:class:`SafetyTimeout`)."""
-    from privanomaly.outliers.smooth import reuse_block_bounds
+    per beta: tested). One safety timeout for all (:class:`SafetyTimeout`). Inside the caller's
+    :func:`~privanomaly.outliers.smooth.reuse_block_bounds` block the bounds computed (in the safety timeout's
+    forked child) are kept there too, so a later fast bound of the same database (a mechanism's noise at a beta
+    they cover) reads them instead of computing them again."""
+    from privanomaly.outliers.smooth import keep_block_bounds, kept_block_bounds, reuse_block_bounds
 
-    def every_beta() -> dict[float, dict]:
+    def every_beta() -> tuple[dict[float, dict], tuple | None]:
         with reuse_block_bounds():
-            return {float(b): _as_dict(ol.block_smooth_bound(X, k, r, float(b), exact_max=fast_exact_max), "fast", 0)
-                    for b in sorted(betas)}
+            out = {float(b): _as_dict(ol.block_smooth_bound(X, k, r, float(b), exact_max=fast_exact_max), "fast", 0)
+                   for b in sorted(betas)}
+            return out, kept_block_bounds(X, k, r, fast_exact_max)
 
-    return _run(every_beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
+    out, kept = _run(every_beta, timeout_seconds=timeout_seconds, what="fast smooth bound")
+    keep_block_bounds(X, k, r, kept, fast_exact_max)
+    return out
 
 
 # Above this many records in >= 3 dimensions Algorithm 2 is expected to exceed a work guard of a few thousand

@@ -12,6 +12,7 @@ so one k-NN query per space gives the prediction for every r of the grid at once
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ from scipy.spatial import cKDTree
 
 from privanomaly.outliers.distance import RADIUS_RTOL
 from privanomaly.sp.balls import unit_scale
+from privanomaly.sp.knn import knn_distances
 
 SPACES = ("full", "any_1d", "mean_1d")
 TIE_BREAKS = ("smallest", "largest", "median")
@@ -54,41 +56,43 @@ def kth_neighbour_distance(X: np.ndarray, k: int, S: tuple[int, ...] | None = No
     # the query includes the record itself at distance 0, hence k + 1; on Z times a power of two (exact: the
     # same distances wherever their squares neither under- nor overflow, the right ones where they would)
     s = unit_scale(Z)
-    dist, _ = cKDTree(Z * s).query(Z * s, k=k + 1)
-    return dist[:, k] / s
+    return knn_distances(cKDTree(Z * s), Z * s, k + 1)[:, k] / s
 
 
-def _confusion(pred: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
-    """TP/FP/FN/TN per column of a (records x radii) prediction matrix; positive = outlier."""
-    pos = (y == 1)[:, None]
-    return {
-        "tp": (pred & pos).sum(0),
-        "fp": (pred & ~pos).sum(0),
-        "fn": (~pred & pos).sum(0),
-        "tn": (~pred & ~pos).sum(0),
-    }
+def _confusion(dist: np.ndarray, thr: np.ndarray, y: np.ndarray) -> dict[str, np.ndarray]:
+    """TP/FP/FN/TN at every threshold of ``thr`` of the prediction ``dist > thr`` (positive = outlier): the
+    same float comparisons and integer counts as over the (records x radii) matrix, by binary search in each
+    class's sorted distances."""
+    out = {}
+    for name, miss, cls in (("tp", "fn", dist[y == 1]), ("fp", "tn", dist[y != 1])):
+        above = len(cls) - np.searchsorted(np.sort(cls), thr, side="right")  # #{dist > thr}
+        out[name], out[miss] = above, len(cls) - above
+    return {key: out[key] for key in ("tp", "fp", "fn", "tn")}
 
 
-def accuracy_curve(X: np.ndarray, y: np.ndarray, k: int, radii: np.ndarray, space: str) -> pd.DataFrame:
+def accuracy_curve(X: np.ndarray, y: np.ndarray, k: int, radii: np.ndarray, space: str,
+                   kth: Callable[[tuple[int, ...] | None], np.ndarray] | None = None) -> pd.DataFrame:
     """Eq. (53) accuracy of non-private distance-outlier detection for every r in ``radii``.
 
     ``space``: ``full`` - detection in the full space (Scenario 1's query); ``any_1d`` - a record is
     predicted an outlier if it is a distance outlier in at least one 1-D subspace; ``mean_1d`` - the
     confusion counts are summed over the d one-dimensional subspaces (accuracy = mean per-subspace
-    accuracy). Columns: space, r, tp, fp, fn, tn, n_correct, n_total, accuracy.
+    accuracy). Columns: space, r, tp, fp, fn, tn, n_correct, n_total, accuracy. ``kth(S)``: the distances of
+    :func:`kth_neighbour_distance` in subspace S (None: the full space), by default computed here.
     """
     y = np.asarray(y).astype(int)
     radii = np.asarray(radii, dtype=float)
     d = np.asarray(X).shape[1]
     # "dist <= r" with the core's rounding tolerance (privanomaly.outliers.distance.RADIUS_RTOL)
     thr = radii * (1.0 + RADIUS_RTOL)
+    kth = kth or (lambda S: kth_neighbour_distance(X, k, S))
     if space == "full":
-        counts = _confusion(kth_neighbour_distance(X, k)[:, None] > thr[None, :], y)
+        counts = _confusion(kth(None), thr, y)
     elif space == "any_1d":
-        kd = np.stack([kth_neighbour_distance(X, k, (j,)) for j in range(d)], axis=1)
-        counts = _confusion(kd.max(axis=1)[:, None] > thr[None, :], y)
+        kd = np.stack([kth((j,)) for j in range(d)], axis=1)
+        counts = _confusion(kd.max(axis=1), thr, y)
     elif space == "mean_1d":
-        parts = [_confusion(kth_neighbour_distance(X, k, (j,))[:, None] > thr[None, :], y) for j in range(d)]
+        parts = [_confusion(kth((j,)), thr, y) for j in range(d)]
         counts = {key: sum(p[key] for p in parts) for key in parts[0]}
     else:
         raise ValueError(f"space: expected one of {SPACES}, got {space!r}")
@@ -97,6 +101,20 @@ def accuracy_curve(X: np.ndarray, y: np.ndarray, k: int, radii: np.ndarray, spac
     df["n_total"] = df["tp"] + df["fp"] + df["fn"] + df["tn"]
     df["accuracy"] = df["n_correct"] / df["n_total"]
     return df
+
+
+def accuracy_curves(X: np.ndarray, y: np.ndarray, k: int, radii: np.ndarray,
+                    spaces: tuple[str, ...] = SPACES) -> list[pd.DataFrame]:
+    """:func:`accuracy_curve` in each of ``spaces``, the k-NN distances of each subspace computed once (``any_1d``
+    and ``mean_1d`` read the same d one-dimensional ones)."""
+    memo: dict[tuple[int, ...] | None, np.ndarray] = {}
+
+    def kth(S: tuple[int, ...] | None) -> np.ndarray:
+        if S not in memo:
+            memo[S] = kth_neighbour_distance(X, k, S)
+        return memo[S]
+
+    return [accuracy_curve(X, y, k, radii, space, kth) for space in spaces]
 
 
 @dataclass(frozen=True)

@@ -162,3 +162,33 @@ class SweepPlan:
     def claims_table(self, out: str, name: str | None) -> list[str]:
         """The tidy table of the sweep feeding claims A1, A3, A6, A8, A10 (:meth:`claims_sweep`), or none."""
         return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]
+
+
+def b_estimates(plan: SweepPlan, pb: Mapping[str, Any], parquet: Callable[[str], str]) -> list[str]:
+    """DAG-time outlook of rule sweep_b_dataset: one line per paper-B sweep and dataset with its estimated CPU time
+    from the prepared table's shape (``parquet(dataset)``), paper B's k-free settings ``pb`` and the sweep's grids,
+    summed over its (k, r) points (:func:`privanomaly.paper_b.cost.sweep_point_seconds`); a table not prepared
+    yet says so. Nothing is decided by it."""
+    from privanomaly.paper_b import cost, scenario1
+    from privanomaly.paper_b.released_bound import file_shape
+
+    out = []
+    for name in plan.b:
+        s = plan.b_settings(name, pb["scenario1"])
+        s = {**s, "max_work": None if s["max_work"] is None else int(s["max_work"])}
+        deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
+        for d in plan.run_datasets(name):
+            shape = file_shape(parquet(d))
+            if shape is None:
+                out.append(f"sweep {name} {d}: estimated once its table is prepared")
+                continue
+            total: float | None = 0.0
+            for k in (int(x) for x in s["k"]):
+                betas = sorted({b for dl in deltas for b in scenario1.scenario1_betas(*shape, k, list(s["eps"]), dl,
+                                                                                      list(s["conventions"]))})
+                for radius in s["radii"]:
+                    point = cost.sweep_point_seconds(*shape, k, s, betas, radius["r_kind"] != "value")
+                    total = None if total is None or point is None else total + point
+            n = len(s["k"]) * len(s["radii"])
+            out.append(f"sweep {name} {d}: " + cost.say(total, f"{n} (k, r) points, N = {shape[0]:,}, d = {shape[1]}"))
+    return out

@@ -187,53 +187,63 @@ def dataset_rows(X: np.ndarray, y: np.ndarray, dataset: str, ks: Sequence[int], 
     to raise) and paper B's (fast_exact_max, timeout, true_subspace, sensitivity). r is read off the data per
     (k, r) of ``radii`` (:class:`privanomaly.sweeps.spec.Radius` records;
     :func:`privanomaly.sweeps.counts.resolve_r_paper_b`)."""
-    from privanomaly.paper_b import released_bound
-    from privanomaly.sweeps import counts
+    from privanomaly.outliers.smooth import reuse_block_bounds
 
     parts = []
     for k in (int(x) for x in ks):
         for radius in radii:
-            r_kind, r_value = radius["r_kind"], float(radius["r_spec"])
-            try:
-                r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
-            except ValueError as exc:  # e.g. a k the dataset has too few records for: name the dataset
-                raise ValueError(f"dataset {dataset} ({len(X)} records): {exc}") from exc
-            if log is not None:
-                log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
-            # Algorithm 2 past max_work: its σ cells are skipped (the rows say why), a choice made from the data
-            # unless the bound from the shape fits
-            guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
-
-            memo: dict = {}  # (method, β) -> the bound: a β two δ share (β = ε readings) is computed once
-
-            def smooth_for(method, k=k, r=r, memo=memo):
-                def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
-                    if (method, beta) not in memo:
-                        memo[(method, beta)] = released_bound.smooth_bound(
-                            X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
-                            s.get("guard_key", GUARD_KEY))
-                    if isinstance(memo[(method, beta)], Exception):
-                        raise memo[(method, beta)]
-                    return memo[(method, beta)]
-
-                return smooth_fn
-
-            deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
-            if "fast" in s["methods"]:  # every beta of the point in one computation (released_bound.fast_bounds)
-                memo.update(_fast_memo(X, k, r, s, deltas))
-            rows = [sigma_rows(X, k, r, s["eps"], dl, s["conventions"], s["methods"], smooth_for) for dl in deltas]
-            if s.get("mechanisms"):
-                rows += [mechanism_rows(X, k, r, s["eps"], dl, s["mechanisms"], s["timeout"]) for dl in deltas]
-            if s["h"] and s["subspace_dims"]:
-                rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
-                                       s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))
-            out = pd.concat(rows, ignore_index=True)
-            out = out.drop(columns=[c for c in ("k", "r") if c in out.columns])
-            for i, (col, val) in enumerate({"dataset": dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
-                                            "r": r}.items()):
-                out.insert(i, col, val)
-            parts.append(_with_scope(out, r_kind, r_value, provenance, guard))
+            # one block per point: the fast bound's B_t, computed once for its σ rows, serve its mechanisms' noise
+            with reuse_block_bounds():
+                parts.append(_point_rows(X, y, dataset, k, radius, s, provenance, log))
     return pd.concat(parts, ignore_index=True)
+
+
+def _point_rows(X: np.ndarray, y: np.ndarray, dataset: str, k: int, radius: Mapping, s: Mapping,
+                provenance: Mapping | None, log=None) -> pd.DataFrame:
+    """The rows of one (k, r) point of :func:`dataset_rows` (``radius``: a :class:`privanomaly.sweeps.spec.Radius`)."""
+    from privanomaly.paper_b import released_bound
+    from privanomaly.sweeps import counts
+
+    r_kind, r_value = radius["r_kind"], float(radius["r_spec"])
+    try:
+        r = counts.resolve_r_paper_b(X, r_kind, r_value, k)
+    except ValueError as exc:  # e.g. a k the dataset has too few records for: name the dataset
+        raise ValueError(f"dataset {dataset} ({len(X)} records): {exc}") from exc
+    if log is not None:
+        log.info("%s: k = %d, r (%s %s) = %.6g", dataset, k, r_kind, r_value, r)
+    # Algorithm 2 past max_work: its σ cells are skipped (the rows say why), a choice made from the data
+    # unless the bound from the shape fits
+    guard = released_bound.guard_scope("paper", s["max_work"], True, len(X), k, X.shape[1])
+
+    memo: dict = {}  # (method, β) -> the bound: a β two δ share (β = ε readings) is computed once
+
+    def smooth_for(method, k=k, r=r, memo=memo):
+        def smooth_fn(beta):  # the configured method to completion, as in paper_b_scenario1 (no fallback)
+            if (method, beta) not in memo:
+                memo[(method, beta)] = released_bound.smooth_bound(
+                    X, k, r, beta, method, s["max_work"], s["fast_exact_max"], s["timeout"],
+                    s.get("guard_key", GUARD_KEY))
+            if isinstance(memo[(method, beta)], Exception):
+                raise memo[(method, beta)]
+            return memo[(method, beta)]
+
+        return smooth_fn
+
+    deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
+    if "fast" in s["methods"]:  # every beta of the point in one computation (released_bound.fast_bounds)
+        memo.update(_fast_memo(X, k, r, s, deltas))
+    rows = [sigma_rows(X, k, r, s["eps"], dl, s["conventions"], s["methods"], smooth_for) for dl in deltas]
+    if s.get("mechanisms"):
+        rows += [mechanism_rows(X, k, r, s["eps"], dl, s["mechanisms"], s["timeout"]) for dl in deltas]
+    if s["h"] and s["subspace_dims"]:
+        rows.append(top_h_rows(X, y, k, r, s["eps"], s["h"], s["subspace_dims"], s["true_subspace"]["rule"],
+                               s["true_subspace"]["min_outliers"], s["sensitivity"], s["max_subspaces"]))
+    out = pd.concat(rows, ignore_index=True)
+    out = out.drop(columns=[c for c in ("k", "r") if c in out.columns])
+    for i, (col, val) in enumerate({"dataset": dataset, "k": k, "r_kind": r_kind, "r_spec": r_value,
+                                    "r": r}.items()):
+        out.insert(i, col, val)
+    return _with_scope(out, r_kind, r_value, provenance, guard)
 
 
 def _with_scope(out: pd.DataFrame, r_kind: str, r_value: float, provenance: Mapping | None, guard) -> pd.DataFrame:

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import workflow_copy as wf
 from workflow_copy import MIRROR, MIRROR_HINT
 
 pytest_plugins = ["process_guard", "pytester"]  # pytester: tests/test_process_guard.py
@@ -22,6 +23,11 @@ SHARED_RUNS = {
     "test_add_dataset.py": "tiny-dataset",  # tiny_dataset.paper_a_run
     "test_report_follows_run.py": "tiny-dataset",
 }
+
+
+# The whole .test DAG (workflow_copy.whole_dag_run, fixture ``dag_run``) is run once per pytest command, whichever
+# process asks first; its own test file starts first, as the longest unit of work.
+DAG_RUN_FILE = "test_dag_run.py"
 
 
 def work_unit(nodeid: str) -> str:
@@ -39,7 +45,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if hasattr(config, "workerinput"):  # an xdist worker: the units that run workflow jobs first, so that the
         # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order)
         slow = {work_unit(item.nodeid) for item in items if item.get_closest_marker("slow")}
-        items.sort(key=lambda item: work_unit(item.nodeid) not in slow)  # stable: file order kept otherwise
+        first = work_unit(f"tests/{DAG_RUN_FILE}")
+        items.sort(key=lambda item: (work_unit(item.nodeid) != first, work_unit(item.nodeid) not in slow))  # stable
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -54,6 +61,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return work_unit(nodeid)
 
     return SharedRunFiles(config, log)
+
+
+@pytest.fixture(scope="session")
+def dag_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> wf.Run:
+    """The whole .test DAG's run, shared by every process of this pytest command (under xdist the workers'
+    temporary directories share a parent). Clone it (``wf.clone``) before changing anything in it."""
+    base = tmp_path_factory.getbasetemp()
+    return wf.whole_dag_run(base.parent if hasattr(request.config, "workerinput") else base)
 
 
 @pytest.fixture(autouse=True)

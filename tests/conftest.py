@@ -26,7 +26,8 @@ SHARED_RUNS = {
 
 
 # The whole .test DAG (workflow_copy.whole_dag_run, fixture ``dag_run``) is run once per pytest command, whichever
-# process asks first; its own test file starts first, as the longest unit of work.
+# process asks first; its own test file starts first, as the longest unit of work, and the files that read the run
+# come last, so that no process waits for it while other work is left.
 DAG_RUN_FILE = "test_dag_run.py"
 
 
@@ -43,10 +44,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if item.get_closest_marker("mirror"):
                 item.add_marker(skip)
     if hasattr(config, "workerinput"):  # an xdist worker: the units that run workflow jobs first, so that the
-        # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order)
+        # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order); the
+        # whole DAG's run before all, the units that read it after the others (they would wait for it)
         slow = {work_unit(item.nodeid) for item in items if item.get_closest_marker("slow")}
+        readers = {work_unit(item.nodeid) for item in items if "dag_run" in getattr(item, "fixturenames", ())}
         first = work_unit(f"tests/{DAG_RUN_FILE}")
-        items.sort(key=lambda item: (work_unit(item.nodeid) != first, work_unit(item.nodeid) not in slow))  # stable
+
+        def order(item: pytest.Item) -> tuple[bool, bool, bool]:
+            unit = work_unit(item.nodeid)
+            return unit != first, unit in readers and unit != first, unit not in slow
+
+        items.sort(key=order)  # stable: file order kept otherwise
 
 
 @pytest.hookimpl(optionalhook=True)

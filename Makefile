@@ -104,13 +104,11 @@ check: install
 	$(BIN)/snakemake --dry-run --quiet --configfile .test/config.yaml $(MIRROR_ARG)
 
 # The README's test command (and CI's, .ci/run): the fast stage first, then the tests that start processes or run
-# the workflow in copies, then the whole .test DAG in this checkout.
+# the workflow in copies. Among them the whole .test DAG (--cores 2), run once in a copy (tests/test_dag_run.py),
+# whose finished run the tests of reruns, downloads, an added mechanism and an added dataset clone.
 test: check
 	@$(UNLOCK_IF_IDLE)
 	$(PYTEST) $(XDIST) -m "slow or subprocess"
-	@$(UNLOCK_IF_IDLE)
-	$(BIN)/snakemake --cores 2 --rerun-incomplete --configfile .test/config.yaml \
-		$(MIRROR_ARG) || { $(LOCK_HINT); }
 
 bench: install
 	$(BIN)/python benchmarks/run_all.py

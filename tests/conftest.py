@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+import workflow_copy as wf
 from workflow_copy import MIRROR, MIRROR_HINT
 
 pytest_plugins = ["process_guard", "pytester"]  # pytester: tests/test_process_guard.py
@@ -24,6 +25,12 @@ SHARED_RUNS = {
 }
 
 
+# The whole .test DAG (workflow_copy.whole_dag_run, fixture ``dag_run``) is run once per pytest command, whichever
+# process asks first; its own test file starts first, as the longest unit of work, and the files that read the run
+# come last, so that no process waits for it while other work is left.
+DAG_RUN_FILE = "test_dag_run.py"
+
+
 def work_unit(nodeid: str) -> str:
     """The xdist unit of a test: its file (module fixtures are made once), the files of a shared run as one."""
     name = nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
@@ -37,9 +44,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if item.get_closest_marker("mirror"):
                 item.add_marker(skip)
     if hasattr(config, "workerinput"):  # an xdist worker: the units that run workflow jobs first, so that the
-        # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order)
+        # longest ones do not start last (with --no-loadscope-reorder xdist hands units out in this order); the
+        # whole DAG's run before all, the units that read it after the others (they would wait for it)
         slow = {work_unit(item.nodeid) for item in items if item.get_closest_marker("slow")}
-        items.sort(key=lambda item: work_unit(item.nodeid) not in slow)  # stable: file order kept otherwise
+        readers = {work_unit(item.nodeid) for item in items if "dag_run" in getattr(item, "fixturenames", ())}
+        first = work_unit(f"tests/{DAG_RUN_FILE}")
+
+        def order(item: pytest.Item) -> tuple[bool, bool, bool]:
+            unit = work_unit(item.nodeid)
+            return unit != first, unit in readers and unit != first, unit not in slow
+
+        items.sort(key=order)  # stable: file order kept otherwise
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -54,6 +69,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return work_unit(nodeid)
 
     return SharedRunFiles(config, log)
+
+
+@pytest.fixture(scope="session")
+def dag_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> wf.Run:
+    """The whole .test DAG's run, shared by every process of this pytest command (under xdist the workers'
+    temporary directories share a parent). Clone it (``wf.clone``) before changing anything in it."""
+    base = tmp_path_factory.getbasetemp()
+    return wf.whole_dag_run(base.parent if hasattr(request.config, "workerinput") else base)
 
 
 @pytest.fixture(autouse=True)

@@ -2,10 +2,10 @@
 
 The audit's only input is the code of the registered mechanisms, so rule ``privacy_audit`` takes
 :func:`privanomaly.mechanisms.fingerprint` as a parameter: in a temporary copy of the workflow that has
-already run the audit, adding a mechanism module (named in ``mechanisms._load_builtins``) or editing one
+already run the audit (a clone of the whole ``.test`` DAG's run, tests/test_dag_run.py), adding a mechanism module (named in ``mechanisms._load_builtins``) or editing one
 schedules the audit again; with nothing changed, nothing reruns.
 
-Unit checks of the fingerprint run fast; the workflow check is marked slow (one fast-level audit, ~20 s).
+Unit checks of the fingerprint run fast; the workflow check is marked slow (one fast-level audit, ~20 s, after the shared run's).
 """
 
 from __future__ import annotations
@@ -70,10 +70,8 @@ def _snakemake(copy: Path, *extra: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.mirror
 @pytest.mark.slow
-def test_added_or_edited_mechanism_reruns_the_audit(tmp_path):
-    copy = wc.copy_workflow(tmp_path / "wf")
-    done = _snakemake(copy)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+def test_added_or_edited_mechanism_reruns_the_audit(tmp_path, dag_run):
+    copy = wc.clone(dag_run.copy, tmp_path / "wf")  # a copy of the workflow that has run the audit (the whole DAG)
     idle = _snakemake(copy, "-n")
     assert idle.returncode == 0 and "Nothing to be done" in idle.stdout + idle.stderr
     pkg = copy / "src" / "privanomaly" / "mechanisms"

@@ -54,13 +54,17 @@ def test_make_test_uses_the_mirror_it_is_given():
     pytest_lines = [w for w in words if "pytest" in w]
     assert len(pytest_lines) == 2 and all(w[0] == "PRIVANOMALY_MIRROR=/data/my mirror" for w in pytest_lines)
     dry = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--dry-run" in w)
-    dag = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--rerun-incomplete" in w)
-    assert after(dry, "--config") == after(dag, "--config") == "data_mirror=/data/my mirror"
+    assert after(dry, "--config") == "data_mirror=/data/my mirror"
+    # the .test DAG runs inside the slow tests (tests/test_dag_run.py), on the mirror pytest was given
+    import workflow_copy as wf
+
+    dag = wf.snakemake_cmd(2, copy=ROOT, goals=["all"])
+    assert dag[:2] == [wf.SNAKEMAKE, "all"] and after(dag, "--config") == f"data_mirror={wf.MIRROR}"
 
 
 def test_make_test_runs_the_fast_stage_first():
     """`make test` is `make check` (no process-starting test, lint, snakefmt, a dry run), then the tests that start
-    processes or run the workflow, then the .test DAG - each once."""
+    processes or run the workflow - among them the whole .test DAG, once (tests/test_dag_run.py) - each once."""
     def steps(target: str) -> list[str]:
         out = subprocess.run(["make", "-n", "-o", "install", "-C", str(ROOT), target], capture_output=True, text=True,
                              check=True).stdout.replace("\\\n", " ")
@@ -75,7 +79,9 @@ def test_make_test_runs_the_fast_stage_first():
 
     check = ["fast tests", "lint", "snakefmt", "dry run"]
     assert steps("check") == check
-    assert steps("test") == [*check, "slow tests", ".test DAG"]
+    assert steps("test") == [*check, "slow tests"]
+    dag_test = (ROOT / "tests" / "test_dag_run.py").read_text(encoding="utf-8")
+    assert "pytestmark = [pytest.mark.slow, pytest.mark.mirror]" in dag_test  # in the slow stage
 
 
 def test_make_test_cluster_uses_the_mirror_it_is_given():

@@ -1,7 +1,8 @@
 """A researcher's own 2,000-row dataset in paper B with the paper's defaults (Algorithm 2 and the fast bound):
 one overlay entry (``paper_b.extra_datasets``) registers it, the run completes, the comparison and the
 Scenario-1 figure have its rows, and Algorithm 2 - infeasible on it within ``max_work`` - is ``skipped``
-rows with the reason instead of a failed job that stops the run. Marked slow (runs Snakemake in a copy)."""
+rows with the reason instead of a failed job that stops the run. The overlay is added to a clone of the whole
+``.test`` DAG's run (tests/test_dag_run.py), as to a user's finished run. Marked slow (runs Snakemake in a copy)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 NAME = "mine"
 
 
-def test_own_dataset_in_paper_b_completes_with_skipped_rows(tmp_path):
-    copy = wf.copy_workflow(tmp_path / "work")
+def test_own_dataset_in_paper_b_completes_with_skipped_rows(tmp_path, dag_run):
+    copy = wf.clone(dag_run.copy, tmp_path / "work")  # a finished .test run (tests/test_dag_run.py) the user adds to
     rng = np.random.default_rng(26)
     d = 21  # as the researcher's 1,831 x 21 dataset: Algorithm 2 needs > 20,000 units at the smallest beta
     X = np.vstack([rng.normal(size=(1980, d)), rng.normal(4.0, 0.3, size=(20, d)) * rng.choice([-1, 1], size=(20, d))])

@@ -5,11 +5,10 @@ changed key reruns the jobs that read it (complete) and leaves the others alone 
 whole config section, or a global value standing in for a per-job one, reruns jobs that cannot depend on the
 change - at full size hours of Algorithm 2 or of paper A's tables for a Figure-1 setting.
 
-In a temporary copy of the workflow, the ``.test`` DAG is built once: the data layer for real (the DAG reads
-the prepared tables' shapes), every other job by ``snakemake --touch --forceall`` over placeholder outputs,
-which records each job's params as a real run does (``--rerun-triggers`` compares against those records).
-Then each test dry-runs one overlay and compares the jobs Snakemake would run with the jobs that read the
-key. Marked slow (runs Snakemake).
+The tests read a clone of the whole ``.test`` DAG's run (tests/test_dag_run.py, made once per pytest command):
+every job ran for real and Snakemake recorded its params (``--rerun-triggers`` compares against those records).
+Each test dry-runs one overlay and compares the jobs Snakemake would run with the jobs that read the key.
+Marked slow (reads a workflow run).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import pytest
 import yaml
 
 from scope_checker import merged_config
-from workflow_copy import MIRROR, RESULTS, SNAKEMAKE, copy_workflow, env_for
+from workflow_copy import MIRROR, RESULTS, SNAKEMAKE, clone, env_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
@@ -41,18 +40,13 @@ def _snakemake(copy: Path, *args: str, overlay: Path | None = None) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> Path:
-    copy = copy_workflow(tmp_path_factory.mktemp("reruns"))
-    _snakemake(copy, f"{RESULTS}/data/summary.csv", "--cores", "2")  # the data layer, for real
-    plan = _snakemake(copy, "all", "-n")
-    for line in plan.splitlines():
-        m = re.match(r"\s+output: (.*)$", line)
-        for rel in (m.group(1).split(", ") if m else []):
-            out = copy / rel.strip()
-            if not out.exists():
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.touch()
-    _snakemake(copy, "all", "--touch", "--forceall", "--cores", "1")
+def built(tmp_path_factory, dag_run) -> Path:
+    """A clone of the whole .test DAG's run (tests/test_dag_run.py): every job run for real, its params recorded.
+    Rule report_index reads the catalogue by its absolute path (the workflow's own file, also as a module), so in
+    the clone's place its set of inputs differs: ``--touch`` records it there (no job runs)."""
+    copy = clone(dag_run.copy, tmp_path_factory.mktemp("reruns") / "wf")
+    touched = _snakemake(copy, "all", "--touch", "--cores", "1")
+    assert set(re.findall(r"^(?:local)?rule (\w+):$", touched, re.M)) == {"report_index", "all"}, touched[-3000:]
     return copy
 
 

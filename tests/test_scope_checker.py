@@ -2,8 +2,8 @@
 end to end while one of its inputs was read off the released records, every such input is named, a row with
 nothing data-dependent is not under-claimed, and every composed (ε, δ) of the price tables is recomputed.
 
-The slow test runs a subset of the ``.test`` DAG in a temporary copy with an overlay that adds the honest
-cases the default grids never produce (a sweep with a configured r on data that are not z-scored), so that
+The slow test adds, to a clone of the whole ``.test`` DAG's run (tests/test_dag_run.py), an overlay with the
+honest cases the default grids never produce (a sweep with a configured r on data that are not z-scored), so that
 both verdicts are exercised; the fast tests show the checker catches an over-claim, an unstated choice and an
 under-claim, and that paper A's growth table states its scope."""
 
@@ -38,16 +38,21 @@ TARGETS = ["privacy/price_A.csv", "privacy/price_B.csv", "paper_a/tables/table1.
            "sweeps/paperBkR/sweep.csv"]
 
 
+@pytest.mark.mirror
 @pytest.mark.slow
-def test_no_row_of_a_run_over_or_under_claims(tmp_path, monkeypatch):
-    copy = wc.copy_workflow(tmp_path / "wf")
+def test_no_row_of_a_run_over_or_under_claims(tmp_path, monkeypatch, dag_run):
+    copy = wc.clone(dag_run.copy, tmp_path / "wf")  # the whole .test DAG's run (tests/test_dag_run.py), plus:
     (copy / "scope.yaml").write_text(yaml.safe_dump(OVERLAY))
     monkeypatch.setattr(wc, "targets", lambda: TARGETS)
     wc.run(copy, 2, "--configfile", ".test/config.yaml", "scope.yaml", timeout=900)
     cfg = scope_checker.merged_config(copy, copy / ".test/config.yaml", copy / "scope.yaml")
     problems, seen = scope_checker.check_run(copy / wc.RESULTS, cfg)
     assert problems == []
-    assert seen["tables"] == len(TARGETS) and seen["proven"] >= 10 and seen["not_proven"] >= 50
+    # every scoped table of the run was checked: the TARGETS and the rest of the .test DAG's
+    scoped = {p.relative_to(copy / wc.RESULTS).as_posix() for p in (copy / wc.RESULTS).rglob("*.csv")}
+    scoped = {rel for rel in scoped if scope_checker._kind(rel) is not None}
+    assert set(TARGETS) <= scoped and seen["tables"] == len(scoped)
+    assert seen["proven"] >= 10 and seen["not_proven"] >= 50
     a = pd.read_csv(copy / wc.RESULTS / "sweeps/scopeA/sweep.csv")
     # a configured r: proven end to end on raw features, not on thyroid (z-scored on every record)
     assert a.groupby("dataset")["proven_end_to_end"].all().to_dict() == {"synthetic_a_2d": True, "thyroid": False}

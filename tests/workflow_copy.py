@@ -122,11 +122,12 @@ def warm_caches() -> None:
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
 
 
-def snakemake_cmd(cores: int, *extra: str, copy: Path) -> list[str]:
+def snakemake_cmd(cores: int, *extra: str, copy: Path, goals: list[str] | None = None) -> list[str]:
+    """The run's command: ``goals`` (default: :func:`targets`) on the ``.test`` config with the mirror."""
     # targets first: --config takes every following word as a key=value pair
     return [
         SNAKEMAKE,
-        *_target_args(copy),
+        *(_target_args(copy) if goals is None else goals),
         "--cores",
         str(cores),
         "--configfile",
@@ -228,10 +229,10 @@ def table_bytes(results: Path) -> dict[str, bytes]:
     return out
 
 
-def run(copy: Path, cores: int, *extra: str, timeout: float = 600) -> Run:
+def run(copy: Path, cores: int, *extra: str, timeout: float = 600, goals: list[str] | None = None) -> Run:
     """Run Snakemake in ``copy``; on timeout the whole process group (Snakemake and its jobs) is killed."""
     t0 = time.monotonic()
-    proc = start_in_new_group(copy, cores, *extra)
+    proc = start_in_new_group(copy, cores, *extra, goals=goals)
     try:
         log, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -258,6 +259,43 @@ def base_dir() -> Path:
 def reference_run() -> Run:
     """The uninterrupted run, --cores 2 (shared by the determinism and the interrupted-run tests)."""
     return run(copy_workflow(base_dir() / "reference"), 2)
+
+
+TEST_DAG = "test-dag"  # the directory of the whole .test DAG's run, under the pytest invocation's temporary root
+
+
+def whole_dag_run(root: Path) -> Run:
+    """The whole ``.test`` DAG (``make test``'s workflow run: every target of rule ``all``, ``--cores 2``) in a
+    copy under ``root``, made once for every pytest process that shares ``root`` (the xdist workers of one
+    ``pytest`` command: the first caller runs it while the others wait on a lock, then all read it).
+
+    A test that changes files clones it first (:func:`clone`). A failed run is recorded, not repeated: every
+    caller raises with its log."""
+    import fcntl
+    import json
+
+    root.mkdir(parents=True, exist_ok=True)
+    copy, record = root / TEST_DAG, root / f"{TEST_DAG}.json"
+    with open(root / f"{TEST_DAG}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if this process dies
+        if not record.exists():
+            shutil.rmtree(copy, ignore_errors=True)  # a run started by a process that died
+            try:
+                done = run(copy_workflow(copy), 2, "--rerun-incomplete", timeout=1800, goals=["all"])
+                record.write_text(json.dumps({"ok": True, "seconds": done.seconds, "log": done.log}))
+            except AssertionError as err:
+                record.write_text(json.dumps({"ok": False, "seconds": 0.0, "log": str(err)}))
+        made = json.loads(record.read_text())
+    if not made["ok"]:
+        raise AssertionError(f"the .test DAG's run failed ({copy}):\n{made['log']}")
+    return Run(copy, made["seconds"], made["log"])
+
+
+def clone(src: Path, dest: Path) -> Path:
+    """A copy of a finished run's directory (checkout copy, results, raw files and Snakemake's records of every
+    job) that a test may change: file times kept, so Snakemake sees the same finished run there."""
+    shutil.copytree(src, dest, symlinks=True, ignore=shutil.ignore_patterns("locks", "incomplete"))
+    return dest
 
 
 @dataclass
@@ -311,10 +349,10 @@ def interrupted_run() -> Interrupted:
                        output_bytes(results))
 
 
-def start_in_new_group(copy: Path, cores: int, *extra: str) -> subprocess.Popen:
+def start_in_new_group(copy: Path, cores: int, *extra: str, goals: list[str] | None = None) -> subprocess.Popen:
     """Start a run in its own process group (so SIGKILL reaches Snakemake and every job it started)."""
     return subprocess.Popen(
-        snakemake_cmd(cores, *extra, copy=copy),
+        snakemake_cmd(cores, *extra, copy=copy, goals=goals),
         cwd=copy,
         env=env_for(copy),
         stdout=subprocess.PIPE,

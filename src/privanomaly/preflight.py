@@ -145,9 +145,10 @@ def notices(config: Mapping[str, Any], plan: WorkflowPlan | None = None) -> list
     out = [data.mirror_notice(), *(f"{n}: {why}" for n, why in data.unavailable().items())]
     out += [f"paper_a: {n} left out of the tables ({why})" for n, why in plan.paper_a.missing.items()]
     out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_outlooks(pb, s1, data.parquet)]
-    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, s1, data.parquet)]
-    out += [f"paper_b: {msg}" for msg in pb_plan.job_estimates(pb, plan.paper_b, data.parquet)]
-    out += [f"sweeps: {msg}" for msg in b_estimates(plan.sweeps, pb, data.parquet)]
+    # a table not prepared yet: its shape as the config and a local CSV file tell it (DataPlan.expected_shape)
+    out += [f"paper_b: {msg}" for msg in pb_plan.scenario1_estimates(pb, s1, data.parquet, data.expected_shape)]
+    out += [f"paper_b: {msg}" for msg in pb_plan.job_estimates(pb, plan.paper_b, data.parquet, data.expected_shape)]
+    out += [f"sweeps: {msg}" for msg in b_estimates(plan.sweeps, pb, data.parquet, data.expected_shape)]
     return out + [f"sweeps: {n} skipped (none of its datasets is available)" for n in plan.sweeps.skipped]
 
 

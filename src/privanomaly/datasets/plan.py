@@ -95,6 +95,13 @@ class DataPlan:
         """{relpath: file entry} of every raw file fetched by URL (rule ``download``)."""
         return self._downloads
 
+    def expected_shape(self, name: str) -> tuple[int, int] | None:
+        """(N, d) the prepared table of ``name`` will have, told before ``prepare`` runs where the config and a
+        local CSV file tell it (:func:`privanomaly.datasets.expected_shape.expected_shape`), else None."""
+        from privanomaly.datasets.expected_shape import expected_shape
+
+        return expected_shape(self.entry(name), self.raw_files(name))
+
     def raw_files(self, name: str) -> list[str]:
         """Input of the ``prepare`` step: raw cache path (or local path) of each file of dataset ``name``."""
         return [sources.raw_path(spec, self.resources) for spec in self.entry(name).get("files", [])]

@@ -106,47 +106,47 @@ def scenario1_outlooks(pb: dict, datasets: list[str], parquet) -> list[str]:
     return out
 
 
-def scenario1_estimates(pb: dict, datasets: list[str], parquet) -> list[str]:
+def scenario1_estimates(pb: dict, datasets: list[str], parquet, expected=None) -> list[str]:
     """DAG-time outlook: one line per Scenario-1 job (dataset, method) with its estimated CPU time from the
     prepared table's shape (N, d), k and the config (:func:`~privanomaly.paper_b.released_bound.job_estimate`);
     a table not prepared yet says so. Printed before the run; nothing is decided by it."""
-    from privanomaly.paper_b.released_bound import file_shape, job_estimate
+    from privanomaly.paper_b.released_bound import job_estimate, known_shape
     from privanomaly.paper_b.scenario1 import scenario1_betas
 
     s1, out = pb["scenario1"], []
     for d, method in scenario1_jobs(pb, datasets):
-        shape = file_shape(parquet(d))
+        shape, note = known_shape(parquet(d), d, expected)
         if shape is None:
             out.append(f"scenario1 {d} ({method}): estimated once its table is prepared")
             continue
         betas = scenario1_betas(shape[0], shape[1], pb["k"], list(s1["eps"]), pb["delta"], list(s1["conventions"]))
         out.append(f"scenario1 {d} ({method}): " + job_estimate(*shape, pb["k"], method, betas,
-                                                               scenario1_max_work(pb, d)))
+                                                               scenario1_max_work(pb, d)) + note)
     return out
 
 
-def job_estimates(pb: dict, sets: "PaperBSets", parquet) -> list[str]:
+def job_estimates(pb: dict, sets: "PaperBSets", parquet, expected=None) -> list[str]:
     """DAG-time outlook of paper B's other long jobs (:mod:`privanomaly.paper_b.cost`, from each prepared table's
     shape, k and the config's grids): rule paper_b_tune_r of every dataset that reads a tuned r, rule
     paper_b_scenario2 of every Scenario-2 dataset; one line per kind names the datasets whose table is not prepared
     yet. Nothing is decided by it."""
     from privanomaly.paper_b import cost
-    from privanomaly.paper_b.released_bound import file_shape
+    from privanomaly.paper_b.released_bound import known_shape
 
     s2, grid, out, later = pb["scenario2"], pb["tuning"]["r_grid"], [], {}
     jobs = [("tune_r", d) for d in dict.fromkeys(sets.table_sets + sets.scenario1 + sets.scenario2)]
     for kind, d in jobs + [("scenario2", d) for d in sets.scenario2]:
-        shape = file_shape(parquet(d))
+        shape, note = known_shape(parquet(d), d, expected)
         if shape is None:
             later.setdefault(kind, []).append(d)
         elif kind == "tune_r":
             secs = cost.tune_r_seconds(*shape, pb["k"], int(grid["num"]))
-            out.append(f"tune_r {d}: " + cost.say(secs, f"k-NN radii, N = {shape[0]:,}, d = {shape[1]}"))
+            out.append(f"tune_r {d}: " + cost.say(secs, f"k-NN radii, N = {shape[0]:,}, d = {shape[1]}") + note)
         else:
             n_cells = len(s2["h"]) * len(s2["eps"])
             secs = cost.scenario2_seconds(*shape, pb["k"], int(s2["subspace_dim"]), n_cells, int(s2["n_trials"]))
             out.append(f"scenario2 {d}: " + cost.say(secs, f"top-h over {n_cells} cells, N = {shape[0]:,}, "
-                                                           f"d = {shape[1]}"))
+                                                           f"d = {shape[1]}") + note)
     return out + [f"{kind} {', '.join(names)}: estimated once the table is prepared" for kind, names in later.items()]
 
 

@@ -217,6 +217,21 @@ def file_shape(parquet: str) -> tuple[int, int] | None:
     return int(meta.num_rows), int(meta.num_columns) - 1
 
 
+#: said after an estimate whose shape was told before ``prepare`` ran (:func:`known_shape`)
+EXPECTED_NOTE = " (shape expected from the config and raw file: the table is not prepared yet)"
+
+
+def known_shape(parquet: str, name: str, expected=None) -> tuple[tuple[int, int] | None, str]:
+    """(N, d) of dataset ``name``: its prepared table's (:func:`file_shape`), else ``expected(name)`` (the shape
+    told before ``prepare`` runs, :meth:`privanomaly.datasets.plan.DataPlan.expected_shape`) with
+    :data:`EXPECTED_NOTE` as the second item, else None."""
+    shape = file_shape(parquet)
+    if shape is not None or expected is None:
+        return shape, ""
+    shape = expected(name)
+    return shape, EXPECTED_NOTE if shape is not None else ""
+
+
 def file_outlook(parquet: str, k: int, max_work: int | None, name: str) -> Outlook | None:
     """:func:`algorithm2_outlook` of a prepared dataset from its shape (:func:`file_shape`); None while the file
     does not exist yet."""

@@ -164,13 +164,13 @@ class SweepPlan:
         return [f"{out}/{n}/sweep.parquet" for n in [self.claims_sweep(name)] if n]
 
 
-def b_estimates(plan: SweepPlan, pb: Mapping[str, Any], parquet: Callable[[str], str]) -> list[str]:
+def b_estimates(plan: SweepPlan, pb: Mapping[str, Any], parquet: Callable[[str], str], expected=None) -> list[str]:
     """DAG-time outlook of rule sweep_b_dataset: one line per paper-B sweep and dataset with its estimated CPU time
     from the prepared table's shape (``parquet(dataset)``), paper B's k-free settings ``pb`` and the sweep's grids,
     summed over its (k, r) points (:func:`privanomaly.paper_b.cost.sweep_point_seconds`); a table not prepared
     yet says so. Nothing is decided by it."""
     from privanomaly.paper_b import cost, scenario1
-    from privanomaly.paper_b.released_bound import file_shape
+    from privanomaly.paper_b.released_bound import known_shape
 
     out = []
     for name in plan.b:
@@ -178,7 +178,7 @@ def b_estimates(plan: SweepPlan, pb: Mapping[str, Any], parquet: Callable[[str],
         s = {**s, "max_work": None if s["max_work"] is None else int(s["max_work"])}
         deltas = list(s["delta"]) if isinstance(s["delta"], (list, tuple)) else [s["delta"]]
         for d in plan.run_datasets(name):
-            shape = file_shape(parquet(d))
+            shape, note = known_shape(parquet(d), d, expected)
             if shape is None:
                 out.append(f"sweep {name} {d}: estimated once its table is prepared")
                 continue
@@ -190,5 +190,6 @@ def b_estimates(plan: SweepPlan, pb: Mapping[str, Any], parquet: Callable[[str],
                     point = cost.sweep_point_seconds(*shape, k, s, betas, radius["r_kind"] != "value")
                     total = None if total is None or point is None else total + point
             n = len(s["k"]) * len(s["radii"])
-            out.append(f"sweep {name} {d}: " + cost.say(total, f"{n} (k, r) points, N = {shape[0]:,}, d = {shape[1]}"))
+            out.append(f"sweep {name} {d}: " + cost.say(total, f"{n} (k, r) points, N = {shape[0]:,}, d = {shape[1]}")
+                       + note)
     return out

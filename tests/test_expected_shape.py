@@ -50,6 +50,14 @@ def test_a_generators_expected_shape_is_the_prepared_one(gen):
     assert expected_shape(entry, []) == (len(table), table.shape[1] - 1)
 
 
+def test_a_last_line_without_its_newline_is_a_record(tmp_path, csv_file):
+    cut = tmp_path / "cut.csv"
+    cut.write_bytes(open(csv_file, "rb").read().rstrip(b"\n"))
+    entry = {"files": [{"path": str(cut)}], "format": "csv", "label": LABEL}
+    table, _ = build("cut", entry, [str(cut)], seed=1)
+    assert expected_shape(entry, [str(cut)]) == (len(table), table.shape[1] - 1) == (240, 6)
+
+
 def test_no_shape_without_a_local_file_or_for_other_formats(tmp_path, csv_file):
     assert expected_shape({"files": [{"path": str(tmp_path / "absent.csv")}], "format": "csv", "label": LABEL},
                           [str(tmp_path / "absent.csv")]) is None

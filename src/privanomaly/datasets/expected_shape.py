@@ -40,9 +40,12 @@ def _csv_shape(path: Path, entry: Mapping[str, Any]) -> tuple[int, int] | None:
     read = entry.get("read") or {}
     if read.get("member") or str(path).endswith(".gz"):
         return None
+    lines, last = 0, b"\n"
     with path.open("rb") as fh:
         header = fh.readline().decode("utf-8", "replace").strip()
-        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+    lines += last != b"\n"  # a last line without its newline
     cols = [c.strip().strip('"') for c in header.split(read.get("sep", ","))]
     if len(cols) < 2:
         return None

@@ -117,14 +117,8 @@ def _tree_counts(U: np.ndarray, w: np.ndarray, rho: float, cap: int | None) -> n
     for start in range(0, len(U), COUNT_CHUNK):
         rows = order[start:start + COUNT_CHUNK]
         out[rows] = tree.count(U[rows], rho, "euclidean", cap=cap, workers=1)
-        tick(lambda: _left(tick, start + len(rows), len(U)))
+        tick(lambda: f"{start + len(rows)} of {len(U)} rows counted, {tick.time_left(start + len(rows), len(U))}")
     return out
-
-
-def _left(tick, done: int, total: int) -> str:
-    """``done of total rows, about N s left`` at the rate so far (the clock only paces the log)."""
-    spent = tick.clock() - tick.start
-    return f"{done} of {total} rows counted, about {spent * (total - done) / max(done, 1):.0f} s left"
 
 
 def _counts_brute(V: np.ndarray, thr: float, cap: int | None) -> np.ndarray:

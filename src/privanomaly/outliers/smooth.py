@@ -493,10 +493,8 @@ def _progress(tick, part: int, parts: int):
     """(done, total) -> a progress line of part ``part`` of ``parts`` with the time left, extrapolated from the
     time spent (the clock only paces and estimates; no result depends on it)."""
     def report(done: int, total: int) -> None:
-        frac = (part + done / total) / parts
-        spent = tick.clock() - tick.start
-        tick(lambda: f"block grids {part * total + done} of {parts * total} done, about "
-                     f"{spent * (1 - frac) / max(frac, 1e-9):.0f} s left")
+        tick(lambda: f"block grids {part * total + done} of {parts * total} done, "
+                     f"{tick.time_left(part * total + done, parts * total)}")
     return report
 
 

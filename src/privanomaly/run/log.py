@@ -178,3 +178,8 @@ class Ticker:
         text = message() if callable(message) else message
         logging.getLogger("privanomaly").info("%s: %s, %.0f s elapsed", self.what, text, now - self.start)
         return True
+
+    def time_left(self, done: float, total: float) -> str:
+        """``about N s left``: the rest of ``total`` at the rate of the ``done`` so far (an estimate for the log)."""
+        spent = self.clock() - self.start
+        return f"about {spent * (total - done) / max(done, 1e-9):.0f} s left"

@@ -31,6 +31,5 @@ def knn_distances(tree: cKDTree, P: np.ndarray, k: int, rows: np.ndarray | None 
     for start in range(0, len(rows), CHUNK):  # chunks: a long query writes a progress line with the time left
         part = order[start:start + CHUNK]
         out[part] = np.asarray(tree.query(P[rows[part]], k=k, p=p, workers=workers)[0]).reshape(len(part), k)
-        tick(lambda: f"{start + len(part)} of {len(rows)} queried, about "
-                     f"{(tick.clock() - tick.start) * (len(rows) - start - len(part)) / (start + len(part)):.0f} s left")
+        tick(lambda: f"{start + len(part)} of {len(rows)} queried, {tick.time_left(start + len(part), len(rows))}")
     return out

@@ -169,6 +169,19 @@ def test_counts_at_many_radii_float_data_and_workers():
         sp.ball_counts_at_radii(X[:, :2], X, radii, cap=3)
 
 
+def test_record_counts_at_many_radii_are_record_counts_at_each():
+    rng = np.random.default_rng(4)
+    X = np.round(rng.standard_normal((1500, 3)), 1)  # duplicates and ties
+    radii = [0.0, 0.4, 0.25, 0.9]
+    for cap in (3, 40, 10**5):
+        x_i, B = sp.record_counts_radii(X, radii, cap=cap)
+        for row, r in zip(B, radii):
+            x_r, B_r = sp.record_counts(X, r, cap=cap)
+            np.testing.assert_array_equal(x_i, x_r)
+            np.testing.assert_array_equal(row, B_r)
+        assert x_i.dtype == np.int64 and B.dtype == np.int64
+
+
 def test_record_counts_dedupes_once_with_the_same_result():
     rng = np.random.default_rng(3)
     X = np.round(rng.standard_normal((2000, 3)), 1)

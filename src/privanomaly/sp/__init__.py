@@ -21,6 +21,7 @@ from .balls import (
     minkowski_p,
     pairwise_within,
     record_counts,
+    record_counts_radii,
     unique_rows,
 )
 from .composition import claim5, claim5_graph, parallel, sequential

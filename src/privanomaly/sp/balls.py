@@ -32,6 +32,7 @@ __all__ = [
     "ball_counts_at",
     "ball_counts_radii",
     "ball_counts_at_radii",
+    "record_counts_radii",
     "ball_counts_bruteforce",
     "ball_counts_scipy",
 ]
@@ -236,6 +237,15 @@ def ball_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers:
     A = _as_points(X)
     U, inv, w = unique_rows(A)
     return _counts_radii(None, U, w, radii, metric, cap, workers)[:, inv]
+
+
+def record_counts_radii(X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """``(x_i, B)`` of :func:`record_counts` at every r of ``radii`` (B: int64 (len(radii), n)), from one dedupe
+    and one walk per distinct row (:func:`ball_counts_radii`); x_i capped at ``cap`` as there."""
+    _check_metric(metric)
+    U, inv, w = unique_rows(_as_points(X))
+    B = _counts_radii(None, U, w, radii, metric, cap, workers)[:, inv]
+    return np.minimum(w, _check_cap(cap))[inv].astype(np.int64), B
 
 
 def ball_counts_at_radii(Q, X, radii, *, metric: str = "euclidean", cap: int, workers: int = 1) -> np.ndarray:

@@ -127,13 +127,12 @@ def count_tables_at(
     X = np.asarray(X, dtype=float)
     n_abs = len(absent)
     walk_cap = int(cap) if cap is not None else max(len(X), 1)  # no count exceeds the number of records
-    B = sp.ball_counts_radii(X, radii, metric=metric, cap=walk_cap)
+    x_i, B = sp.record_counts_radii(X, radii, metric=metric, cap=walk_cap)  # the kernel of record_table, all radii
     B_abs = (
         sp.ball_counts_at_radii(absent, X, radii, metric=metric, cap=walk_cap)
         if n_abs
         else np.zeros((len(B), 0), np.int64)
     )
-    x_i = np.minimum(sp.duplicate_counts(X), walk_cap).astype(np.int64)
     head = {
         "kind": np.array(["record"] * len(X) + ["absent"] * n_abs),
         "index": np.concatenate([np.arange(len(X)), np.arange(n_abs)]).astype(np.int64),

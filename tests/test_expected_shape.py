@@ -62,6 +62,9 @@ def test_no_shape_without_a_local_file_or_for_other_formats(tmp_path, csv_file):
     assert expected_shape({"files": [{"path": str(tmp_path / "absent.csv")}], "format": "csv", "label": LABEL},
                           [str(tmp_path / "absent.csv")]) is None
     assert expected_shape({"files": [{"path": csv_file}], "format": "npz", "label": LABEL}, [csv_file]) is None
+    for read in ({"skiprows": 2}, {"comment": "#"}, {"sep": r"\s+"}, {"header": None, "names": ["a", "b"]}):
+        assert expected_shape({"files": [{"path": csv_file}], "format": "csv", "label": LABEL, "read": read},
+                              [csv_file]) is None, read
 
 
 def test_the_notices_estimate_a_table_not_prepared_yet_and_say_so(tmp_path, csv_file):

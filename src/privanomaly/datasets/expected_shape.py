@@ -38,7 +38,9 @@ def _csv_shape(path: Path, entry: Mapping[str, Any]) -> tuple[int, int] | None:
     """(data lines, feature columns) of a CSV file with a header row: the columns less the label column, the
     kept or the dropped ones applied."""
     read = entry.get("read") or {}
-    if read.get("member") or str(path).endswith(".gz"):
+    # a header row, single-character separator and one record per line: other layouts are left to prepare
+    if any(read.get(k) not in (None, 0) for k in ("member", "skiprows", "names", "comment", "header_prefix")) \
+            or "header" in read or len(read.get("sep", ",")) != 1 or str(path).endswith(".gz"):
         return None
     lines, last = 0, b"\n"
     with path.open("rb") as fh:

@@ -153,32 +153,40 @@ def cks_algorithm1(n: int, bernoulli_ratio: Callable[[np.ndarray, np.ndarray], n
     """CKS 2020, Algorithm 1: exact Bernoulli(exp(-gamma_i)) for n rationals gamma_i in [0, 1].
 
     K = 1; repeat: A ~ Bernoulli(gamma / K); stop if A = 0; K += 1. Return K odd. ``bernoulli_ratio(active,
-    K)`` draws Bernoulli(gamma_i / K_i) for the still-running indices ``active`` (ascending) and their K; it is
-    the only place the representation of gamma enters (int64 here, big ``Fraction`` digits in
+    K)`` draws Bernoulli(gamma_i / K_i) for the still-running indices ``active`` (ascending) and their K (every
+    running draw is in the same round, so the K_i are all equal); it is the only place the representation of
+    gamma enters (int64 here, big ``Fraction`` digits in
     :class:`privanomaly.outliers.exact_random.ExpBernoulliTable`).
     """
     out = np.empty(n, dtype=bool)
-    K = np.ones(n, dtype=np.int64)
     active = np.arange(n)
     rounds = Rounds("CKS Algorithm 1 (exact Bernoulli(exp(-gamma)))", factorial_budget(n),
                     "a draw goes on past round K with probability gamma^K / K! <= 1 / K!")
+    K = 1
     while active.size:
-        a = bernoulli_ratio(active, K[active])
-        done = active[~a]
-        out[done] = (K[done] % 2) == 1
+        a = bernoulli_ratio(active, np.full(active.size, K, dtype=np.int64))
+        out[active[~a]] = K % 2 == 1
         active = active[a]
-        K[active] += 1
+        K += 1
         rounds.tick(active.size)
     return out
 
 
 def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (:func:`cks_algorithm1`, int64)."""
+    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (:func:`cks_algorithm1`, int64).
+
+    A ``den`` equal for all draws is used as one bound: ``rng.integers`` draws the same integers from the same
+    stream for a scalar bound as for an array of that bound (tests/test_dlap_stream.py), with less work."""
+    d0 = int(den[0]) if den.size else 1
+    same_den = bool((den == d0).all())
 
     def ratio(active: np.ndarray, K: np.ndarray) -> np.ndarray:
-        if int(den[active].max()) * int(K.max()) >= _INT64_SAFE:
+        k = int(K[0])  # every running draw is in round K (cks_algorithm1)
+        if (d0 if same_den else int(den[active].max())) * k >= _INT64_SAFE:
             raise OverflowError("bernoulli_exp: den * K would leave int64 (denominator too large)")
-        return _bernoulli_frac(rng, num[active], den[active] * K)
+        if same_den:
+            return rng.integers(0, d0 * k, size=active.size, dtype=np.int64) < num[active]
+        return _bernoulli_frac(rng, num[active], den[active] * k)
 
     return cks_algorithm1(num.size, ratio)
 

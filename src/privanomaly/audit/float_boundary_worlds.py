@@ -227,11 +227,13 @@ def ls_lower(X: np.ndarray, k: int, r: float, candidates: np.ndarray) -> int:
     return best
 
 
-def check_pairs(bound: SmoothFn, pairs: list[BoundaryPair], beta: float, exhaustive: bool = False) -> dict:
-    """On every pair: S(X) >= LS(X) and S(X') >= LS(X'), LS bounded below by the pair's own jump
-    |q(X) - q(X')| or (``exhaustive``) by :func:`ls_lower` with the moved record's two places as candidates;
-    counts, failures and the worst ratio S / LS."""
-    failing, worst, checked = 0, math.inf, 0
+Lows = list[tuple[np.ndarray, int, float, int]]
+"""(dataset, k, r, a lower bound > 0 of its LS) of every dataset a bound is checked on."""
+
+
+def ls_lows(pairs: list[BoundaryPair], exhaustive: bool = False) -> Lows:
+    """Both datasets of every pair with their LS lower bound (:func:`check_pairs`), those with LS > 0."""
+    out = []
     for p in pairs:
         if exhaustive:
             cand = np.vstack([p.X[p.moved], p.Xp[p.moved]])  # the far record, the centre
@@ -239,38 +241,77 @@ def check_pairs(bound: SmoothFn, pairs: list[BoundaryPair], beta: float, exhaust
         else:
             jump = abs(q_count(p.X, p.k, p.r) - q_count(p.Xp, p.k, p.r))
             lows = [(p.X, jump), (p.Xp, jump)]
-        for Y, ls in lows:
-            if ls == 0:
-                continue
-            checked += 1
-            s = float(bound(Y, p.k, p.r, beta))
-            worst = min(worst, s / ls)
-            failing += s < ls
-    return {"pairs": checked, "failing": failing, "min_s_over_ls": worst}
+        out += [(Y, p.k, p.r, ls) for Y, ls in lows if ls != 0]
+    return out
+
+
+def check_lows(bound: SmoothFn, lows: Lows, beta: float) -> dict:
+    """S(Y) >= LS(Y) on every dataset of ``lows`` (:func:`ls_lows`): counts, failures and the worst S / LS."""
+    failing, worst = 0, math.inf
+    for Y, k, r, ls in lows:
+        s = float(bound(Y, k, r, beta))
+        worst = min(worst, s / ls)
+        failing += s < ls
+    return {"pairs": len(lows), "failing": failing, "min_s_over_ls": worst}
+
+
+def check_pairs(bound: SmoothFn, pairs: list[BoundaryPair], beta: float, exhaustive: bool = False) -> dict:
+    """On every pair: S(X) >= LS(X) and S(X') >= LS(X'), LS bounded below by the pair's own jump
+    |q(X) - q(X')| or (``exhaustive``) by :func:`ls_lower` with the moved record's two places as candidates;
+    counts, failures and the worst ratio S / LS."""
+    return check_lows(bound, ls_lows(pairs, exhaustive), beta)
 
 
 #: randomised worlds per level (the full level is `make audit`; a 10,000-pair run: tests/test_audit_float_boundary.py)
 N_RANDOM = {"fast": 200, "full": 1000}
+
+_LOWS: dict | None = None  # the worlds and LS lower bounds by (seed, dims, n) while memoised() is open
+
+
+@contextlib.contextmanager
+def memoised() -> Iterator[None]:
+    """Keep the worlds of :func:`audit_rows` and their LS lower bounds (a pure function of seed, dimensions and
+    size: the released query's own arithmetic, which no bound and no negative control changes) for the bounds
+    checked after: the harness opens it around a run, where five smooth mechanisms and the controls read the
+    same worlds. Nested: the outer memo is kept."""
+    global _LOWS
+    saved = _LOWS
+    _LOWS = {} if saved is None else saved
+    try:
+        yield
+    finally:
+        _LOWS = saved
+
+
+def family_lows(seed: int, dims: tuple[int, ...], n: int) -> dict[str, Lows]:
+    """Family -> its datasets and LS lower bounds: the fixed witnesses (:func:`fixed_worlds`, world
+    ``float_boundary_issue``, LS by :func:`ls_lower`) and the randomised search (:func:`random_worlds`, LS >=
+    the pair's jump), drawn from ``seed`` (memoised inside :func:`memoised`)."""
+    key = (int(seed), tuple(dims), int(n))
+    if _LOWS is not None and key in _LOWS:
+        return _LOWS[key]
+    rng = seeding.rng(seed, "audit", "float_boundary", dims)
+    fixed = fixed_worlds(rng, dims)
+    search = list(random_worlds(rng, n, dims))
+    groups = {"issue": (fixed, True), **{f: ([w for w in search if w.family == f], False) for f in FAMILIES}}
+    out = {family: ls_lows(members, exhaustive) for family, (members, exhaustive) in groups.items() if members}
+    if _LOWS is not None:
+        _LOWS[key] = out
+    return out
 
 
 def audit_rows(bounds: dict[str, SmoothFn], fast: bool = True, eps: float = 0.5, delta: float = 0.01,
                seed: int = DEFAULT_SEED, claim: str = "", dims: tuple[int, ...] = (2, 3),
                n_random: int | None = None) -> list[dict]:
     """One row per (bound, family) in the harness's ``audit_rows`` format (``passed``: no dataset with
-    S < LS): the fixed witnesses (:func:`fixed_worlds`, world ``float_boundary_issue``, LS by
-    :func:`ls_lower`) and the randomised search (:func:`random_worlds`, LS >= the pair's jump)."""
+    S < LS) on the worlds of :func:`family_lows`."""
     _, beta = smooth_parameters(eps, delta)
     n = N_RANDOM["fast" if fast else "full"] if n_random is None else int(n_random)
-    rng = seeding.rng(seed, "audit", "float_boundary", dims)
-    fixed = fixed_worlds(rng, dims)
-    search = list(random_worlds(rng, n, dims))
-    groups = {"issue": (fixed, True), **{f: ([w for w in search if w.family == f], False) for f in FAMILIES}}
+    families = family_lows(seed, dims, n)
     rows = []
     for name, fn in bounds.items():
-        for family, (members, exhaustive) in groups.items():
-            if not members:
-                continue
-            res = check_pairs(fn, members, beta, exhaustive)
+        for family, lows in families.items():
+            res = check_lows(fn, lows, beta)
             rows.append({"mechanism": name, "claim": claim, "world": f"float_boundary_{family}",
                          "datasets": res["pairs"], "pairs": res["pairs"], "worst_ratio": 0.0,
                          "min_s_over_grid_smooth": res["min_s_over_ls"], "worst_delta": 0.0,

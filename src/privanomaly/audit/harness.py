@@ -283,8 +283,11 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     lv = LEVELS[level] if isinstance(level, str) else level
     if seed is not None:
         lv = replace(lv, seed=int(seed))
-    # the small worlds' subsets recur across datasets, eps and bounds; a world's fast-bound B_t across eps
-    with enclosing.memoised(), smooth.reuse_block_bounds():
+    from .float_boundary_worlds import memoised as boundary_worlds  # imports this module (its controls)
+
+    # the small worlds' subsets recur across datasets, eps and bounds; a world's fast-bound B_t across eps; the
+    # float-boundary worlds and their LS across the smooth mechanisms and controls
+    with enclosing.memoised(), smooth.reuse_block_bounds(), boundary_worlds():
         rows = parallel.run_tasks(_tasks(lv, names, controls), workers, log)
     return pd.DataFrame([r.as_dict() for r in rows])
 

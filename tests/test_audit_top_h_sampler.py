@@ -59,3 +59,16 @@ def test_a_sampler_at_a_tenth_more_than_its_rate_is_caught(monkeypatch, fast):
                         lambda u, h, eps, rng, n, sensitivity=1.0: real(u, h, 1.1 * eps, rng, n, sensitivity))
     row = audit_b.audit_top_h(M.get("exp_top_h"), fast)
     assert row.exhaustive_pass and row.statistical_pass is False, row.cp_detail
+
+
+@pytest.mark.parametrize("name", ["exp_top_h", "exp_top_h_printed"])
+def test_set_laws_is_set_law_row_by_row(name):
+    """:meth:`TopH.set_laws` computes the law once per distinct utility row: the same floats as row by row."""
+    m = M.get(name)
+    util, _, _, _ = m.audit_world()
+    assert len(np.unique(util, axis=0)) < len(util) / 4  # the databases share few utility vectors
+    for h, eps in ((1, 0.5), (2, 7.5)):
+        got = m.set_laws(util, h, eps)
+        want = np.array([m.set_law(x, h, eps) for x in util])
+        assert got.tobytes() == want.tobytes()
+    assert not util.flags.writeable and m.audit_world() is m.audit_world()  # one world per process, read-only

@@ -213,7 +213,7 @@ def _sampled_top_h(m: TopH, level, row: _harness.AuditRow, eps_list) -> None:
 
     eps, h = eps_list[0], 2
     util, u, v, n_cand = m.audit_world()
-    law = np.array([m.set_law(x, h, eps) for x in util])
+    law = m.set_laws(util, h, eps)
     e = int(np.argmax(np.abs(np.log(law[u]) - np.log(law[v])).max(axis=1)))
     codes = [sum(1 << i for i in st) for st in itertools.combinations(range(n_cand), h)]
     weights = 1 << np.arange(n_cand)

@@ -30,6 +30,7 @@ Clopper-Pearson audit (:mod:`privanomaly.audit.paper_b`, the auditors of these f
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from functools import partial
@@ -255,15 +256,18 @@ class TopH(Mechanism):
         return ol.top_h_trials(utility, h, eps, check_rng(rng), check_trials(n_trials))
 
     @staticmethod
+    @functools.cache
     def audit_world() -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Every database of N = 3 records on the 5 x 2 grid, candidates {0}, {1}, {0, 1}: (utility per
-        state, edges u, v, number of candidates)."""
+        state, edges u, v, number of candidates); computed once per process (read-only arrays)."""
         cells = np.array([(a, b) for a in range(5) for b in range(2)], dtype=float)
         subspaces, N, k, r = [(0,), (1,), (0, 1)], 3, 1, 1.0
         states, u, v = ol.audit_worlds.grid_world(len(cells), N)
         dims = np.array([len(S) for S in subspaces])
         util = np.array([ol.subspace_utility(np.array([ol.q_count(cells[list(s)], k, r, S) for S in subspaces]),
                                              N, dims, k) for s in states])
+        for a in (util, u, v):
+            a.setflags(write=False)
         return util, u, v, len(subspaces)
 
     #: candidates (1-D subspaces) of :meth:`tight_pair`
@@ -295,6 +299,17 @@ class TopH(Mechanism):
         sets = list(itertools.combinations(range(len(utility)), h))
         return np.array([sum(seq[o] for o in itertools.permutations(st)) for st in sets])
 
+    def set_laws(self, utilities: np.ndarray, h: int, eps: float) -> np.ndarray:
+        """:meth:`set_law` of every row of ``utilities`` (shape (rows, C(n, h))), computed once per distinct row
+        (rows equal bit for bit have the same law): a world's databases share few utility vectors."""
+        distinct: dict[bytes, int] = {}
+        rows, which = [], []
+        for row in np.asarray(utilities):
+            which.append(distinct.setdefault(row.tobytes(), len(rows)))
+            if which[-1] == len(rows):
+                rows.append(row)
+        return np.array([self.set_law(row, h, eps) for row in rows])[np.array(which, dtype=np.int64)]
+
     #: every subspace of the 3-D icosahedron pair (:meth:`icosahedron_utilities`)
     ICOSAHEDRON_SUBSPACES = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))
 
@@ -323,7 +338,7 @@ class TopH(Mechanism):
             for world, U, a, b in ((f"2d_5x2_N3_h{h}", util, u, v),
                                    (f"theorem7_pair_h{h}", self.tight_pair(h), [0], [1]),
                                    (f"3d_icosahedron_pair_h{h}", ico, [0], [1])):
-                law = np.array([self.set_law(row, h, eps) for row in U])
+                law = self.set_laws(U, h, eps)
                 loss = np.abs(np.log(law[a]) - np.log(law[b])).max()
                 jump = float(np.abs(U[a] - U[b]).max())
                 rows.append({"mechanism": self.name, "claim": self.claim(eps=eps).describe(), "world": world,

@@ -308,3 +308,24 @@ def test_a_plain_release_names_a_step_fitted_on_all_records():
     v = rp.plain_view(rp.RawRecords(X, np.zeros(12, int), public_fit.Spec(standardize=True)))
     assert v.scope.data_dependent == ("standardisation fitted on the data",) and len(v.Xpub) == 0
     assert rp.plain_view(rp.RawRecords(X, np.zeros(12, int), public_fit.Spec())).scope == scope.Scope((), ())
+
+
+def test_the_audit_keeps_a_paths_laws_per_selector():
+    """The audit memoises a path's exact laws in its private part (a world's own path is one end of every edge);
+    a copy of the path with another selector (``with_selector``) shares that dict but not the laws: each law is
+    the one computed afresh."""
+    w = audit_rp.worlds(True)[0]
+    P = audit_rp.run_path("A/private_selection", w.X, w.y, w.spec, audit_rp.Stages())
+    sp, eps_sel, eps_rel = harness.mech_registry.get("sp"), 0.25, 0.75
+
+    def fresh(p, i):
+        laws = audit_rp._sp_laws(p, audit_rp._counts(p), i, eps_rel)
+        return audit_rp.compose(p.exact_law(eps_sel), laws)
+
+    other = rp.with_selector(P, rp.selector("permute_and_flip"))
+    assert other.private is P.private and type(sp) is type(harness.mech_registry.get("sp"))
+    for p in (P, other, P):
+        for i in range(len(p.view.Xpriv)):
+            got = audit_rp._law_a(p, i, eps_sel, eps_rel)
+            assert got == fresh(p, i) and got is audit_rp._law_a(p, i, eps_sel, eps_rel)
+    assert audit_rp._law_a(P, 0, eps_sel, eps_rel) != audit_rp._law_a(other, 0, eps_sel, eps_rel)

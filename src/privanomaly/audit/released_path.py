@@ -153,19 +153,25 @@ def _sp_laws(p: rp.Path, counts: rp.Counts, i: int, eps_rel: float):
             for b, r in p.candidates]
 
 
-def _law_a(p: rp.Path, counts: rp.Counts, i: int, eps_sel: float, eps_rel: float) -> exact.ExactDist:
+def _law_a(p: rp.Path, i: int, eps_sel: float, eps_rel: float) -> exact.ExactDist:
     """The exact law of (candidate, SP answer) about private record i: the point mass of a public choice or the
-    selector's law, composed with SP at each candidate."""
-    laws = _sp_laws(p, counts, i, eps_rel)
-    if p.chosen is not None:
-        return laws[p.chosen]
-    return compose(p.exact_law(eps_sel), laws)
+    selector's law, composed with SP at each candidate (memoised in the path's private part: a world's own path
+    is one end of every edge)."""
+    memo = p.private.setdefault("audit_laws", {})  # shared by a path and its copy with another selector: keyed
+    key = (type(mechanisms.get("sp")), p.selector, p.chosen, i, eps_sel, eps_rel)
+    if key not in memo:
+        laws = _sp_laws(p, _counts(p), i, eps_rel)
+        memo[key] = laws[p.chosen] if p.chosen is not None else compose(p.exact_law(eps_sel), laws)
+    return memo[key]
 
 
 def _counts(p: rp.Path) -> rp.Counts:
-    v = p.view
-    return p.private.get("counts") or rp.Counts(v.Xpriv, "euclidean", len(v.Xpriv) + 1,
-                                                [r for _, r in p.candidates])
+    """The path's ball counts of its private part at every candidate r (memoised in the path's private part)."""
+    if "audit_counts" not in p.private:
+        v = p.view
+        p.private["audit_counts"] = p.private.get("counts") or rp.Counts(v.Xpriv, "euclidean", len(v.Xpriv) + 1,
+                                                                         [r for _, r in p.candidates])
+    return p.private["audit_counts"]
 
 
 @dataclass
@@ -186,7 +192,7 @@ def _check_a(e: Edge, P: rp.Path, Q: rp.Path, t: Tally) -> Claim:
     sp = mechanisms.get("sp")
     beta_max = max(b for b, _ in P.candidates)
     claim, eps_sel, eps_rel = rp.composed_claim(P, sp, EPS, SHARE, beta=beta_max, k=K_A)
-    cp, cq = _counts(P), _counts(Q)
+    cq = _counts(Q)
     pos_q = _positions(Q)
     if P.utility is not None:
         t.jump = max(t.jump, int(np.abs(P.utility - Q.utility).max()))
@@ -196,7 +202,7 @@ def _check_a(e: Edge, P: rp.Path, Q: rp.Path, t: Tally) -> Claim:
         return claim  # not a G_S(k) edge of every candidate: the composed claim says nothing there
     for i, row in enumerate(P.view.split.private):
         j = pos_q[int(e.to_big[row])]
-        la, lb = _law_a(P, cp, i, eps_sel, eps_rel), _law_a(Q, cq, j, eps_sel, eps_rel)
+        la, lb = _law_a(P, i, eps_sel, eps_rel), _law_a(Q, j, eps_sel, eps_rel)
         t.pairs += 1
         if not exact.edge_holds(la, lb, claim.epsilon_exact):
             t.fail()

@@ -170,20 +170,24 @@ def test_smallest_enclosing_ball_on_absolute_coordinates_is_caught(monkeypatch):
     assert min(r["min_s_over_grid_smooth"] for r in rows) < 1
 
 
+@pytest.mark.slow
 def test_the_harness_memo_serves_the_worlds_drawn_once_and_the_same_rows(monkeypatch):
     """Inside ``memoised()`` (the harness opens it around a run) the worlds of a (seed, dimensions, size) and
     their LS lower bounds are drawn once and read by every bound after; the rows are those of a fresh draw."""
-    fast0, paper = {"fast0": fb.smooth_fn("fast", 0)}, {"paper": fb.smooth_fn("paper")}
-    fresh = [fb.audit_rows(b, fast=True, seed=3, n_random=12) for b in (fast0, paper)]
+    bounds = [{"fast0": fb.smooth_fn("fast", 0)}, {"fast8": fb.smooth_fn("fast", 8)}]
+    kw = dict(fast=True, dims=(2,), n_random=8)
+    two = fb.fixed_worlds
+    monkeypatch.setattr(fb, "fixed_worlds", lambda rng, dims: two(rng, dims)[:2])  # m = 6: the first two witnesses
+    fresh = [fb.audit_rows(b, seed=3, **kw) for b in bounds]
     drawn = []
     real = fb.random_worlds
-    monkeypatch.setattr(fb, "random_worlds", lambda *a, **kw: drawn.append(a[1]) or real(*a, **kw))
+    monkeypatch.setattr(fb, "random_worlds", lambda *a, **k: drawn.append(a[1]) or real(*a, **k))
     with fb.memoised():
-        served = [fb.audit_rows(b, fast=True, seed=3, n_random=12) for b in (fast0, paper)]
+        served = [fb.audit_rows(b, seed=3, **kw) for b in bounds]
         with fb.memoised():  # nested: the outer memo
-            assert fb.audit_rows(fast0, fast=True, seed=3, n_random=12) == fresh[0]
-        fb.audit_rows(fast0, fast=True, seed=4, n_random=12)  # another seed: drawn again
-    assert served == fresh and len(fresh[0]) == 1 + len(fb.FAMILIES)
-    assert drawn == [12, 12]
-    fb.audit_rows(fast0, fast=True, seed=3, n_random=12)  # closed: nothing kept
-    assert drawn == [12, 12, 12] and fb._LOWS is None
+            assert fb.audit_rows(bounds[0], seed=3, **kw) == fresh[0]
+        fb.audit_rows(bounds[0], seed=4, **kw)  # another seed: drawn again
+    assert served == fresh and [r["world"] for r in fresh[0]][0] == "float_boundary_issue"
+    assert drawn == [8, 8]
+    fb.audit_rows(bounds[0], seed=3, **kw)  # closed: nothing kept
+    assert drawn == [8, 8, 8] and fb._LOWS is None

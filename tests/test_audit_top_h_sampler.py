@@ -61,6 +61,7 @@ def test_a_sampler_at_a_tenth_more_than_its_rate_is_caught(monkeypatch, fast):
     assert row.exhaustive_pass and row.statistical_pass is False, row.cp_detail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["exp_top_h", "exp_top_h_printed"])
 def test_set_laws_is_set_law_row_by_row(name):
     """:meth:`TopH.set_laws` computes the law once per distinct utility row: the same floats as row by row."""

@@ -310,6 +310,7 @@ def test_a_plain_release_names_a_step_fitted_on_all_records():
     assert rp.plain_view(rp.RawRecords(X, np.zeros(12, int), public_fit.Spec())).scope == scope.Scope((), ())
 
 
+@pytest.mark.slow
 def test_the_audit_keeps_a_paths_laws_per_selector():
     """The audit memoises a path's exact laws in its private part (a world's own path is one end of every edge);
     a copy of the path with another selector (``with_selector``) shares that dict but not the laws: each law is

@@ -1,12 +1,12 @@
 """A new dataset is one config entry: no code change, and paper A's per-dataset rules run on it end to end.
 
-In a temporary copy of the workflow (the files git knows, no results), a tiny CSV with a text label column is
-written, and a config file adds ONE entry under ``datasets:`` plus its name to ``paper_a.datasets`` (merged
-over ``.test/config.yaml``, as a user would with ``--configfile``). ``paper_a_all`` plans the per-dataset jobs
-for it; Snakemake runs prepare → (β, r) selection → per-record counts → exact errors → detection rows for that
-dataset, and the outputs are checked against values known in closed form: the 8 anomalies are isolated far
-from a tight cloud of 400 normal records, so the selection finds them exactly (F1 = 1) and the optimal DP
-mechanism's error on each of them is the trade-off bound 1/(1+e^ε) (paper A, Fig. 1; the error the DP
+In a user's finished run (a clone of the whole ``.test`` DAG's run, in a temporary copy of the workflow), a tiny
+CSV with a text label column is written, and a config file adds ONE entry under ``datasets:`` plus its name to
+``paper_a.datasets`` (merged over ``.test/config.yaml``, as a user would with ``--configfile``). ``paper_a_all``
+plans the per-dataset jobs for it; Snakemake runs prepare → (β, r) selection → per-record counts → exact errors →
+detection rows for that dataset, and the outputs are checked against values known in closed form: the 8 anomalies
+are isolated far from a tight cloud of 400 normal records, so the selection finds them exactly (F1 = 1) and the
+optimal DP mechanism's error on each of them is the trade-off bound 1/(1+e^ε) (paper A, Fig. 1; the error the DP
 mechanism commits on a unique record).
 
 The copy and the run are tests/tiny_dataset.py's, shared with tests/test_report_follows_run.py (one
@@ -33,8 +33,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.mirror]
 
 
 @pytest.fixture(scope="module")
-def added():
-    run = td.paper_a_run()
+def added(dag_run):
+    run = td.paper_a_run(dag_run)
     return {"copy": run.copy, "raw": run.raw, "dry": run.dry, "log": run.log}
 
 

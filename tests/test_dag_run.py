@@ -2,8 +2,9 @@
 with the mirror, ``--cores 2`` - completes. It runs once per pytest command in a copy of the checkout
 (``workflow_copy.whole_dag_run``, fixture ``dag_run``); the workflow tests that need a finished run clone it
 instead of running the jobs again (tests/test_add_mechanism_workflow.py, tests/test_reruns_minimal.py,
-tests/test_rerun_after_download.py, tests/test_paper_b_own_dataset.py, tests/test_scope_checker.py). Marked slow
-(runs Snakemake)."""
+tests/test_rerun_after_download.py, tests/test_paper_b_own_dataset.py, tests/test_scope_checker.py, and the
+added dataset of tests/tiny_dataset.py), and it is the uninterrupted reference run of tests/test_determinism.py
+and tests/test_interrupted_run.py (``workflow_copy.reference_run``). Marked slow (runs Snakemake)."""
 
 from __future__ import annotations
 

@@ -143,10 +143,12 @@ def test_the_static_check_catches_violations(tmp_path):
 @pytest.mark.slow
 def test_two_runs_give_byte_identical_tables(reference_run, second_run_cores1):
     """Run 1 (--cores 2) and run 2 (--cores 1, separate copy) give identical CSV tables: neither the
-    number of cores nor the execution order nor the run itself changes any number. Run 2 is the interrupted
-    run of tests/workflow_copy.py (also checked by tests/test_interrupted_run.py): SIGKILLed mid-way and
-    resumed, but every one of its tables was computed by a --cores 1 process in its own copy, nothing is
-    taken from run 1 - one Snakemake run fewer than a third, uninterrupted copy."""
+    number of cores nor the execution order nor the run itself changes any number. Run 1 is the whole .test
+    DAG's run (fixture ``dag_run``), read for the files the jobs of the targets write (``snakemake --summary``
+    of the targets: the comparison covers exactly the tables run 2 must make, no fewer). Run 2 is the
+    interrupted run of tests/workflow_copy.py (also checked by tests/test_interrupted_run.py): SIGKILLed mid-way
+    and resumed, but every one of its tables was computed by a --cores 1 process in its own copy, nothing is
+    taken from run 1."""
     ref = reference_run.csv_bytes()
     other = second_run_cores1.final
     assert ref, "the reference run produced no CSV table"
@@ -159,13 +161,14 @@ def test_two_runs_give_byte_identical_tables(reference_run, second_run_cores1):
 @pytest.mark.slow
 def test_every_output_is_identical_across_path_cores_hash_seed_time_zone_and_locale(reference_run, second_run_cores1):
     """Every output, not only the tables - Markdown, JSON, PNG and PDF figures - is byte-identical between the
-    reference run (its copy, --cores 2, PYTHONHASHSEED=0, TZ=UTC, LC_ALL=C) and the second run (another copy,
+    reference run (the whole .test DAG's copy, --cores 2, PYTHONHASHSEED=0, TZ=UTC, LC_ALL=C; the files the
+    targets' jobs write) and the second run (another copy,
     --cores 1, PYTHONHASHSEED=12345, TZ=Asia/Tokyo, a UTF-8 locale; tests/workflow_copy.ENVIRONMENTS): no
     absolute path, timestamp, set order or locale-dependent number in any file. Only the run records and
     paper B's wall-clock timing (workflow_copy.RUN_SPECIFIC) may differ."""
     import workflow_copy as wf
 
-    ref = wf.output_bytes(reference_run.results)
+    ref = reference_run.outputs()
     other = second_run_cores1.outputs
     assert {p.rsplit(".", 1)[-1] for p in ref} >= {"csv", "md", "parquet", "png", "pdf", "json"}
     assert sorted(other) == sorted(ref)
@@ -174,14 +177,14 @@ def test_every_output_is_identical_across_path_cores_hash_seed_time_zone_and_loc
 
 
 @pytest.fixture(scope="module")
-def reference_run():
+def reference_run(dag_run):
     import workflow_copy as wf
 
-    return wf.reference_run()
+    return wf.reference_run(dag_run)
 
 
 @pytest.fixture(scope="module")
-def second_run_cores1():
+def second_run_cores1(reference_run):
     import workflow_copy as wf
 
-    return wf.interrupted_run()
+    return wf.interrupted_run(reference_run)

@@ -24,13 +24,14 @@ from privanomaly.run import guard as runguard
 
 
 @pytest.fixture(scope="module")
-def reference_run():
-    return wf.reference_run()
+def reference_run(dag_run):
+    """The whole .test DAG's run, read for the files the jobs of the interrupted run's targets write."""
+    return wf.reference_run(dag_run)
 
 
 @pytest.fixture(scope="module")
-def interrupted():
-    return wf.interrupted_run()
+def interrupted(reference_run):
+    return wf.interrupted_run(reference_run)
 
 
 @pytest.mark.mirror
@@ -71,7 +72,8 @@ def test_sigkill_mid_run_then_rerun_incomplete_gives_identical_tables(reference_
 @pytest.mark.mirror
 @pytest.mark.slow
 def test_a_run_writes_nothing_outside_results_and_resources(reference_run):
-    """The reference run (a copy of the checkout) leaves every other file as it was and adds none elsewhere."""
+    """The reference run (the whole .test DAG's run, in a copy of the checkout) leaves every other file as it was
+    and adds none elsewhere."""
     copy = reference_run.copy
     allowed = (wf.RESULTS + "/", "resources/", ".snakemake/")
     # the copy keeps the checkout's mtimes (copy2); Snakemake's log is created when the run starts

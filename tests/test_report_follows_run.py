@@ -1,15 +1,15 @@
 """The report describes the run that was made, even when the report command forgets the overlay.
 
-In a temporary copy of the workflow a user adds a dataset with an overlay (a tiny CSV, one ``datasets:``
-entry, and paper A's lists set to it) and runs ``paper_a_all`` with ``--configfile`` (the copy and the run are
-tests/tiny_dataset.py's, shared with tests/test_add_dataset.py). The run records its effective configuration
-in ``results/effective_config.yaml``; then ``snakemake --report`` is called WITHOUT the overlays (neither
-``.test/config.yaml`` nor the user's file, nor the mirror). The report must be that of the run: it holds the
-new dataset's rows in Tables 1-3, its claims under "Your datasets", the figures, and the data summary. A
+To a finished run (a clone of the whole ``.test`` DAG's run) a user adds a dataset with an overlay (a tiny CSV, one
+``datasets:`` entry, and paper A's lists set to it) and runs ``paper_a_all`` with ``--configfile`` (the copy and
+the run are tests/tiny_dataset.py's, shared with tests/test_add_dataset.py). The run records its effective
+configuration in ``results/effective_config.yaml``; then ``snakemake --report`` is called WITHOUT the overlays
+(neither ``.test/config.yaml`` nor the user's file, nor the mirror). The report must be that of the run: it holds
+the new dataset's rows in Tables 1-3, its claims under "Your datasets", the figures, and the data summary. A
 control without the record shows the report command alone could not have known.
 
 Kept cheap: paper A only, the new dataset as the only paper-A dataset (tables, growth, compiler and the β-r
-sweep the claims read; plus the 2-D mixture of Figures 2-3), ``--cores 2``. Marked slow.
+sweep the claims read; the 2-D mixture of Figures 2-3 is the finished run's), ``--cores 2``. Marked slow.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def _snakemake(copy, *args, timeout=900):
 
 
 @pytest.fixture(scope="module")
-def reported():
-    copy = td.paper_a_run().copy
+def reported(dag_run):
+    copy = td.paper_a_run(dag_run).copy
     report = f"{wf.RESULTS}/report.zip"
     rep = _snakemake(copy, "paper_a_all", "--report", report, timeout=300)  # no overlay, no mirror
     assert rep.returncode == 0, rep.stdout[-3000:] + rep.stderr[-3000:]

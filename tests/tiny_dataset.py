@@ -1,21 +1,23 @@
 """A user's tiny CSV dataset, added by config only, and ONE paper-A run on it shared by two slow tests.
 
 tests/test_add_dataset.py (a new dataset is one config entry) and tests/test_report_follows_run.py (the
-report describes the run that was made) both need the same thing: a temporary copy of the workflow
-(tests/workflow_copy.py) with a tiny CSV, a ``datasets:`` entry for it, and paper A's per-dataset rules run on
-it. Building it once per pytest process (``functools.cache``) instead of once per test module saves a whole
-Snakemake run; each module keeps its own assertions.
+report describes the run that was made) both need the same thing: a user's finished run - a clone of the whole
+``.test`` DAG's run (fixture ``dag_run``, ``workflow_copy.clone``) - with a tiny CSV, a ``datasets:`` entry for
+it, and paper A's per-dataset rules run on it. Building it once per pytest process (``functools.cache``) instead
+of once per test module saves a whole Snakemake run, and starting from the finished run the jobs that do not
+read the new dataset (Figures 2-3's 2-D mixture) are not run again; each module keeps its own assertions.
 
 The data: 400 normal records N(0, 0.5² I₃) and 8 anomalies, each alone at distance ≥ 12 from everything, so
 the (β, r) selection finds them exactly and the optimal DP mechanism errs on each with 1/(1+e^ε).
 
 The copy holds two overlays, both merged over ``.test/config.yaml``:
 - ``mydata.yaml`` — the smallest change a user makes: ONE ``datasets:`` entry and its name appended to
-  ``paper_a.datasets``. ``paper_a_all`` is dry-run with it BEFORE anything runs (the plan must hold the new
-  dataset's per-dataset jobs and Tables 1-3 must read its files);
+  ``paper_a.datasets``. ``paper_a_all`` is dry-run with it BEFORE the new dataset's jobs run (the plan must hold
+  the new dataset's per-dataset jobs and Tables 1-3 must read its files);
 - ``report.yaml`` — the same entry, with paper A's dataset lists (tables, growth, compiler, and the β-r sweep
   the claims read) set to the new dataset alone, so the run does no other dataset's paper-A work. The run is
-  ``snakemake paper_a_all --configfile .test/config.yaml report.yaml``.
+  ``snakemake paper_a_all --configfile .test/config.yaml report.yaml`` in the clone: the new dataset's jobs and
+  the tables, claims and figures that list the datasets run; the rest is the finished run's.
 
 The new dataset's own tables (prepared table, selection, records, errors, detection) do not depend on which
 list names it: every rule keys its inputs, parameters and seeds by the dataset's name.
@@ -110,8 +112,9 @@ class PaperARun:
 
 
 @functools.cache
-def paper_a_run() -> PaperARun:
-    copy = wf.copy_workflow(wf.base_dir() / "tiny-dataset")
+def paper_a_run(dag: wf.Run) -> PaperARun:
+    """The run, in a clone of the whole .test DAG's finished run ``dag`` (fixture ``dag_run``)."""
+    copy = wf.clone(dag.copy, wf.base_dir() / "tiny-dataset")
     raw = tiny_csv(copy / CSV_REL)
     sha = hashlib.sha256((copy / CSV_REL).read_bytes()).hexdigest()
     (copy / USER_OVERLAY).write_text(yaml.safe_dump(user_overlay(CSV_REL, sha)), encoding="utf-8")

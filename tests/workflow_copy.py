@@ -2,15 +2,16 @@
 
 Each run happens in its own temporary copy of the checkout (tracked files plus untracked, not ignored ones),
 with results inside the copy, so a test never touches the developer's ``results/`` or ``.snakemake/``.
-Runs are cached per pytest process (``functools.cache``): the uninterrupted reference run (``--cores 2``) and
-the interrupted run (``--cores 1``, SIGKILLed mid-way, then resumed) are each made once and shared by the
-determinism test (reference vs. the interrupted run's final tables: every one computed by a ``--cores 1``
-process, in another copy) and the interrupted-run test.
+The whole ``.test`` DAG is run once per pytest command (:func:`whole_dag_run`, ``--cores 2``, in its own
+environment of :data:`ENVIRONMENTS`); it is also the uninterrupted reference run
+(:func:`reference_run`: its files restricted to those the jobs of the targets write). The interrupted run
+(``--cores 1``, another copy and environment, SIGKILLed mid-way, then resumed) is made once per pytest process
+(``functools.cache``) and shared by the determinism test (reference vs. the interrupted run's final tables:
+every one computed by a ``--cores 1`` process, in another copy) and the interrupted-run test.
 
-Targets: a small subset of the ``.test`` DAG (``SLOW_TEST_TARGETS`` — a couple of stochastic tables of
-each paper plus what they need), not the whole DAG several times. ``make test`` runs the whole ``.test`` DAG
-once anyway. Override with the environment variable ``PRIVANOMALY_SLOW_TARGETS`` (space-separated paths
-relative to the results directory, or ``all``).
+Targets of the interrupted run: a small subset of the ``.test`` DAG (``SLOW_TEST_TARGETS`` — a couple of
+stochastic tables of each paper plus what they need). Override with the environment variable
+``PRIVANOMALY_SLOW_TARGETS`` (space-separated paths relative to the results directory, or ``all``).
 """
 
 from __future__ import annotations
@@ -154,11 +155,13 @@ def _utf8_locale() -> str | None:
     return None
 
 
+TEST_DAG = "test-dag"  # the directory of the whole .test DAG's run, under the pytest invocation's temporary root
+
 # The process environment of a copy's runs, by the copy's name: the determinism test compares the reference
-# run with the interrupted one, so they differ in everything a result must not depend on - the path of the
-# copy, --cores, the hash seed, the time zone and the locale.
+# run (the whole .test DAG's run, TEST_DAG) with the interrupted one, so they differ in everything a result must
+# not depend on - the path of the copy, --cores, the hash seed, the time zone and the locale.
 ENVIRONMENTS: dict[str, dict[str, str]] = {
-    "reference": {"PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C"},
+    TEST_DAG: {"PYTHONHASHSEED": "0", "TZ": "UTC", "LC_ALL": "C"},
     "killed": {"PYTHONHASHSEED": "12345", "TZ": "Asia/Tokyo", **({"LC_ALL": _utf8_locale()} if _utf8_locale() else {})},
 }
 
@@ -186,11 +189,12 @@ def timed_run(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, fl
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), proc
 
 
-@dataclass
+@dataclass(frozen=True)
 class Run:
     copy: Path
     seconds: float
     log: str
+    only: frozenset[str] | None = None  # read only these files (relative to RESULTS); None: every file
 
     @property
     def results(self) -> Path:
@@ -199,7 +203,14 @@ class Run:
     def csv_bytes(self) -> dict[str, bytes]:
         """Every table of the run (relative path → bytes): CSV, and the Parquet data tables; logs,
         benchmarks (timings) and hidden temporary files excluded."""
-        return table_bytes(self.results)
+        return self._kept(table_bytes(self.results))
+
+    def outputs(self) -> dict[str, bytes]:
+        """Every output file of the run (:func:`output_bytes`)."""
+        return self._kept(output_bytes(self.results))
+
+    def _kept(self, files: dict[str, bytes]) -> dict[str, bytes]:
+        return files if self.only is None else {rel: b for rel, b in files.items() if rel in self.only}
 
 
 # Files of a run that may differ between two runs of the same configuration: the run's own records (the
@@ -256,12 +267,30 @@ def base_dir() -> Path:
 
 
 @functools.cache
-def reference_run() -> Run:
-    """The uninterrupted run, --cores 2 (shared by the determinism and the interrupted-run tests)."""
-    return run(copy_workflow(base_dir() / "reference"), 2)
+def killed_copy() -> Path:
+    """The interrupted run's copy, made once: fresh until :func:`interrupted_run` starts in it."""
+    return copy_workflow(base_dir() / "killed")
 
 
-TEST_DAG = "test-dag"  # the directory of the whole .test DAG's run, under the pytest invocation's temporary root
+@functools.cache
+def target_outputs() -> frozenset[str]:
+    """The files (relative to RESULTS) that the jobs of the targets' DAG write: ``snakemake --summary`` on the
+    fresh copy of the interrupted run (nothing runs; every job is listed, every file missing)."""
+    copy = killed_copy()
+    proc = subprocess.run(snakemake_cmd(1, "--summary", copy=copy), cwd=copy, env=env_for(copy), capture_output=True,
+                          text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake --summary failed in {copy}:\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
+    files = [line.split("\t", 1)[0] for line in proc.stdout.splitlines()[1:] if line.strip()]
+    return frozenset(f.removeprefix(f"{RESULTS}/") for f in files if f.startswith(f"{RESULTS}/"))
+
+
+@functools.cache
+def reference_run(dag: Run) -> Run:
+    """The uninterrupted reference run: the whole .test DAG's run (``dag``, :func:`whole_dag_run`: --cores 2, its own
+    copy and environment of :data:`ENVIRONMENTS`) read only for the files the jobs of the targets write
+    (:func:`target_outputs`) - the files a run of the targets alone makes, by the same jobs, on the same config."""
+    return Run(dag.copy, dag.seconds, dag.log, target_outputs())
 
 
 def whole_dag_run(root: Path) -> Run:
@@ -314,16 +343,16 @@ class Interrupted:
 
 
 @functools.cache
-def interrupted_run() -> Interrupted:
+def interrupted_run(ref: Run) -> Interrupted:
     """A run in its own copy, ``--cores 1`` throughout: started, SIGKILLed (its whole process group) once a third of
-    the reference run's tables exist, then the README's command; if that is refused because of the stale lock,
-    the Makefile's guard removes the lock and the command runs again. Every table of ``final`` was computed by a
-    ``--cores 1`` process, none is copied from the reference run (``--cores 2``)."""
+    the reference run's (``ref``) tables exist, then the README's command; if that is refused because of the stale
+    lock, the Makefile's guard removes the lock and the command runs again. Every table of ``final`` was computed
+    by a ``--cores 1`` process, none is copied from the reference run (``--cores 2``)."""
     from privanomaly.run import guard as runguard
 
-    ref = reference_run()
     want = max(1, len(ref.csv_bytes()) // 3)
-    copy = copy_workflow(base_dir() / "killed")
+    copy = killed_copy()
+    target_outputs()  # listed while the copy is still fresh
     results = copy / RESULTS
     proc = start_in_new_group(copy, 1)
     deadline = time.monotonic() + max(60.0, 3 * ref.seconds)

@@ -57,6 +57,15 @@ def test_a_table_job_does_not_import_matplotlib():
     assert "matplotlib" in heavy_after("from privanomaly.report import figures; figures.get('paper_a.fig1')")
 
 
+@pytest.mark.subprocess
+def test_the_wilson_interval_imports_no_scipy_stats():
+    """paper_a_errors' sampled trials: scipy.stats would cost ~1 s of the job's start-up for one quantile."""
+    code = ("import numpy as np, sys\nfrom privanomaly.paper_a import errors\n"
+            "errors.wilson(np.array([5]), np.array([10]))\nprint('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
 def test_lazy_names_resolve():
     """The names a package __init__ now loads on first use are the modules' own objects."""
     from privanomaly import datasets, outliers, sp

@@ -64,6 +64,8 @@ UNUSED_SCIPY_PARTS = [
      "scipy.stats"),
     # Algorithm 3 (paper_b_scenario2, price of tuning): quadrature only for large top-h inclusion cases
     ("from privanomaly.outliers import exponential", "scipy.integrate"),
+    # the price figures (render): the names of the tunings, not the price's code (selection: scipy.spatial)
+    ("import privanomaly.price.plots", "scipy"),
 ]
 
 

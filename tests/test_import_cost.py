@@ -57,6 +57,26 @@ def test_a_table_job_does_not_import_matplotlib():
     assert "matplotlib" in heavy_after("from privanomaly.report import figures; figures.get('paper_a.fig1')")
 
 
+# (code, a scipy part it must not import): each would cost ~0.3-1 s of start-up in every job that runs the code
+UNUSED_SCIPY_PARTS = [
+    # paper_a_errors' sampled trials: one normal quantile, not scipy.stats
+    ("import numpy as np\nfrom privanomaly.paper_a import errors\nerrors.wilson(np.array([5]), np.array([10]))",
+     "scipy.stats"),
+    # Algorithm 3 (paper_b_scenario2, price of tuning): quadrature only for large top-h inclusion cases
+    ("from privanomaly.outliers import exponential", "scipy.integrate"),
+    # the price figures (render): the names of the tunings, not the price's code (selection: scipy.spatial)
+    ("import privanomaly.price.plots", "scipy"),
+]
+
+
+@pytest.mark.parametrize("code, absent", UNUSED_SCIPY_PARTS)
+@pytest.mark.subprocess
+def test_a_job_imports_no_scipy_part_it_does_not_use(code, absent):
+    probe = code + f"\nimport sys\nprint({absent!r} in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
 def test_lazy_names_resolve():
     """The names a package __init__ now loads on first use are the modules' own objects."""
     from privanomaly import datasets, outliers, sp

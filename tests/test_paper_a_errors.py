@@ -69,6 +69,20 @@ def test_wilson_interval_known_value():
     assert lo[0] == pytest.approx(0.0, abs=1e-12) and hi[0] == pytest.approx(0.00383, abs=1e-4)
 
 
+@pytest.mark.parametrize("level", [0.8, 0.9, 0.95, 0.99])
+def test_wilson_interval_equals_the_normal_quantile_of_scipy_stats_bit_for_bit(level):
+    """The interval's z (scipy.special.ndtri, light to import) is scipy.stats' norm.ppf to the last bit."""
+    from scipy.stats import norm
+
+    successes, n = np.array([0, 3, 50, 999]), np.array([10, 7, 100, 1000])
+    z = norm.ppf(0.5 + level / 2)
+    p = successes / n
+    den = 1 + z**2 / n
+    centre, half = (p + z**2 / (2 * n)) / den, z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / den
+    lo, hi = errors.wilson(successes, n, level)
+    assert np.array_equal(lo, np.clip(centre - half, 0, 1)) and np.array_equal(hi, np.clip(centre + half, 0, 1))
+
+
 def test_sampled_errors_agree_with_exact():
     rec = _rec()
     e = errors.exact_errors(rec, BETA, [0.5], [1])

@@ -297,6 +297,18 @@ def test_heavy_rules_declare_memory_and_runtime():
         assert isinstance(res.get("runtime"), int) and 5 <= res["runtime"] <= 24 * 60, (name, res)
 
 
+def test_run_blocks_run_in_a_thread_of_snakemake_not_a_new_snakemake_each():
+    """The workflow's `run:` rules (table_tex: milliseconds per table) run in Snakemake's own process only when
+    the default profile sets force-use-threads: else the local executor starts `python -m snakemake` for each
+    job, ~2 s of CPU parsing the workflow again (46 jobs on .test)."""
+    import yaml
+
+    run_rules = [f.name for f in sorted((ROOT / "workflow" / "rules").glob("*.smk"))
+                 if re.search(r"^\s+run:\s*$", f.read_text(), re.M)]
+    profile = yaml.safe_load((ROOT / "profiles" / "default" / "config.yaml").read_text())
+    assert run_rules == ["report.smk"] and profile.get("force-use-threads") is True
+
+
 def test_slurm_profile_plans():
     """`snakemake --profile profiles/slurm -n` plans the whole DAG (no cluster needed for a dry run)."""
     proc = subprocess.run(

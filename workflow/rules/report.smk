@@ -167,7 +167,8 @@ onsuccess:
 
 # Tables for a paper: every CSV table of tex_targets() also as LaTeX (booktabs), the CSV's cells as text
 # (privanomaly.report.latex). A conversion takes milliseconds, so it runs inside Snakemake's own process (run:,
-# a local rule) instead of starting a job process for each table; no rule writes its own .tex.
+# a local rule) instead of starting a job process for each table; no rule writes its own .tex. In a thread of
+# that process only with `force-use-threads` (profiles/default): else each run: job is a new Snakemake (~2 s).
 TEX_TABLES = [relpath(f, RESULTS)[: -len(".tex")] for f in tex_targets()]
 
 

@@ -10,6 +10,10 @@ from collections.abc import Mapping
 from privanomaly.paper_a.plan import PaperASets
 from privanomaly.paper_b.plan import PaperBSets
 
+TUNINGS = ("paper", "public_split", "private_selection")
+"""The tunings a row of the price table is computed for (:mod:`privanomaly.price.tuning`), in table order; here,
+light, for the figure (:mod:`privanomaly.price.plots`) too."""
+
 
 def paper_settings(paper: str, config: Mapping) -> dict:
     """The keys of the paper's config section that :func:`privanomaly.price.tuning.price_table` reads (the

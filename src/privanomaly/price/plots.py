@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from privanomaly.price.tuning import TUNINGS  # noqa: E402
+from privanomaly.price.plan import TUNINGS  # noqa: E402 - not .tuning: the price's code (scipy) is not drawn
 from privanomaly.registry import Registry  # noqa: E402
 
 FIGURES: Registry = Registry("honest-tuning plot function")

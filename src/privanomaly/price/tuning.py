@@ -58,6 +58,7 @@ import pandas as pd
 
 from privanomaly import mechanisms, outliers as ol, sp
 from privanomaly.price import released_path
+from privanomaly.price.plan import TUNINGS
 from privanomaly.paper_a import selection
 from privanomaly.paper_a.detection import expected_pr
 from privanomaly.paper_b import tuning
@@ -69,7 +70,6 @@ from privanomaly.sp.dlap import MAX_DENOMINATOR_BITS
 __all__ = ["TUNINGS", "paper_b_price", "paper_a_price", "paper_a_utility", "packing_upper", "paper_b_sensitivity",
            "paper_a_sensitivity", "price_table"]
 
-TUNINGS = ("paper", "public_split", "private_selection")
 PUBLIC_B = "ε, δ, k, N, d (bounded DP)"  # paper B's public inputs (substitution: N is public)
 
 

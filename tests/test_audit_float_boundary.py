@@ -191,3 +191,10 @@ def test_the_harness_memo_serves_the_worlds_drawn_once_and_the_same_rows(monkeyp
     assert drawn == [8, 8]
     fb.audit_rows(bounds[0], seed=3, **kw)  # closed: nothing kept
     assert drawn == [8, 8, 8] and fb._LOWS is None
+
+
+def test_the_harness_opens_the_worlds_memo_around_a_run():
+    from privanomaly.audit import harness
+
+    assert fb.memoised in harness.RUN_MEMOS  # registered by this module, as its negative controls
+    assert {harness.enclosing.memoised, harness.smooth.reuse_block_bounds} <= set(harness.RUN_MEMOS)

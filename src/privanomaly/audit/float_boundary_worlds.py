@@ -373,8 +373,9 @@ def smooth_rows(mech, fast: bool, eps: float = 0.5, delta: float = 0.01, seed: i
 
 
 def _register_controls() -> None:
-    from .harness import negative_control
+    from .harness import negative_control, run_memo
 
+    run_memo(memoised)  # the worlds and their LS, read by every smooth mechanism and control of a run
     for name, m in negative_controls().items():
         negative_control(name, f"{m.label}: must show S < LS")(lambda m=m: m)
 

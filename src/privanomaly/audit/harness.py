@@ -21,7 +21,7 @@ probability it promised - the audit fails in seconds instead of hanging.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable
 
@@ -155,6 +155,9 @@ NEGATIVE_CONTROLS: dict[str, tuple[Callable[[], Mechanism], str]] = dict(builtin
 RELEASED_PATHS: dict[str, Callable[[], Mechanism]] = {}
 """The released paths by name (zero-argument factories, :mod:`.released_path`): one row per kind of row that can
 say ``proven_end_to_end``, audited after the registered mechanisms (kind "released path")."""
+RUN_MEMOS: list[Callable[[], AbstractContextManager]] = [enclosing.memoised, smooth.reuse_block_bounds]
+"""Memos opened around every :func:`run` (pure results that several rows recompute otherwise): the small worlds'
+subsets recur across datasets, eps and bounds, a world's fast-bound B_t across eps; more by :func:`run_memo`."""
 
 
 def auditor(family: str) -> Callable[[AuditFn], AuditFn]:
@@ -175,6 +178,12 @@ def negative_control(name: str, what: str) -> Callable:
         return factory
 
     return deco
+
+
+def run_memo(memo: Callable[[], AbstractContextManager]) -> Callable[[], AbstractContextManager]:
+    """Register a memo (a context manager factory) that :func:`run` opens around its rows."""
+    RUN_MEMOS.append(memo)
+    return memo
 
 
 def claim_text(m: Mechanism, **params) -> str:
@@ -283,11 +292,9 @@ def run(level: str | Level = "fast", names: list[str] | None = None, controls: b
     lv = LEVELS[level] if isinstance(level, str) else level
     if seed is not None:
         lv = replace(lv, seed=int(seed))
-    from .float_boundary_worlds import memoised as boundary_worlds  # imports this module (its controls)
-
-    # the small worlds' subsets recur across datasets, eps and bounds; a world's fast-bound B_t across eps; the
-    # float-boundary worlds and their LS across the smooth mechanisms and controls
-    with enclosing.memoised(), smooth.reuse_block_bounds(), boundary_worlds():
+    with ExitStack() as memos:
+        for memo in RUN_MEMOS:
+            memos.enter_context(memo())
         rows = parallel.run_tasks(_tasks(lv, names, controls), workers, log)
     return pd.DataFrame([r.as_dict() for r in rows])
 

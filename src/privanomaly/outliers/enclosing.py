@@ -299,7 +299,10 @@ def _unique_rows(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     first[0] = True
     np.any(S[1:] != S[:-1], axis=1, out=first[1:])
     idx = np.flatnonzero(first)
-    return S[idx], np.diff(idx, append=n)
+    counts = np.empty(len(idx), dtype=np.int64)
+    counts[:-1] = idx[1:] - idx[:-1]
+    counts[-1] = n - idx[-1]
+    return S[idx], counts
 
 
 def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None) -> int:

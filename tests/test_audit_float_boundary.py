@@ -84,21 +84,43 @@ def test_patches_are_restored_and_bypass_the_memo():
 @functools.cache
 def _worlds(dims: tuple[int, ...]) -> tuple:
     """The 4,200 random boundary worlds of one dimension (seed 7), drawn once and read by every bound below
-    (drawing them is ~6 s of CPU per dimension; check_pairs only reads them)."""
+    (drawing them is ~6 s of CPU per dimension; check_bounds only reads them)."""
     return tuple(fb.random_worlds(np.random.default_rng(7), 4200, dims))
+
+
+@functools.cache
+def _boundary_results(dims: tuple[int, ...]) -> dict:
+    """fb.check_bounds of every bound of fb.BOUND_VARIANTS on the worlds of one dimension, computed once for the
+    five tests below: each pair's jump |q(X) - q(X')| once, and Algorithm 1 on a window that several bounds search
+    (Algorithm 2, the fast bound's exact refinement) once - every bound still computes its own S on every dataset."""
+    bounds = {variant: fb.smooth_fn(*variant) for variant in fb.BOUND_VARIANTS}
+    return fb.check_bounds(bounds, list(_worlds(dims)), BETA)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method, exact_max", fb.BOUND_VARIANTS)
 def test_ten_thousand_boundary_pairs_in_2d_and_3d(method, exact_max):
     """Acceptance of the float-boundary fix: 0 of >= 10,000 datasets with S < LS, 2-D and 3-D, each bound."""
-    fn = fb.smooth_fn(method, exact_max)
     total = 0
     for dims in ((2,), (3,)):
-        res = fb.check_pairs(fn, list(_worlds(dims)), BETA)
+        res = _boundary_results(dims)[(method, exact_max)]
         assert res["failing"] == 0, (dims, res)
         total += res["pairs"]
     assert total >= 10_000
+
+
+@pytest.mark.slow
+def test_check_bounds_is_check_pairs_of_each_bound():
+    """The shared evaluation of several bounds (one jump per pair, one memo of Algorithm 1 per pair) gives each
+    bound the result check_pairs gives it alone: same pairs, failures and worst ratio, here including a bound
+    that fails (half of Algorithm 2's value)."""
+    worlds = list(fb.random_worlds(np.random.default_rng(20191111), 60, dims=(2, 3)))
+    bounds = {**{variant: fb.smooth_fn(*variant) for variant in fb.BOUND_VARIANTS},
+              "half": lambda X, k, r, beta: fb.smooth_fn("paper")(X, k, r, beta) / 2}
+    shared = fb.check_bounds(bounds, worlds, BETA)
+    assert shared == {name: fb.check_pairs(fn, worlds, BETA) for name, fn in bounds.items()}
+    assert shared["half"]["failing"] > 0 and all(shared[v]["failing"] == 0 for v in fb.BOUND_VARIANTS)
+    assert shared["half"]["pairs"] == shared["paper", None]["pairs"] > 60
 
 
 def test_far_worlds_sit_far_from_the_origin_on_the_threshold():

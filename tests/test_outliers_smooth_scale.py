@@ -12,7 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
-from privanomaly.outliers import distance, local_sensitivity_exact_grid, smooth
+from privanomaly.outliers import _blocks, distance, local_sensitivity_exact_grid, smooth
 from privanomaly.outliers._blocks import max_block_counts
 
 
@@ -30,7 +30,9 @@ def _reference_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np
 
 
 @pytest.mark.parametrize("seed", range(25))
-def test_hashed_block_counts_equal_the_reference(seed):
+@pytest.mark.parametrize("small_pairs", [_blocks.SMALL_PAIRS, 0])  # the cells as keys / the distinct cells' codes
+def test_hashed_block_counts_equal_the_reference(seed, small_pairs, monkeypatch):
+    monkeypatch.setattr(_blocks, "SMALL_PAIRS", small_pairs)
     rng = np.random.default_rng(seed)
     n, m = int(rng.integers(1, 40)), int(rng.integers(1, 5))
     span = int(rng.choice([2, 5, 10**5, 2**40]))  # 2**40 per axis: codes split into several int64 groups

@@ -99,8 +99,9 @@ def copy_workflow(dest: Path) -> Path:
 
 def compiled_files() -> list[Path]:
     """The library's bytecode (``.pyc``) and numba's on-disk cache of the ``@njit(cache=True)`` kernels
-    (privanomaly.sp._fastballs, _fastradii) in the checkout. Both are keyed by their source file's modification time and
-    size, which :func:`copy_workflow` keeps: a copy's jobs load them, and a changed source compiles again."""
+    (privanomaly.sp._fastballs, _fastradii; privanomaly.outliers._blocks, _discs) in the checkout. Both are keyed
+    by their source file's modification time and size, which :func:`copy_workflow` keeps: a copy's jobs load them,
+    and a changed source compiles again."""
     return sorted(p for p in (ROOT / "src").rglob("__pycache__/*") if p.suffix in (".pyc", ".nbi", ".nbc"))
 
 
@@ -119,7 +120,8 @@ def warm_caches() -> None:
     env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     code = ("import numpy as np; from privanomaly import sp; X = np.arange(6.0).reshape(3, 2); "
             "sp.ball_counts(X, 1.5); sp.ball_counts_radii(X, [1.5, 3.0], cap=2); "
-            "sp.ball_counts_at_radii(X + 0.5, X, [1.5, 3.0], cap=2)")
+            "sp.ball_counts_at_radii(X + 0.5, X, [1.5, 3.0], cap=2); "
+            "from privanomaly.outliers import smooth; smooth.smooth_sensitivity(X, 1, 2.0, 0.5, 'fast', exact_max=64)")
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, capture_output=True)
 
 

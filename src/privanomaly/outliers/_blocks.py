@@ -10,6 +10,7 @@ compared in full), so the counts are those of the sort-based reference in ``test
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -17,6 +18,10 @@ from numba import njit
 
 __all__ = ["max_block_counts"]
 
+#: up to this many (record, corner) pairs the table's keys are the cells themselves, one row per record (the
+#: counts are the same integers: a block is its corner cell compared in full either way); above it, the distinct
+#: cells' mixed-radix codes keep the table as small as the data's distinct cells
+SMALL_PAIRS = 1 << 14
 _EMPTY = np.int64(-1)  # corner codes are >= 0: cells are shifted to >= 1 and offsets are 0 or 1
 
 
@@ -85,6 +90,16 @@ def _axis_groups(ranges: np.ndarray) -> list[list[int]]:
     return groups
 
 
+def _offsets(m: int) -> np.ndarray:
+    """The 2^m corner offsets {0, 1}^m (rows; a fresh copy: the kernels take writable arrays)."""
+    return _offset_table(m).copy()
+
+
+@functools.cache
+def _offset_table(m: int) -> np.ndarray:
+    return np.array(list(itertools.product((0, 1), repeat=m)), dtype=np.int64)
+
+
 def max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarray:
     """For integer cell coordinates (n, m) and keys (n,) >= 0: ``max over 2^m-cell blocks of #records with
     key <= t`` for t = 0..n_t-1 (records with key >= n_t never count)."""
@@ -94,6 +109,10 @@ def max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarra
         return np.zeros(n_t, dtype=np.int64)
     n, m = cells.shape
     cells = cells - cells.min(axis=0) + 1  # >= 1, so every corner cell (cell - offset) is >= 0
+    order = np.argsort(keys, kind="stable")
+    if n << m <= SMALL_PAIRS:  # each record its own row, its cell the code: no pass over the distinct cells
+        size = 1 << max(4, int(np.ceil(np.log2(n * 2**m * 4 / 3 + 1))))
+        return _running_max(cells, np.arange(n), order, keys, _offsets(m), int(n_t), size)
     groups = _axis_groups(cells.max(axis=0) + 1)
     weights = []
     for g in groups:
@@ -102,10 +121,13 @@ def max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarra
             w[j] = w[j - 1] * (int(cells[:, g[j - 1]].max()) + 1)
         weights.append(w)
     code = np.stack([cells[:, g] @ w for g, w in zip(groups, weights)], axis=1)
-    offs = np.array(list(itertools.product((0, 1), repeat=m)), dtype=np.int64)
+    offs = _offsets(m)
     offc = np.stack([offs[:, g] @ w for g, w in zip(groups, weights)], axis=1)
-    cell_code, cell_of = np.unique(code, axis=0, return_inverse=True)
-    order = np.argsort(keys, kind="stable")
+    if len(groups) == 1:  # the same distinct codes and inverse as np.unique(code, axis=0), without its overhead
+        cell_code, cell_of = np.unique(code[:, 0], return_inverse=True)
+        cell_code = cell_code[:, None]
+    else:
+        cell_code, cell_of = np.unique(code, axis=0, return_inverse=True)
     size = 1 << max(4, int(np.ceil(np.log2(len(cell_code) * len(offs) * 4 / 3 + 1))))
     return _running_max(np.ascontiguousarray(cell_code), cell_of.reshape(-1).astype(np.int64), order, keys,
                         np.ascontiguousarray(offc), int(n_t), size)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Iterator
 from typing import Callable, Literal
@@ -88,6 +89,26 @@ def memoised() -> Iterator[None]:
         _MEMO = outer
 
 
+_RADII: dict[tuple, float] | None = None
+
+
+@contextlib.contextmanager
+def shared_radii() -> Iterator[None]:
+    """Inside this block the pruned search (:func:`largest_enclosed_subset`) computes the smallest-enclosing-ball
+    radius of each point set once: :func:`seb_radius` depends only on the set of distinct rows, which the key
+    holds exactly (their shape and bytes in lexicographic order, as ``seb_radius`` sorts them), so a repeated set - the nested
+    windows of one smooth bound test the same subsets again - gets the same radius and is charged the same work
+    unit again. One block per smooth bound (:mod:`.smooth`); nested blocks share the outer one. Never keep a
+    block open across a change of ``seb_radius`` (the negative controls patch it between calls)."""
+    global _RADII
+    outer = _RADII
+    _RADII = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _RADII = outer
+
+
 # ----------------------------------------------------------------------------------------------------------
 # smallest enclosing ball and Algorithm 1
 # ----------------------------------------------------------------------------------------------------------
@@ -98,7 +119,7 @@ def seb_radius(P: np.ndarray) -> float:
     a fixed internal generator; returns the max distance from the returned centre (a valid enclosing radius).  Falls back to a
     direct minimax solve if ``miniball`` hits a degenerate (affinely dependent) support set.
     """
-    P = np.unique(np.asarray(P, dtype=float), axis=0)
+    P = _unique_rows(np.asarray(P, dtype=float))[0]
     if len(P) <= 1:
         return 0.0
     # local coordinates: a difference of two floats is rounded relative to itself, so a set of extent ~r keeps
@@ -173,6 +194,20 @@ def _enclosed(P: np.ndarray, r: float, work: _Work | None = None) -> bool:
     return seb_radius(P) <= r * (1.0 + SEB_RTOL)
 
 
+def _enclosed_rows(U: np.ndarray, rows: list[int], r: float, work: _Work | None = None) -> bool:
+    """``_enclosed(U[rows])`` for distinct lexicographically sorted rows ``U`` (:func:`_unique_rows`): ``U[sorted
+    rows]`` is then the set's own sorted distinct rows, the key of the :func:`shared_radii` block."""
+    P = U[sorted(rows)]
+    if _RADII is None:
+        return _enclosed(P, r, work)
+    if work is not None:
+        work.charge()
+    key = (P.shape, P.tobytes())
+    if key not in _RADII:
+        _RADII[key] = seb_radius(P)
+    return _RADII[key] <= r * (1.0 + SEB_RTOL)
+
+
 def _largest_enclosed_paper(P: np.ndarray, r: float, work: _Work | None = None) -> int:
     """Algorithm 1 verbatim (include/exclude recursion over P[i], pruning non-enclosable C)."""
     n = len(P)
@@ -231,37 +266,43 @@ def _largest_enclosed_2d(U: np.ndarray, w: np.ndarray, r: float, work: _Work | N
     and the discs centred at the points.  ``U``: distinct points, ``w``: their multiplicities.  The two defining
     points are counted by construction (they lie on the boundary; rounding of the centre must not drop them).
     Everything is computed in coordinates local to the pair's first point (differences of floats, accurate to
-    their own size), so the answer does not depend on how far the points lie from the origin."""
+    their own size), so the answer does not depend on how far the points lie from the origin.  The candidates
+    are counted by a compiled kernel (:func:`privanomaly.outliers._discs.disc_max`); a disc of radius rd through
+    U[a] (or centred there) only holds points within rd + rr < 2 rr of U[a], its KD-tree neighbourhood."""
+    from ._discs import disc_max
+
     rr = r * (1.0 + SEB_RTOL)  # counting radius
     rd = r * (1.0 + RADIUS_RTOL)  # the discs' radius: rr - rd covers the rounding of the constructed centres
     if work is not None:
         work.charge()  # one closed-form (polynomial) solve
-    total = int(w.sum())
-    best = 0
-    # a disc of radius rd through U[a] (or centred there) only holds points within rd + rr < 2 rr of U[a]
-    for a, nb in enumerate(cKDTree(U).query_ball_point(U, 2.0 * rr)):
-        nb = np.asarray(nb, dtype=np.int64)
-        D = U[nb] - U[a]  # local coordinates of the neighbourhood
-        W = w[nb]
-        dist = _norms(D)
-        best = max(best, int(W[dist <= rr].sum()))  # the disc centred at U[a]
-        sel = (nb > a) & (dist <= 2.0 * rr)  # pairs (a, b), each once
-        if best == total:
-            return best
-        if not sel.any():
-            continue
-        Db, half = D[sel], dist[sel] / 2.0
-        h = np.sqrt(np.maximum(rd * rd - half * half, 0.0))
-        perp = np.stack([-Db[:, 1], Db[:, 0]], axis=1) / (2.0 * half)[:, None]
-        self_a = nb == a
-        pos_b = np.nonzero(sel)[0]
-        for sgn in (1.0, -1.0):
-            C = Db / 2.0 + sgn * h[:, None] * perp  # centres, local to U[a]
-            inside = _norms(D[None, :, :] - C[:, None, :]) <= rr  # (pairs, neighbourhood)
-            inside[:, self_a] = True  # the defining pair by index, whatever rounding says about its distance
-            inside[np.arange(len(pos_b)), pos_b] = True
-            best = max(best, int((inside @ W).max()))
-    return best
+    start, nbr = _csr(cKDTree(U).query_ball_point(U, 2.0 * rr))
+    return int(disc_max(np.ascontiguousarray(U, dtype=float), np.asarray(w, dtype=np.int64), start, nbr, rr, rd))
+
+
+def _csr(lists: list) -> tuple[np.ndarray, np.ndarray]:
+    """Index lists as (start, flat): list i is ``flat[start[i]:start[i + 1]]``."""
+    start = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in lists], out=start[1:])
+    return start, np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=int(start[-1]))
+
+
+def _unique_rows(P: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(P, axis=0, return_counts=True)`` - the same rows in the same (lexicographic) order with the
+    same counts - without its overhead on the small sets of Algorithm 1. A -0.0 makes the representative of
+    equal rows depend on the sort (and a NaN is equal to nothing), so such input goes to ``np.unique`` itself."""
+    n = len(P)
+    zero = P == 0.0
+    if n < 2 or (zero.any() and np.signbit(P[zero]).any()) or not np.isfinite(P).all():
+        return np.unique(P, axis=0, return_counts=True)
+    S = P[np.lexsort(P.T[::-1])]
+    first = np.empty(n, dtype=bool)
+    first[0] = True
+    np.any(S[1:] != S[:-1], axis=1, out=first[1:])
+    idx = np.flatnonzero(first)
+    counts = np.empty(len(idx), dtype=np.int64)
+    counts[:-1] = idx[1:] - idx[:-1]
+    counts[-1] = n - idx[-1]
+    return S[idx], counts
 
 
 def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None) -> int:
@@ -269,7 +310,7 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None)
     once from its first vertex (in a fixed order), supersets of non-enclosed sets are pruned (as in
     Algorithm 1), and branches that cannot beat the incumbent are cut.  Duplicates are merged (a ball
     containing one copy contains all)."""
-    U, w = np.unique(P, axis=0, return_counts=True)
+    U, w = _unique_rows(P)
     n = len(U)
     if n == 0:
         return 0
@@ -305,14 +346,14 @@ def _largest_enclosed_pruned(P: np.ndarray, r: float, work: _Work | None = None)
         tail = np.cumsum(w[cand][::-1])[::-1]  # weight of cand[j:]
         if wc + tail[0] <= best:
             return
-        if _enclosed(U[C + cand], r, work):  # whole candidate set fits: nothing larger in this branch
+        if _enclosed_rows(U, C + cand, r, work):  # whole candidate set fits: nothing larger in this branch
             best = max(best, wc + int(tail[0]))
             return
         for j, c in enumerate(cand):
             if wc + tail[j] <= best:
                 return
             C2 = C + [c]
-            if not _enclosed(U[C2], r, work):
+            if not _enclosed_rows(U, C2, r, work):
                 continue
             rest = [x for x in cand[j + 1 :] if x in nbsets[c]]
             expand(C2, wc + int(w[c]), rest)
@@ -366,7 +407,11 @@ def largest_enclosed_subset(
             work.charge(units)
         return size
     before = work.used
-    size = _largest_enclosed_paper(P, r, work) if method == "paper" else _largest_enclosed_pruned(P, r, work)
+    if method == "paper":
+        size = _largest_enclosed_paper(P, r, work)
+    else:
+        with shared_radii():
+            size = _largest_enclosed_pruned(P, r, work)
     if key is not None:
         _MEMO[key] = (size, work.used - before)
     return size

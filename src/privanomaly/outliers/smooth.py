@@ -73,7 +73,8 @@ from scipy.spatial import cKDTree
 from privanomaly.sp.balls import euclidean_scale
 
 from ._blocks import max_block_counts
-from .enclosing import WorkBudgetExceeded, _check_r, _norms, _Work, largest_enclosed_subset, scaled_to_r
+from .enclosing import (WorkBudgetExceeded, _check_r, _norms, _Work, largest_enclosed_subset, scaled_to_r,
+                        shared_radii)
 
 PROGRESS_SECONDS = 5.0  # Algorithm 2 and the fast bound write a progress line to the job's log at most this often
 from .distance import RADIUS_RTOL, _check_k, _counts_scaled, subspace_coords
@@ -387,6 +388,7 @@ def reuse_block_bounds() -> Iterator[None]:
         _BLOCK_MEMO = outer
 
 
+@shared_radii()  # the nested windows' Algorithm-1 searches test many of the same point sets
 def _block_bounds(X: np.ndarray, k: int, r: float, S, T: int, max_block_dims: int, exact_max: int, full_grid: bool,
                   max_work: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """min(N, max(G_k, G_{k-1}) + t + 1) for t = 0..T-1 (:func:`block_smooth_bound`), G_k, G_{k-1} and the
@@ -419,6 +421,7 @@ def _block_bounds(X: np.ndarray, k: int, r: float, S, T: int, max_block_dims: in
     return B, G[k], G[k - 1], work_t
 
 
+@shared_radii()  # the nested windows' Algorithm-1 searches test many of the same point sets
 def algorithm2(
     X: np.ndarray, k: int, r: float, beta: float, S=None, early_stop: bool = True, max_work: int | None = None
 ) -> SmoothResult:

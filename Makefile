@@ -85,7 +85,9 @@ reproduce: install
 	@echo 'Results: $(CURDIR)/results   Report: $(CURDIR)/$(REPORT)'
 
 # The tests find the mirror through PRIVANOMALY_MIRROR (tests/workflow_copy.py; without one they skip what needs it).
-PYTEST = PRIVANOMALY_MIRROR='$(MIRROR_ABS)' $(BIN)/python -m pytest
+# PYTHONDONTWRITEBYTECODE emptied: pytest keeps its assertion-rewritten test modules in tests/__pycache__, where that
+# variable is set otherwise every pytest process (two per stage under xdist) rewrites all test files again, ~5 s CPU.
+PYTEST = PRIVANOMALY_MIRROR='$(MIRROR_ABS)' PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest
 # Markers (pyproject.toml): `subprocess` starts a process or loads the workflow (seconds), `slow` runs workflow jobs
 # in a copy of the checkout (minutes); an unmarked test that starts a process fails (tests/process_guard.py).
 FAST := not slow and not subprocess

@@ -53,6 +53,8 @@ def test_make_test_uses_the_mirror_it_is_given():
     words = [shlex.split(line.rstrip("\\")) for line in out.replace("\\\n", " ").splitlines()]
     pytest_lines = [w for w in words if "pytest" in w]
     assert len(pytest_lines) == 2 and all(w[0] == "PRIVANOMALY_MIRROR=/data/my mirror" for w in pytest_lines)
+    # pytest may keep its rewritten test modules (tests/__pycache__) wherever PYTHONDONTWRITEBYTECODE is set
+    assert all(w[1] == "PYTHONDONTWRITEBYTECODE=" for w in pytest_lines)
     dry = next(w for w in words if any(x.endswith("snakemake") for x in w) and "--dry-run" in w)
     assert after(dry, "--config") == "data_mirror=/data/my mirror"
     # the .test DAG runs inside the slow tests (tests/test_dag_run.py), on the mirror pytest was given

@@ -141,9 +141,11 @@ def dlap_diff_sf(n, a) -> np.ndarray:
 # ----------------------------------------------------------------------------------------- sampler
 
 
-def _bernoulli_frac(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(num/den) for integer arrays 0 <= num <= den, den >= 1."""
-    return rng.integers(0, den, dtype=np.int64) < num
+def _bernoulli_frac(rng: np.random.Generator, num: np.ndarray, den: np.ndarray | int) -> np.ndarray:
+    """Exact Bernoulli(num/den) for integer arrays 0 <= num <= den, den >= 1 (``den`` an array like ``num``, or one
+    integer for all: ``rng.integers`` draws the same integers from the same stream for a scalar bound as for an
+    array of that bound, tests/test_dlap_stream.py, with less work)."""
+    return rng.integers(0, den, size=np.shape(num), dtype=np.int64) < num
 
 
 _INT64_SAFE = 2**62
@@ -173,10 +175,8 @@ def cks_algorithm1(n: int, bernoulli_ratio: Callable[[np.ndarray, np.ndarray], n
 
 
 def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (:func:`cks_algorithm1`, int64).
-
-    A ``den`` equal for all draws is used as one bound: ``rng.integers`` draws the same integers from the same
-    stream for a scalar bound as for an array of that bound (tests/test_dlap_stream.py), with less work."""
+    """Exact Bernoulli(exp(-num/den)) for integer arrays 0 <= num <= den (:func:`cks_algorithm1`, int64); a ``den``
+    equal for all draws is one bound (:func:`_bernoulli_frac`)."""
     d0 = int(den[0]) if den.size else 1
     same_den = bool((den == d0).all())
 
@@ -184,9 +184,7 @@ def _bernoulli_exp_le1(rng: np.random.Generator, num: np.ndarray, den: np.ndarra
         k = int(K[0])  # every running draw is in round K (cks_algorithm1)
         if (d0 if same_den else int(den[active].max())) * k >= _INT64_SAFE:
             raise OverflowError("bernoulli_exp: den * K would leave int64 (denominator too large)")
-        if same_den:
-            return rng.integers(0, d0 * k, size=active.size, dtype=np.int64) < num[active]
-        return _bernoulli_frac(rng, num[active], den[active] * k)
+        return _bernoulli_frac(rng, num[active], d0 * k if same_den else den[active] * k)
 
     return cks_algorithm1(num.size, ratio)
 

@@ -301,14 +301,9 @@ class TopH(Mechanism):
 
     def set_laws(self, utilities: np.ndarray, h: int, eps: float) -> np.ndarray:
         """:meth:`set_law` of every row of ``utilities`` (shape (rows, C(n, h))), computed once per distinct row
-        (rows equal bit for bit have the same law): a world's databases share few utility vectors."""
-        distinct: dict[bytes, int] = {}
-        rows, which = [], []
-        for row in np.asarray(utilities):
-            which.append(distinct.setdefault(row.tobytes(), len(rows)))
-            if which[-1] == len(rows):
-                rows.append(row)
-        return np.array([self.set_law(row, h, eps) for row in rows])[np.array(which, dtype=np.int64)]
+        (equal rows have the same law): a world's databases share few utility vectors."""
+        rows, which = np.unique(np.asarray(utilities), axis=0, return_inverse=True)
+        return np.array([self.set_law(row, h, eps) for row in rows])[which.reshape(-1)]
 
     #: every subspace of the 3-D icosahedron pair (:meth:`icosahedron_utilities`)
     ICOSAHEDRON_SUBSPACES = ((0,), (1,), (2,), (0, 1), (0, 2), (1, 2), (0, 1, 2))

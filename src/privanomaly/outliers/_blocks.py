@@ -90,6 +90,11 @@ def _axis_groups(ranges: np.ndarray) -> list[list[int]]:
     return groups
 
 
+def _table_size(entries: int) -> int:
+    """The hash table's size for ``entries`` (cell, corner) keys: a power of two >= 16, at most 3/4 full."""
+    return 1 << max(4, int(np.ceil(np.log2(entries * 4 / 3 + 1))))
+
+
 def _offsets(m: int) -> np.ndarray:
     """The 2^m corner offsets {0, 1}^m (rows; a fresh copy: the kernels take writable arrays)."""
     return _offset_table(m).copy()
@@ -111,8 +116,7 @@ def max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarra
     cells = cells - cells.min(axis=0) + 1  # >= 1, so every corner cell (cell - offset) is >= 0
     order = np.argsort(keys, kind="stable")
     if n << m <= SMALL_PAIRS:  # each record its own row, its cell the code: no pass over the distinct cells
-        size = 1 << max(4, int(np.ceil(np.log2(n * 2**m * 4 / 3 + 1))))
-        return _running_max(cells, np.arange(n), order, keys, _offsets(m), int(n_t), size)
+        return _running_max(cells, np.arange(n), order, keys, _offsets(m), int(n_t), _table_size(n << m))
     groups = _axis_groups(cells.max(axis=0) + 1)
     weights = []
     for g in groups:
@@ -128,6 +132,5 @@ def max_block_counts(cells: np.ndarray, keys: np.ndarray, n_t: int) -> np.ndarra
         cell_code = cell_code[:, None]
     else:
         cell_code, cell_of = np.unique(code, axis=0, return_inverse=True)
-    size = 1 << max(4, int(np.ceil(np.log2(len(cell_code) * len(offs) * 4 / 3 + 1))))
     return _running_max(np.ascontiguousarray(cell_code), cell_of.reshape(-1).astype(np.int64), order, keys,
-                        np.ascontiguousarray(offc), int(n_t), size)
+                        np.ascontiguousarray(offc), int(n_t), _table_size(len(cell_code) * len(offs)))
